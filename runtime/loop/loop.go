@@ -1,0 +1,275 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Errors reported by the loop and carried by wake-up reasons.
+var (
+	ErrNotSupported = errors.New("loop: event loop not supported on this platform")
+	ErrClosed       = fmt.Errorf("loop: loop closed: %w", net.ErrClosed)
+	ErrFDClosed     = fmt.Errorf("loop: fd closed: %w", net.ErrClosed)
+	ErrTimeout      = errors.New("loop: timed out")
+	ErrCanceled     = errors.New("loop: canceled")
+	ErrRegistered   = errors.New("loop: fd already registered")
+	ErrBusy         = errors.New("loop: another waiter already waits on this fd in this direction")
+)
+
+// Stats are counters kept by the loop. Read them on the loop goroutine (for
+// example from the stop function) or after Run returns.
+type Stats struct {
+	Polls       uint64 // returns from the poller's wait (epoll_wait)
+	Events      uint64 // fd events delivered
+	TimersFired uint64
+	Runs        uint64 // waiters run from the ready queue
+	Skipped     uint64 // queued waiters dropped before they ran
+	Submitted   uint64 // funcs run from Submit
+	FDs         int    // fds registered now
+	Armed       int    // waiters armed now
+}
+
+// A Loop is a single-goroutine reactor. Create one with New, drive it with
+// Run, and release it with Close.
+type Loop struct {
+	poller poller
+	wheel  wheel
+	ready  readyQueue
+	fds    []*FD // indexed by fd number; grows on demand, no fixed limit
+
+	armedHead *Waiter // every armed waiter, so Close can wake them all
+
+	base  time.Time
+	now   int64        // loop clock at the start of the current timer step
+	clock func() int64 // nanoseconds since base; replaced by tests
+
+	submitMu   sync.Mutex
+	submitted  []func()
+	submitting []func() // the batch being run; reused
+	hasSubmit  atomic.Bool
+
+	running  bool
+	closed   bool
+	closedMu sync.Mutex // guards closed against Submit
+
+	dispatchFn func(fd int, ev Events)
+	fireFn     func(*Timer)
+
+	stats Stats
+}
+
+// New creates a loop. On systems without a poller it returns ErrNotSupported.
+func New() (*Loop, error) {
+	p, err := newPoller()
+	if err != nil {
+		return nil, err
+	}
+	l := &Loop{poller: p, base: time.Now()}
+	l.clock = func() int64 { return int64(time.Since(l.base)) }
+	l.dispatchFn = l.dispatch
+	l.fireFn = l.fire
+	return l, nil
+}
+
+// nanotime is the loop clock: monotonic nanoseconds since New.
+func (l *Loop) nanotime() int64 { return l.clock() }
+
+// Now returns the time elapsed on the loop's monotonic clock since New.
+func (l *Loop) Now() time.Duration { return time.Duration(l.nanotime()) }
+
+// Stats returns the loop's counters. Call it on the loop goroutine.
+func (l *Loop) Stats() Stats { return l.stats }
+
+// Closed reports whether Close has been called.
+func (l *Loop) Closed() bool { return l.closed }
+
+// Pending reports the number of waiters on the ready queue.
+func (l *Loop) Pending() int { return l.ready.len() }
+
+// Run runs the loop until stop returns true; stop (libco's co_eventloop pfn)
+// is called once per iteration, after the ready queue has run. A nil stop
+// runs until Close. Run returns nil when stopped or closed, and the
+// poller's error if waiting fails.
+func (l *Loop) Run(stop func() bool) error {
+	if l.closed {
+		return ErrClosed
+	}
+	if l.running {
+		panic("loop: Run called while the loop is running")
+	}
+	l.running = true
+	defer func() { l.running = false }()
+	for {
+		if _, err := l.poller.wait(l.waitTimeout(), l.dispatchFn); err != nil {
+			return err
+		}
+		l.stats.Polls++
+		l.step()
+		if l.closed || (stop != nil && stop()) {
+			return nil
+		}
+	}
+}
+
+// RunOnce runs one iteration without blocking in the poller.
+func (l *Loop) RunOnce() error {
+	if l.closed {
+		return ErrClosed
+	}
+	if _, err := l.poller.wait(0, l.dispatchFn); err != nil {
+		return err
+	}
+	l.stats.Polls++
+	l.step()
+	return nil
+}
+
+// step is everything an iteration does after the poller returns.
+func (l *Loop) step() {
+	l.now = l.nanotime()
+	l.wheel.advance(l.now/tickNs, l.fireFn)
+	l.runSubmitted()
+	l.runReady(l.ready.len())
+}
+
+// waitTimeout is the poller timeout in milliseconds: 0 if work is ready, the
+// time to the next timer rounded up, or -1 (forever) if there is none.
+func (l *Loop) waitTimeout() int {
+	if l.ready.len() > 0 || l.hasSubmit.Load() {
+		return 0
+	}
+	tick, ok := l.wheel.next()
+	if !ok {
+		return -1
+	}
+	d := tick*tickNs - l.nanotime()
+	if d <= 0 {
+		return 0
+	}
+	ms := (d + int64(time.Millisecond) - 1) / int64(time.Millisecond)
+	if ms > math.MaxInt32 {
+		return math.MaxInt32
+	}
+	return int(ms)
+}
+
+func (l *Loop) dispatch(fd int, ev Events) {
+	l.stats.Events++
+	if f := l.Lookup(fd); f != nil {
+		f.notify(ev)
+	}
+}
+
+// runReady runs at most n queued waiters: those queued before this step.
+// Waiters woken while it runs wait for the next iteration, so fd events and
+// timers are never starved by a waiter that keeps requeueing itself.
+func (l *Loop) runReady(n int) {
+	for ; n > 0; n-- {
+		w := l.ready.pop()
+		if w == nil {
+			return
+		}
+		if w.state != waiterQueued {
+			continue // disarmed or killed after it was queued
+		}
+		w.state = waiterIdle
+		l.stats.Runs++
+		w.runner.Run()
+	}
+}
+
+// Submit queues fn to run on the loop goroutine during its next iteration
+// and wakes the loop if it is blocked. It is safe to call from any
+// goroutine. It fails after Close; funcs submitted before Close still run.
+func (l *Loop) Submit(fn func()) error {
+	l.closedMu.Lock()
+	if l.closed {
+		l.closedMu.Unlock()
+		return ErrClosed
+	}
+	l.submitMu.Lock()
+	l.submitted = append(l.submitted, fn)
+	l.submitMu.Unlock()
+	l.hasSubmit.Store(true)
+	err := l.poller.wake()
+	l.closedMu.Unlock()
+	return err
+}
+
+func (l *Loop) runSubmitted() {
+	if !l.hasSubmit.Load() {
+		return
+	}
+	l.hasSubmit.Store(false)
+	l.submitMu.Lock()
+	batch := l.submitted
+	l.submitted = l.submitting[:0]
+	l.submitMu.Unlock()
+	for i, fn := range batch {
+		batch[i] = nil
+		l.stats.Submitted++
+		fn()
+	}
+	l.submitting = batch[:0]
+}
+
+func (l *Loop) park(w *Waiter) {
+	w.pprev, w.pnext = nil, l.armedHead
+	if l.armedHead != nil {
+		l.armedHead.pprev = w
+	}
+	l.armedHead = w
+	l.stats.Armed++
+}
+
+func (l *Loop) unpark(w *Waiter) {
+	if w.pprev == nil {
+		l.armedHead = w.pnext
+	} else {
+		w.pprev.pnext = w.pnext
+	}
+	if w.pnext != nil {
+		w.pnext.pprev = w.pprev
+	}
+	w.pprev, w.pnext = nil, nil
+	l.stats.Armed--
+}
+
+// Close shuts the loop down: every armed waiter wakes with LoopClosed and
+// every queued waiter and submitted func runs, until none is left; waits
+// armed from then on wake at once with LoopClosed. Then the registrations
+// are dropped (the fds themselves stay open: they belong to their owners)
+// and the poller's descriptors are closed. Close must be called on the loop
+// goroutine or while Run is not running; Run returns after the iteration
+// that called it. Closing twice is a no-op.
+func (l *Loop) Close() error {
+	l.closedMu.Lock()
+	if l.closed {
+		l.closedMu.Unlock()
+		return nil
+	}
+	l.closed = true
+	l.closedMu.Unlock()
+	for {
+		for l.armedHead != nil {
+			l.armedHead.wake(LoopClosed, 0)
+		}
+		l.runSubmitted()
+		if l.ready.len() == 0 && l.armedHead == nil && !l.hasSubmit.Load() {
+			break
+		}
+		l.runReady(l.ready.len())
+	}
+	for _, f := range l.fds {
+		if f != nil {
+			f.Unregister()
+		}
+	}
+	l.fds = nil
+	return l.poller.close()
+}

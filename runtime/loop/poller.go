@@ -1,0 +1,41 @@
+package loop
+
+// A poller is the platform's readiness notifier. Each platform file defines
+//
+//	newPoller() (poller, error)
+//
+// returning an implementation whose methods all run on the loop goroutine
+// except wake, which any goroutine may call:
+//
+//   - add registers fd for read and write readiness, edge-triggered, once for
+//     the life of the registration;
+//   - del removes it;
+//   - wait blocks for at most timeout (negative = forever, 0 = just check),
+//     retries EINTR itself, and reports each ready fd with its events;
+//   - wake makes a blocked or future wait return; repeated calls before that
+//     wait collapse into one;
+//   - close releases the poller's own descriptors.
+//
+// Readiness is reported as the poll(2)-style bits below so the loop core is
+// platform-neutral.
+type poller interface {
+	add(fd int) error
+	del(fd int) error
+	wait(timeoutMs int, fn func(fd int, ev Events)) (int, error)
+	wake() error
+	close() error
+}
+
+// Events is a set of readiness bits with poll(2) meanings.
+type Events uint32
+
+// Readiness bits, identical in value to poll(2)'s on Linux.
+const (
+	EventIn    Events = 0x1    // POLLIN: readable
+	EventPri   Events = 0x2    // POLLPRI: urgent data
+	EventOut   Events = 0x4    // POLLOUT: writable
+	EventErr   Events = 0x8    // POLLERR: error condition
+	EventHup   Events = 0x10   // POLLHUP: hang-up
+	EventNval  Events = 0x20   // POLLNVAL: invalid fd
+	EventRdHup Events = 0x2000 // POLLRDHUP: peer closed its write side
+)

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package loop
+
+func newPoller() (poller, error) { return nil, ErrNotSupported }

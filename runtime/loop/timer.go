@@ -1,0 +1,73 @@
+package loop
+
+import "time"
+
+// tickNs is the wheel's resolution. Deadlines are rounded up to it, so a
+// timer fires at most one tick (plus scheduling delay) after its deadline and
+// never before.
+const tickNs = int64(time.Millisecond)
+
+// A Timer calls a function, or wakes a [Waiter], at a deadline on the loop.
+// The zero value is ready to use; a Timer may be reused after it fires or is
+// stopped. A Timer must not be copied while scheduled.
+type Timer struct {
+	when       int64 // deadline, nanoseconds on the loop clock
+	tick       int64 // deadline in ticks, rounded up
+	seq        uint64
+	prev, next *Timer
+	level      uint8
+	slot       uint8
+	state      uint8
+
+	fn     func()
+	waiter *Waiter // set for a waiter's own deadline
+}
+
+// Scheduled reports whether t is waiting to fire.
+func (t *Timer) Scheduled() bool { return t.state != timerIdle }
+
+// Reset schedules t to call fn after d (d <= 0: in this iteration's timer
+// step), replacing any earlier schedule of t. It allocates nothing.
+func (l *Loop) Reset(t *Timer, d time.Duration, fn func()) {
+	if t.waiter != nil {
+		panic("loop: Reset on a waiter's deadline timer")
+	}
+	l.wheel.remove(t)
+	t.fn = fn
+	l.schedule(t, l.nanotime()+int64(d))
+}
+
+// Stop unschedules t; it reports whether t was scheduled.
+func (l *Loop) Stop(t *Timer) bool { return l.wheel.remove(t) }
+
+// AfterFunc calls fn on the loop after d and returns its timer, which
+// [Loop.Stop] cancels. Use [Loop.Reset] with a reused Timer to avoid the
+// allocation.
+func (l *Loop) AfterFunc(d time.Duration, fn func()) *Timer {
+	t := &Timer{}
+	l.Reset(t, d, fn)
+	return t
+}
+
+func (l *Loop) schedule(t *Timer, when int64) {
+	if when < 0 {
+		when = 0
+	}
+	t.when = when
+	t.tick = (when + tickNs - 1) / tickNs
+	l.wheel.add(t)
+}
+
+// fire runs on the loop for every timer the wheel reports due.
+func (l *Loop) fire(t *Timer) {
+	if t.when > l.now {
+		l.wheel.add(t) // was parked at the wheel's far edge
+		return
+	}
+	l.stats.TimersFired++
+	if t.waiter != nil {
+		t.waiter.wake(Timeout, 0)
+		return
+	}
+	t.fn()
+}

@@ -1,0 +1,227 @@
+package loop
+
+import "time"
+
+// A Runner is what a waiter wakes: a stackful coroutine resumes, a stackless
+// frame steps. Run is called on the loop goroutine, once per wake-up.
+type Runner interface {
+	Run()
+}
+
+// Reason says why a waiter was woken.
+type Reason uint8
+
+// Wake-up reasons.
+const (
+	NotWoken   Reason = iota // still armed, or never armed
+	Ready                    // the fd became ready, or an explicit wake
+	Timeout                  // the deadline passed first
+	Signaled                 // a Cond signalled or broadcast
+	Closed                   // the fd was unregistered or closed while waited on
+	Canceled                 // Cancel was called
+	LoopClosed               // the loop was closed
+)
+
+var reasonNames = [...]string{"not woken", "ready", "timeout", "signaled", "fd closed", "canceled", "loop closed"}
+
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) {
+		return reasonNames[r]
+	}
+	return "Reason(?)"
+}
+
+// Err maps a reason to its error: nil for Ready and Signaled.
+func (r Reason) Err() error {
+	switch r {
+	case Timeout:
+		return ErrTimeout
+	case Closed:
+		return ErrFDClosed
+	case Canceled:
+		return ErrCanceled
+	case LoopClosed:
+		return ErrClosed
+	}
+	return nil
+}
+
+// Waiter states.
+//
+//	idle --arm--> armed --wake--> queued --run--> idle
+//	any --Kill--> dead (wake and run are no-ops until Init)
+const (
+	waiterIdle uint8 = iota
+	waiterArmed
+	waiterQueued
+	waiterDead
+)
+
+// A Waiter is one suspended computation as the loop sees it. Embed it in the
+// thing that waits and call Init once; after that, arming and waking it
+// allocate nothing.
+//
+// A waiter is armed on one source at a time (an fd direction, a Cond, or
+// nothing but its deadline) plus an optional deadline. The first of them to
+// fire wakes it: the others are disarmed, the reason is recorded and the
+// waiter joins the ready queue, from which the loop calls its Runner.
+type Waiter struct {
+	runner Runner
+	loop   *Loop
+	parent *Waiter // set for a child: a wake is forwarded to the parent
+	state  uint8
+	reason Reason
+	dir    uint8 // fdRead or fdWrite while armed on fd
+	events Events
+
+	deadline Timer
+	fd       *FD
+	cond     *Cond
+	cprev    *Waiter // Cond list links
+	cnext    *Waiter
+	pprev    *Waiter // loop's list of armed waiters
+	pnext    *Waiter
+}
+
+// Init binds w to loop l and runner r. It must be called before the first use
+// and may be called again when w is idle or dead, to reuse it.
+func (w *Waiter) Init(l *Loop, r Runner) {
+	if w.state == waiterArmed || w.state == waiterQueued {
+		panic("loop: Init of an armed or queued waiter")
+	}
+	*w = Waiter{runner: r, loop: l}
+	w.deadline.waiter = w
+}
+
+// InitChild binds w to parent's loop as a child: waking w wakes parent with
+// the same reason and events instead of queueing w. Poll over several fds
+// uses one child per fd.
+func (w *Waiter) InitChild(parent *Waiter) {
+	w.Init(parent.loop, nil)
+	w.parent = parent
+}
+
+// Loop returns the loop w belongs to.
+func (w *Waiter) Loop() *Loop { return w.loop }
+
+// Reason reports why w was last woken.
+func (w *Waiter) Reason() Reason { return w.reason }
+
+// Events reports the readiness bits that woke w, if an fd did.
+func (w *Waiter) Events() Events { return w.events }
+
+// Armed reports whether w is waiting for a wake-up.
+func (w *Waiter) Armed() bool { return w.state == waiterArmed }
+
+// Queued reports whether w has been woken and waits on the ready queue.
+func (w *Waiter) Queued() bool { return w.state == waiterQueued }
+
+// arm starts a wait with an optional timeout (negative: none). It reports
+// false if the wait cannot start because the loop is closed; w has then been
+// woken with LoopClosed.
+func (w *Waiter) arm(timeout time.Duration) bool {
+	l := w.loop
+	if l == nil {
+		panic("loop: waiter used before Init")
+	}
+	switch w.state {
+	case waiterArmed:
+		panic("loop: waiter armed twice")
+	case waiterQueued:
+		panic("loop: waiter armed while queued")
+	case waiterDead:
+		panic("loop: waiter armed after Kill")
+	}
+	w.state = waiterArmed
+	w.reason = NotWoken
+	w.events = 0
+	if l.closed {
+		w.wake(LoopClosed, 0)
+		return false
+	}
+	l.park(w)
+	if timeout >= 0 {
+		l.schedule(&w.deadline, l.nanotime()+int64(timeout))
+	}
+	return true
+}
+
+// Sleep arms w to wake with Timeout after d.
+func (w *Waiter) Sleep(d time.Duration) {
+	if d < 0 {
+		d = 0
+	}
+	w.arm(d)
+}
+
+// Park arms w with no source but its timeout (negative: none). Something
+// must later call [Waiter.Wake], or the timeout must fire.
+func (w *Waiter) Park(timeout time.Duration) { w.arm(timeout) }
+
+// Yield puts w at the back of the ready queue, as if armed and woken at once
+// with Ready. Everything already queued runs first.
+func (w *Waiter) Yield() {
+	if w.arm(-1) {
+		w.wake(Ready, 0)
+	}
+}
+
+// Wake wakes w with reason r if it is armed; otherwise it does nothing.
+func (w *Waiter) Wake(r Reason) { w.wake(r, 0) }
+
+// Cancel wakes w with Canceled if it is armed.
+func (w *Waiter) Cancel() { w.wake(Canceled, 0) }
+
+// Disarm ends w's wait without waking it, and takes it off the ready queue
+// if it was queued. It is used to drop the remaining children of a Poll.
+func (w *Waiter) Disarm() {
+	switch w.state {
+	case waiterArmed:
+		w.detach()
+		w.state = waiterIdle
+	case waiterQueued:
+		w.state = waiterIdle // the queue skips it
+		w.loop.stats.Skipped++
+	}
+}
+
+// Kill disarms w for good: later wakes and queued runs are no-ops until
+// [Waiter.Init]. A finished coroutine or task kills its waiter.
+func (w *Waiter) Kill() {
+	w.Disarm()
+	w.state = waiterDead
+}
+
+// detach removes an armed w from its sources and the armed list.
+func (w *Waiter) detach() {
+	l := w.loop
+	l.wheel.remove(&w.deadline)
+	if f := w.fd; f != nil {
+		if w.dir == fdRead {
+			f.reader = nil
+		} else {
+			f.writer = nil
+		}
+		w.fd = nil
+	}
+	if c := w.cond; c != nil {
+		c.unlink(w)
+	}
+	l.unpark(w)
+}
+
+func (w *Waiter) wake(r Reason, ev Events) {
+	if w.state != waiterArmed {
+		return
+	}
+	w.detach()
+	w.reason = r
+	w.events = ev
+	if w.parent != nil {
+		w.state = waiterIdle
+		w.parent.wake(r, ev)
+		return
+	}
+	w.state = waiterQueued
+	w.loop.ready.push(w)
+}
