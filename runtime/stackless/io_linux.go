@@ -1,0 +1,122 @@
+//go:build linux
+
+package stackless
+
+import (
+	"os"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"golang.org/x/sys/unix"
+)
+
+// Read reads from the non-blocking fd into p, suspending the task until data
+// (or EOF, or an error) is available. It returns what read(2) returns.
+func (t *Task) Read(fd int, p []byte) (int, error) {
+	if err := t.begin(); err != nil {
+		return 0, err
+	}
+	n, wait, err := t.w.Loop().TryRead(&t.w, fd, p, -1)
+	if wait && err == nil {
+		t.block()
+	}
+	return n, err
+}
+
+// Write writes all of p to the non-blocking fd, suspending whenever the
+// kernel's buffer is full, as a blocking write does. It returns len(p), or
+// the bytes written before an error.
+func (t *Task) Write(fd int, p []byte) (int, error) {
+	if err := t.begin(); err != nil {
+		n := t.progress
+		t.progress = 0
+		return n, err
+	}
+	n, wait, err := t.w.Loop().TryWrite(&t.w, fd, p[t.progress:], -1)
+	t.progress += n
+	if wait && err == nil {
+		t.block()
+		return 0, nil
+	}
+	n = t.progress
+	t.progress = 0
+	return n, err
+}
+
+// Accept accepts a connection on the listening fd, suspending until one
+// arrives. The new fd is non-blocking and close-on-exec.
+func (t *Task) Accept(fd int) (int, unix.Sockaddr, error) {
+	if err := t.begin(); err != nil {
+		return -1, nil, err
+	}
+	nfd, sa, wait, err := t.w.Loop().TryAccept(&t.w, fd, -1)
+	if wait && err == nil {
+		t.block()
+	}
+	return nfd, sa, err
+}
+
+// Connect connects the non-blocking socket fd to sa, suspending until the
+// connection is established or fails.
+func (t *Task) Connect(fd int, sa unix.Sockaddr) error {
+	if err := t.begin(); err != nil {
+		return err
+	}
+	wait, err := t.w.Loop().TryConnect(&t.w, fd, sa, -1)
+	if wait && err == nil {
+		t.block()
+	}
+	return err
+}
+
+// Poll is poll(2) for the task: it returns the number of fds with non-zero
+// Revents, 0 if timeout passed first (negative: wait forever; 0: just check).
+func (t *Task) Poll(fds []loop.PollFd, timeout time.Duration) (int, error) {
+	l := t.w.Loop()
+	e := t.extra()
+	r := t.resumed()
+	if r != loop.NotWoken {
+		l.EndPoll(&t.w, &e.poll)
+		switch {
+		case t.canceled:
+			return 0, ErrCanceled
+		case r == loop.Timeout:
+			for i := range fds {
+				fds[i].Revents = 0
+			}
+			return 0, nil
+		case r != loop.Ready:
+			return 0, r.Err()
+		}
+		timeout = -1
+		if e.deadline >= 0 {
+			timeout = max(e.deadline-l.Now(), 0)
+		}
+	} else {
+		if t.canceled {
+			return 0, ErrCanceled
+		}
+		e.deadline = -1
+		if timeout >= 0 {
+			e.deadline = l.Now() + timeout
+		}
+	}
+	n, wait, err := l.TryPoll(&t.w, &e.poll, fds, timeout)
+	if wait && err == nil {
+		t.block()
+		return 0, nil
+	}
+	return n, err
+}
+
+// Close unregisters fd from the loop, waking any task waiting on it with an
+// error, and closes it.
+func (t *Task) Close(fd int) error {
+	if f := t.w.Loop().Lookup(fd); f != nil {
+		return f.Close()
+	}
+	if err := unix.Close(fd); err != nil {
+		return os.NewSyscallError("close", err)
+	}
+	return nil
+}
