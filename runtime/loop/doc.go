@@ -31,8 +31,9 @@
 //
 // # Threading
 //
-// Everything except [Loop.Submit] and [Loop.Stats] must be called from the
-// goroutine that runs the loop, or while it is not running. Coroutines and
+// Everything except [Loop.Submit] must be called from the goroutine that
+// runs the loop, or while it is not running ([Loop.Stats] included: read it
+// from the stop function, a submitted func, or after Run returns). Coroutines and
 // frames of one loop run one at a time, so they share data without locks.
 //
 // # Platforms

@@ -102,6 +102,10 @@ func (f *FD) WaitWrite(w *Waiter, timeout time.Duration) error {
 }
 
 func (f *FD) wait(w *Waiter, dir uint8, timeout time.Duration) error {
+	if f.loop.closed {
+		w.arm(timeout) // wakes w at once with LoopClosed, like every wait after Close
+		return nil
+	}
 	if f.closed {
 		return fmt.Errorf("loop: wait on fd %d: %w", f.fd, ErrFDClosed)
 	}

@@ -94,9 +94,11 @@ func (l *Loop) Pending() int { return l.ready.len() }
 // Run runs the loop until stop returns true; stop (libco's co_eventloop pfn)
 // is called once per iteration, after the ready queue has run. A nil stop
 // runs until Close. Run returns nil when stopped or closed, and the
-// poller's error if waiting fails.
+// poller's error if waiting fails. After Close it returns ErrClosed, having
+// run any waiter that was armed since (those wake at once with LoopClosed).
 func (l *Loop) Run(stop func() bool) error {
 	if l.closed {
+		l.drain()
 		return ErrClosed
 	}
 	if l.running {
@@ -110,15 +112,21 @@ func (l *Loop) Run(stop func() bool) error {
 		}
 		l.stats.Polls++
 		l.step()
-		if l.closed || (stop != nil && stop()) {
+		if l.closed {
+			l.drain() // Close was called during this iteration
+			return nil
+		}
+		if stop != nil && stop() {
 			return nil
 		}
 	}
 }
 
-// RunOnce runs one iteration without blocking in the poller.
+// RunOnce runs one iteration without blocking in the poller. After Close it
+// runs what Run would and returns ErrClosed.
 func (l *Loop) RunOnce() error {
 	if l.closed {
+		l.drain()
 		return ErrClosed
 	}
 	if _, err := l.poller.wait(0, l.dispatchFn); err != nil {
@@ -126,6 +134,9 @@ func (l *Loop) RunOnce() error {
 	}
 	l.stats.Polls++
 	l.step()
+	if l.closed {
+		l.drain()
+	}
 	return nil
 }
 
@@ -146,6 +157,9 @@ func (l *Loop) waitTimeout() int {
 	tick, ok := l.wheel.next()
 	if !ok {
 		return -1
+	}
+	if tick > math.MaxInt64/tickNs {
+		return math.MaxInt32 // the last tick of the clock: wake up and look again
 	}
 	d := tick*tickNs - l.nanotime()
 	if d <= 0 {
@@ -169,18 +183,44 @@ func (l *Loop) dispatch(fd int, ev Events) {
 // Waiters woken while it runs wait for the next iteration, so fd events and
 // timers are never starved by a waiter that keeps requeueing itself.
 func (l *Loop) runReady(n int) {
+	for n > 0 {
+		n = l.runBatch(n)
+	}
+}
+
+// runBatch is runReady's body. Its one deferred recover protects the whole
+// batch: a [PanicHandler] whose Run panics gets the value and runBatch
+// returns how many runs are left, so a runner does not need a defer of its
+// own on every run (about 2 ns of a 10 ns stackless switch). A panic from any
+// other runner is not recovered and leaves Run with its original stack.
+func (l *Loop) runBatch(n int) (left int) {
+	var cur *Waiter // the waiter being run; nil between runs
+	defer func() {
+		if cur == nil {
+			return
+		}
+		if h, ok := cur.runner.(PanicHandler); ok {
+			if v := recover(); v != nil {
+				h.HandlePanic(v)
+				left = n - 1
+			}
+		}
+	}()
 	for ; n > 0; n-- {
 		w := l.ready.pop()
 		if w == nil {
-			return
+			return 0
 		}
 		if w.state != waiterQueued {
 			continue // disarmed or killed after it was queued
 		}
 		w.state = waiterIdle
 		l.stats.Runs++
+		cur = w
 		w.runner.Run()
 	}
+	cur = nil
+	return 0
 }
 
 // Submit queues fn to run on the loop goroutine during its next iteration
@@ -255,16 +295,7 @@ func (l *Loop) Close() error {
 	}
 	l.closed = true
 	l.closedMu.Unlock()
-	for {
-		for l.armedHead != nil {
-			l.armedHead.wake(LoopClosed, 0)
-		}
-		l.runSubmitted()
-		if l.ready.len() == 0 && l.armedHead == nil && !l.hasSubmit.Load() {
-			break
-		}
-		l.runReady(l.ready.len())
-	}
+	l.drain()
 	for _, f := range l.fds {
 		if f != nil {
 			f.Unregister()
@@ -272,4 +303,22 @@ func (l *Loop) Close() error {
 	}
 	l.fds = nil
 	return l.poller.close()
+}
+
+// drain wakes every armed waiter with LoopClosed and runs the ready queue and
+// submitted funcs until nothing is left. Waits armed while it runs wake at
+// once, so it ends unless a waiter keeps waiting forever. Close calls it, and
+// Run and RunOnce call it again when Close was called from inside them, for
+// the waiters queued after that Close returned.
+func (l *Loop) drain() {
+	for {
+		for l.armedHead != nil {
+			l.armedHead.wake(LoopClosed, 0)
+		}
+		l.runSubmitted()
+		if l.ready.len() == 0 && l.armedHead == nil && !l.hasSubmit.Load() {
+			return
+		}
+		l.runReady(l.ready.len())
+	}
 }

@@ -1,6 +1,9 @@
 package loop
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // tickNs is the wheel's resolution. Deadlines are rounded up to it, so a
 // timer fires at most one tick (plus scheduling delay) after its deadline and
@@ -34,7 +37,7 @@ func (l *Loop) Reset(t *Timer, d time.Duration, fn func()) {
 	}
 	l.wheel.remove(t)
 	t.fn = fn
-	l.schedule(t, l.nanotime()+int64(d))
+	l.schedule(t, l.after(d))
 }
 
 // Stop unschedules t; it reports whether t was scheduled.
@@ -49,21 +52,32 @@ func (l *Loop) AfterFunc(d time.Duration, fn func()) *Timer {
 	return t
 }
 
+// after returns the loop time d from now, saturating instead of overflowing
+// so that a huge d (math.MaxInt64 as "forever") never wraps into the past.
+func (l *Loop) after(d time.Duration) int64 {
+	now := l.nanotime()
+	if d > 0 && now > math.MaxInt64-int64(d) {
+		return math.MaxInt64
+	}
+	return now + int64(d)
+}
+
 func (l *Loop) schedule(t *Timer, when int64) {
 	if when < 0 {
 		when = 0
 	}
 	t.when = when
-	t.tick = (when + tickNs - 1) / tickNs
+	t.tick = when / tickNs // rounded up, without overflowing near MaxInt64
+	if when%tickNs != 0 {
+		t.tick++
+	}
 	l.wheel.add(t)
 }
 
-// fire runs on the loop for every timer the wheel reports due.
+// fire runs on the loop for every timer the wheel reports due. The wheel
+// fires a timer once l.now/tickNs reaches its tick, the deadline rounded up,
+// so t.when <= l.now here.
 func (l *Loop) fire(t *Timer) {
-	if t.when > l.now {
-		l.wheel.add(t) // was parked at the wheel's far edge
-		return
-	}
 	l.stats.TimersFired++
 	if t.waiter != nil {
 		t.waiter.wake(Timeout, 0)

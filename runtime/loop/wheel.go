@@ -21,13 +21,16 @@ import (
 // one step, never walked tick by tick.
 //
 // A timer due at tick t fires when cur reaches t, and t is its deadline
-// rounded up to a whole tick, so a timer never fires early. Timers firing at
+// rounded up to a whole tick, so a timer never fires early. Deadlines are
+// non-negative int64 nanoseconds, so ticks stay below 2^44 and the wheel's
+// 2^48-tick span holds every deadline directly: no timer is ever parked at
+// the far edge and re-placed. Timers firing at
 // the same tick fire in (deadline, insertion) order, which makes equal
 // deadlines fire in insertion order even when one of them was cascaded.
 const (
 	wheelBits   = 6
 	wheelSlots  = 1 << wheelBits
-	wheelLevels = 7 // 2^42 ticks: about 139 years of 1 ms ticks
+	wheelLevels = 8 // 2^48 ticks: about 8900 years of 1 ms ticks
 	maxTicks    = int64(1)<<(wheelBits*wheelLevels) - 1
 )
 
@@ -89,10 +92,8 @@ func (w *wheel) place(t *Timer) {
 		w.due.push(t)
 		return
 	}
-	if t.tick-w.cur > maxTicks {
-		// Beyond the wheel's span: park at the far edge and re-place on
-		// arrival; fire checks the real deadline, so this is never early.
-		t.tick = w.cur + maxTicks
+	if t.tick > maxTicks {
+		panic("loop: timer tick beyond the timing wheel's span")
 	}
 	level := (bits.Len64(uint64(t.tick^w.cur)) - 1) / wheelBits
 	slot := int(t.tick>>(wheelBits*level)) & (wheelSlots - 1)

@@ -1,0 +1,191 @@
+//go:build linux
+
+package loop
+
+import (
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TryRead reads into p from fd once. It returns wait=true, having armed w on
+// fd's read slot, if no data is available yet.
+func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
+	for {
+		n, err = unix.Read(fd, p)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err == unix.EAGAIN {
+		return 0, true, l.waitFD(w, fd, fdRead, timeout)
+	}
+	if err != nil {
+		return 0, false, os.NewSyscallError("read", err)
+	}
+	return n, false, nil
+}
+
+// TryWrite writes p to fd, as much as the kernel takes without blocking. It
+// returns wait=true, having armed w on fd's write slot, if some of p is left:
+// the caller retries with p[n:].
+func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
+	for n < len(p) {
+		m, err := unix.Write(fd, p[n:])
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			return n, true, l.waitFD(w, fd, fdWrite, timeout)
+		case err != nil:
+			return n, false, os.NewSyscallError("write", err)
+		}
+		n += m
+	}
+	return n, false, nil
+}
+
+// TryAccept accepts one connection on the listening fd. The new fd is
+// non-blocking and close-on-exec. It returns wait=true, having armed w, if no
+// connection is pending.
+func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa unix.Sockaddr, wait bool, err error) {
+	for {
+		nfd, sa, err = unix.Accept4(fd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		if err != unix.EINTR && err != unix.ECONNABORTED {
+			break
+		}
+	}
+	if err == unix.EAGAIN {
+		return -1, nil, true, l.waitFD(w, fd, fdRead, timeout)
+	}
+	if err != nil {
+		return -1, nil, false, os.NewSyscallError("accept4", err)
+	}
+	return nfd, sa, false, nil
+}
+
+// TryConnect connects the non-blocking socket fd to sa. While the connection
+// is in progress it returns wait=true, having armed w for writability; the
+// retry after the wake-up reports the outcome (Linux reports EALREADY while
+// in progress, success once connected, and the pending error if it failed).
+func (l *Loop) TryConnect(w *Waiter, fd int, sa unix.Sockaddr, timeout time.Duration) (wait bool, err error) {
+	err = unix.Connect(fd, sa)
+	switch err {
+	case nil, unix.EISCONN:
+		return false, nil
+	case unix.EINPROGRESS, unix.EALREADY, unix.EINTR:
+		return true, l.waitFD(w, fd, fdWrite, timeout)
+	}
+	return false, os.NewSyscallError("connect", err)
+}
+
+// TryPoll is poll(2) on the loop. It first checks the fds without waiting;
+// if none is ready and timeout is not 0 it arms w (with the timeout; negative
+// means forever) and one child per requested direction, records them in ps,
+// and returns wait=true. After any wake-up the caller calls [Loop.EndPoll],
+// then TryPoll again with the remaining timeout if it reported 0 ready and
+// the wake-up was not a timeout (an edge seen earlier can wake a poll for an
+// fd that is no longer ready).
+func (l *Loop) TryPoll(w *Waiter, ps *PollState, fds []PollFd, timeout time.Duration) (n int, wait bool, err error) {
+	n, err = checkPoll(fds)
+	if err != nil || n > 0 || timeout == 0 {
+		return n, false, err
+	}
+	if !w.arm(timeout) {
+		return 0, true, nil // woken at once with LoopClosed
+	}
+	if cap(ps.children) < 2*len(fds) {
+		ps.children = make([]Waiter, 0, 2*len(fds))
+	}
+	for _, p := range fds {
+		if p.Fd < 0 {
+			continue // poll(2) ignores negative fds
+		}
+		f := l.Lookup(p.Fd)
+		if f == nil {
+			if f, err = l.Register(p.Fd); err != nil {
+				l.EndPoll(w, ps)
+				return 0, false, err
+			}
+			ps.temp = append(ps.temp, f)
+		}
+		if (p.Events&(EventIn|EventPri|EventRdHup) != 0 || p.Events&EventOut == 0) && !childOf(f.reader, w) {
+			ps.children = append(ps.children, Waiter{})
+			c := &ps.children[len(ps.children)-1]
+			c.InitChild(w)
+			if err := f.WaitRead(c, -1); err != nil {
+				l.EndPoll(w, ps)
+				return 0, false, err
+			}
+		}
+		if p.Events&EventOut != 0 && !childOf(f.writer, w) {
+			ps.children = append(ps.children, Waiter{})
+			c := &ps.children[len(ps.children)-1]
+			c.InitChild(w)
+			if err := f.WaitWrite(c, -1); err != nil {
+				l.EndPoll(w, ps)
+				return 0, false, err
+			}
+		}
+	}
+	return 0, true, nil
+}
+
+// childOf reports whether c is a child of w: an fd listed twice in one poll
+// shares the child armed for its first entry.
+func childOf(c, w *Waiter) bool { return c != nil && c.parent == w }
+
+// EndPoll disarms the children of a poll that waited and drops the fds it
+// registered for this call only. w itself is left as it is.
+func (l *Loop) EndPoll(w *Waiter, ps *PollState) {
+	for i := range ps.children {
+		ps.children[i].Disarm()
+	}
+	ps.children = ps.children[:0]
+	for _, f := range ps.temp {
+		f.Unregister()
+	}
+	ps.temp = ps.temp[:0]
+	if w.state == waiterArmed {
+		w.Disarm()
+	}
+}
+
+// checkPoll fills in Revents with one non-blocking poll(2).
+func checkPoll(fds []PollFd) (int, error) {
+	var small [8]unix.PollFd
+	pfds := small[:0]
+	if len(fds) > len(small) {
+		pfds = make([]unix.PollFd, 0, len(fds))
+	}
+	for _, p := range fds {
+		pfds = append(pfds, unix.PollFd{Fd: int32(p.Fd), Events: int16(p.Events)})
+	}
+	var n int
+	var err error
+	for {
+		n, err = unix.Poll(pfds, 0)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return 0, os.NewSyscallError("poll", err)
+	}
+	for i := range fds {
+		fds[i].Revents = Events(uint16(pfds[i].Revents))
+	}
+	return n, nil
+}
+
+func (l *Loop) waitFD(w *Waiter, fd int, dir uint8, timeout time.Duration) error {
+	f, err := l.FD(fd)
+	if err != nil {
+		return err
+	}
+	if err := f.wait(w, dir, timeout); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,34 @@
+//go:build !linux
+
+package loop
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// On systems without a poller no loop can be created, so these are never
+// reached with a valid loop; they exist so dependent packages compile.
+
+func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (int, bool, error) {
+	return 0, false, ErrNotSupported
+}
+
+func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (int, bool, error) {
+	return 0, false, ErrNotSupported
+}
+
+func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (int, unix.Sockaddr, bool, error) {
+	return -1, nil, false, ErrNotSupported
+}
+
+func (l *Loop) TryConnect(w *Waiter, fd int, sa unix.Sockaddr, timeout time.Duration) (bool, error) {
+	return false, ErrNotSupported
+}
+
+func (l *Loop) TryPoll(w *Waiter, ps *PollState, fds []PollFd, timeout time.Duration) (int, bool, error) {
+	return 0, false, ErrNotSupported
+}
+
+func (l *Loop) EndPoll(w *Waiter, ps *PollState) {}
