@@ -1,0 +1,192 @@
+package stackful
+
+import (
+	"fmt"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+)
+
+// DefaultMaxDepth is the default limit of the call stack depth, main
+// coroutine included: libco's pCallStack has 128 slots (and overflows them
+// silently).
+const DefaultMaxDepth = 128
+
+// An Env is one thread of coroutines: libco's stCoRoutineEnv_t. It owns an
+// event loop, the asymmetric call stack with the main coroutine at its
+// bottom, and the list of live coroutines. One coroutine of an env runs at a
+// time, so coroutines of one env share data without locks.
+//
+// The goroutine that creates an env and runs its loop is the env's main
+// coroutine ([Env.Main]); every other coroutine runs on a goroutine of its
+// own, entered and left by direct switches. An Env must be used only by the
+// coroutine that is current, on its goroutine: never concurrently from other
+// goroutines (use [loop.Loop.Submit] to send work in).
+type Env struct {
+	loop    *loop.Loop
+	ownLoop bool
+
+	main     Co
+	stack    []*Co // the call stack: stack[0] is main, the top is current
+	current  *Co
+	maxDepth int
+
+	liveHead *Co // started and unfinished coroutines, for Close
+	live     int
+
+	shares   []*ShareStack // share stacks bound to this env
+	mainStop func() bool   // stop function of the main coroutine's waits
+	closing  bool
+	closed   bool
+}
+
+// NewEnv creates an env with a loop of its own, which [Env.Close] closes.
+func NewEnv() (*Env, error) {
+	l, err := loop.New()
+	if err != nil {
+		return nil, err
+	}
+	e := NewEnvOn(l)
+	e.ownLoop = true
+	return e, nil
+}
+
+// NewEnvOn creates an env on an existing loop, for example one shared with
+// stackless tasks. The loop stays the caller's: [Env.Close] does not close
+// it. The goroutine that runs the loop must be the env's main coroutine.
+func NewEnvOn(l *loop.Loop) *Env {
+	if l == nil {
+		panic("stackful: NewEnvOn with a nil loop")
+	}
+	e := &Env{loop: l, maxDepth: DefaultMaxDepth}
+	e.main.env = e
+	e.main.status = Running
+	e.main.flags = flagMain
+	e.main.w.Init(l, mainWakeup{})
+	e.stack = make([]*Co, 1, 16)
+	e.stack[0] = &e.main
+	e.current = &e.main
+	e.mainStop = func() bool { return !e.main.w.Armed() && !e.main.w.Queued() }
+	return e
+}
+
+// Loop returns the env's event loop (libco's co_get_epoll_ct).
+func (e *Env) Loop() *loop.Loop { return e.loop }
+
+// Main returns the main coroutine: the goroutine that created the env and
+// runs its loop. It is always running and never yields; its waiting methods
+// run the loop until the wait ends.
+func (e *Env) Main() *Co { return &e.main }
+
+// Current returns the coroutine on top of the call stack (libco's co_self).
+func (e *Env) Current() *Co { return e.current }
+
+// Depth returns the number of coroutines on the call stack, main included.
+func (e *Env) Depth() int { return len(e.stack) }
+
+// MaxDepth returns the call stack depth limit, main included.
+func (e *Env) MaxDepth() int { return e.maxDepth }
+
+// SetMaxDepth sets the call stack depth limit, main included; a Resume that
+// would exceed it panics. It panics if n is less than the current depth.
+func (e *Env) SetMaxDepth(n int) {
+	if n < len(e.stack) || n < 1 {
+		panic(fmt.Sprintf("stackful: SetMaxDepth(%d) below the current depth %d", n, len(e.stack)))
+	}
+	e.maxDepth = n
+}
+
+// Live returns the number of coroutines that have started and not finished:
+// the ones Close would unwind.
+func (e *Env) Live() int { return e.live }
+
+// Closed reports whether Close has been called.
+func (e *Env) Closed() bool { return e.closed }
+
+// Run runs the event loop until stop returns true (libco's co_eventloop with
+// its pfn; a nil stop runs until the loop is closed). stop is called once per
+// iteration, after the woken coroutines have run. Coroutines whose waits end
+// are resumed from the loop, that is, by the coroutine calling Run, normally
+// the main coroutine. A panic in a coroutine resumed by the loop propagates
+// out of Run.
+func (e *Env) Run(stop func() bool) error {
+	return e.loop.Run(stop)
+}
+
+func (e *Env) addLive(co *Co) {
+	co.lprev, co.lnext = nil, e.liveHead
+	if e.liveHead != nil {
+		e.liveHead.lprev = co
+	}
+	e.liveHead = co
+	e.live++
+}
+
+func (e *Env) removeLive(co *Co) {
+	if co.lprev == nil {
+		e.liveHead = co.lnext
+	} else {
+		co.lprev.lnext = co.lnext
+	}
+	if co.lnext != nil {
+		co.lnext.lprev = co.lprev
+	}
+	co.lprev, co.lnext = nil, nil
+	e.live--
+}
+
+// Close unwinds every suspended coroutine and closes the env's loop if the
+// env created it. Each coroutine is resumed one last time with its pending
+// Yield or wait panicking with a private value, so its deferred calls run and
+// its goroutine ends; the panic is recovered at the coroutine's top. A
+// coroutine that recovers it and keeps waiting is unwound again at each
+// wait. Coroutines created and never started simply become unstartable.
+//
+// Close must be called by the main coroutine with nothing else on the call
+// stack. If a deferred call of an unwound coroutine panics, Close finishes
+// its work and then re-raises the first such panic. Closing twice does
+// nothing.
+func (e *Env) Close() error {
+	if e.closed {
+		return nil
+	}
+	if e.current != &e.main {
+		panic("stackful: Close called by a coroutine other than the main coroutine")
+	}
+	e.closing = true
+	var first any
+	for e.liveHead != nil {
+		co := e.liveHead
+		co.w.Disarm()
+		co.flags &^= flagWaiting
+		e.stack = append(e.stack, co)
+		e.current = co
+		co.status = Running
+		co.stop()
+		if co.status != Dead {
+			panic("stackful: internal error: coroutine still alive after unwinding")
+		}
+		if co.flags&flagPanicked != 0 {
+			x := co.extra
+			if first == nil {
+				first = x.panicValue
+			}
+			x.panicValue = nil
+			co.flags &^= flagPanicked
+		}
+	}
+	for _, s := range e.shares {
+		s.drain()
+	}
+	e.shares = nil
+	e.main.w.Disarm()
+	e.main.endPoll()
+	e.closed = true
+	var err error
+	if e.ownLoop {
+		err = e.loop.Close()
+	}
+	if first != nil {
+		panic(first)
+	}
+	return err
+}

@@ -1,0 +1,270 @@
+package stackful
+
+import (
+	"os"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"golang.org/x/sys/unix"
+)
+
+// Cond is the loop's condition variable (libco's co_cond): Signal and
+// Broadcast put waiters on the loop's ready queue, and the loop resumes them
+// on a later step, never inline in the signaller. The zero value is ready to
+// use. The same type serves stackless tasks.
+type Cond = loop.Cond
+
+// The waiting methods below are the suspension points of a stackful
+// coroutine; the stackless task type has the same methods with the same
+// signatures. Each one is built on a loop.Try* operation and the coroutine's
+// embedded waiter: try; if it would block, the waiter is armed, the
+// coroutine yields to its resumer (libco's co_yield_env), and the loop
+// resumes it when the waiter is woken; then try again.
+//
+// Called on the main coroutine, a waiting method runs the loop until the
+// wait ends (other coroutines run meanwhile), since main has no resumer to
+// yield to; this fails with the loop's panic if the loop is already running
+// on the main coroutine (for example inside the stop function of Env.Run).
+//
+// Every waiting method must be called by the coroutine it is called on,
+// which must be the env's current one; otherwise it panics. File descriptors
+// must be non-blocking.
+
+// Read reads up to len(p) bytes from fd, waiting until some are available.
+func (co *Co) Read(fd int, p []byte) (int, error) { return co.ReadTimeout(fd, p, -1) }
+
+// ReadTimeout is Read giving up with [loop.ErrTimeout] after timeout
+// (negative: never).
+func (co *Co) ReadTimeout(fd int, p []byte, timeout time.Duration) (int, error) {
+	co.mustBeCurrent("Read")
+	l := co.env.loop
+	deadline := deadlineOf(l, timeout)
+	for {
+		n, wait, err := l.TryRead(&co.w, fd, p, timeout)
+		if !wait || err != nil {
+			return n, err
+		}
+		if r := co.wait(); r != loop.Ready {
+			return 0, r.Err()
+		}
+		timeout = remaining(l, deadline, timeout)
+	}
+}
+
+// Write writes all of p to fd, waiting as often as needed, unless an error
+// occurs; it returns the number of bytes written.
+func (co *Co) Write(fd int, p []byte) (int, error) { return co.WriteTimeout(fd, p, -1) }
+
+// WriteTimeout is Write giving up with [loop.ErrTimeout] after timeout
+// (negative: never); the bytes written so far are reported.
+func (co *Co) WriteTimeout(fd int, p []byte, timeout time.Duration) (int, error) {
+	co.mustBeCurrent("Write")
+	l := co.env.loop
+	deadline := deadlineOf(l, timeout)
+	done := 0
+	for {
+		n, wait, err := l.TryWrite(&co.w, fd, p[done:], timeout)
+		done += n
+		if !wait || err != nil {
+			return done, err
+		}
+		if r := co.wait(); r != loop.Ready {
+			return done, r.Err()
+		}
+		timeout = remaining(l, deadline, timeout)
+	}
+}
+
+// Accept accepts a connection on the listening socket fd, waiting for one.
+// The new fd is non-blocking and close-on-exec.
+func (co *Co) Accept(fd int) (int, unix.Sockaddr, error) { return co.AcceptTimeout(fd, -1) }
+
+// AcceptTimeout is Accept giving up with [loop.ErrTimeout] after timeout
+// (negative: never).
+func (co *Co) AcceptTimeout(fd int, timeout time.Duration) (int, unix.Sockaddr, error) {
+	co.mustBeCurrent("Accept")
+	l := co.env.loop
+	deadline := deadlineOf(l, timeout)
+	for {
+		nfd, sa, wait, err := l.TryAccept(&co.w, fd, timeout)
+		if !wait || err != nil {
+			return nfd, sa, err
+		}
+		if r := co.wait(); r != loop.Ready {
+			return -1, nil, r.Err()
+		}
+		timeout = remaining(l, deadline, timeout)
+	}
+}
+
+// Connect connects the non-blocking socket fd to sa, waiting until the
+// connection is established or fails.
+func (co *Co) Connect(fd int, sa unix.Sockaddr) error { return co.ConnectTimeout(fd, sa, -1) }
+
+// ConnectTimeout is Connect giving up with [loop.ErrTimeout] after timeout
+// (negative: never).
+func (co *Co) ConnectTimeout(fd int, sa unix.Sockaddr, timeout time.Duration) error {
+	co.mustBeCurrent("Connect")
+	l := co.env.loop
+	deadline := deadlineOf(l, timeout)
+	for {
+		wait, err := l.TryConnect(&co.w, fd, sa, timeout)
+		if !wait || err != nil {
+			return err
+		}
+		if r := co.wait(); r != loop.Ready {
+			return r.Err()
+		}
+		timeout = remaining(l, deadline, timeout)
+	}
+}
+
+// Poll is poll(2) on the loop (libco's co_poll): it waits until one of fds is
+// ready for its requested Events, or timeout passes (negative: forever;
+// 0: just check), and returns the number of fds with non-zero Revents: 0 on
+// timeout. Revents carries poll(2)'s bits, EventErr, EventHup and EventNval
+// included. With no fds it sleeps for timeout, libco's poll(NULL, 0, ms).
+// Fds already registered with the loop keep their registration; others are
+// registered for the call only.
+func (co *Co) Poll(fds []loop.PollFd, timeout time.Duration) (int, error) {
+	co.mustBeCurrent("Poll")
+	l := co.env.loop
+	x := co.ext()
+	deadline := deadlineOf(l, timeout)
+	for {
+		x.polled = true
+		n, wait, err := l.TryPoll(&co.w, &x.poll, fds, timeout)
+		if !wait || err != nil {
+			x.polled = false
+			return n, err
+		}
+		r := co.wait()
+		co.endPoll()
+		switch r {
+		case loop.Ready, loop.Closed:
+			// Check again: an fd closed while polled reports EventNval.
+			timeout = remaining(l, deadline, timeout)
+		case loop.Timeout:
+			timeout = 0 // a last check reports what is ready at the deadline
+		default:
+			return 0, r.Err()
+		}
+	}
+}
+
+// endPoll releases what a poll that waited holds on the loop.
+func (co *Co) endPoll() {
+	if x := co.extra; x != nil && x.polled {
+		x.polled = false
+		co.env.loop.EndPoll(&co.w, &x.poll)
+	}
+}
+
+// Sleep suspends the coroutine for d; it never wakes early.
+func (co *Co) Sleep(d time.Duration) {
+	co.mustBeCurrent("Sleep")
+	co.w.Sleep(d)
+	co.wait()
+}
+
+// Gosched moves the coroutine to the back of the loop's ready queue: every
+// coroutine already woken runs before it continues.
+func (co *Co) Gosched() {
+	co.mustBeCurrent("Gosched")
+	co.w.Yield()
+	co.wait()
+}
+
+// Wait waits on c until it is signalled (true) or timeout passes (false);
+// a negative timeout waits forever (libco's co_cond_timedwait). A signal
+// queues the coroutine on the loop, which resumes it on a later step.
+func (co *Co) Wait(c *Cond, timeout time.Duration) bool {
+	co.mustBeCurrent("Wait")
+	c.Wait(&co.w, timeout)
+	return co.wait() == loop.Signaled
+}
+
+// Close closes fd: if it is registered with the loop, the registration is
+// dropped and coroutines waiting on it wake with an error first (hooked
+// close in libco). It does not suspend.
+func (co *Co) Close(fd int) error {
+	if f := co.env.loop.Lookup(fd); f != nil {
+		return f.Close()
+	}
+	if err := unix.Close(fd); err != nil {
+		return os.NewSyscallError("close", err)
+	}
+	return nil
+}
+
+// Waiter returns the coroutine's loop waiter, for building waiting
+// operations beyond the ones above: arm it (for example with a loop.Try*
+// function, [loop.FD.WaitRead] or [loop.Waiter.Park]) and call
+// [Co.Await]. Waking it from outside the coroutine ([loop.Waiter.Wake],
+// [loop.Waiter.Cancel]) must happen on the loop's goroutine.
+func (co *Co) Waiter() *loop.Waiter { return &co.w }
+
+// Await suspends the coroutine until its waiter, already armed through
+// [Co.Waiter], is woken, and returns why. It panics if the waiter is not
+// armed.
+func (co *Co) Await() loop.Reason {
+	co.mustBeCurrent("Await")
+	if !co.w.Armed() && !co.w.Queued() {
+		panic("stackful: Await with a waiter that is not armed")
+	}
+	return co.wait()
+}
+
+func (co *Co) mustBeCurrent(op string) {
+	if co != co.env.current {
+		panic("stackful: " + op + " called on a coroutine that is not the current one")
+	}
+}
+
+// wait suspends co until its armed waiter is woken and returns the reason.
+func (co *Co) wait() loop.Reason {
+	l := co.env.loop
+	if l.Closed() {
+		// Arming on a closed loop queues the waiter at once with
+		// LoopClosed, and nothing runs the queue any more.
+		co.w.Disarm()
+		return loop.LoopClosed
+	}
+	if co.flags&flagMain != 0 {
+		return co.env.mainWait()
+	}
+	co.flags |= flagWaiting
+	co.suspend()
+	return co.w.Reason()
+}
+
+// mainWait runs the loop until the main coroutine's waiter has been woken
+// and run.
+func (e *Env) mainWait() loop.Reason {
+	w := &e.main.w
+	for w.Armed() || w.Queued() {
+		if e.loop.Closed() {
+			w.Disarm()
+			return loop.LoopClosed
+		}
+		if err := e.loop.Run(e.mainStop); err != nil {
+			w.Disarm()
+			panic("stackful: event loop failed while the main coroutine waited: " + err.Error())
+		}
+	}
+	return w.Reason()
+}
+
+func deadlineOf(l *loop.Loop, timeout time.Duration) time.Duration {
+	if timeout < 0 {
+		return -1
+	}
+	return l.Now() + timeout
+}
+
+func remaining(l *loop.Loop, deadline, timeout time.Duration) time.Duration {
+	if timeout < 0 {
+		return -1
+	}
+	return max(deadline-l.Now(), 0)
+}
