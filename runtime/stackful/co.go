@@ -54,15 +54,15 @@ type Co struct {
 	// Layout: the waiter is embedded so waiting allocates nothing; the rest
 	// is kept to nine words (224-byte size class) because a suspended
 	// coroutine's memory budget is 3 KB, of which the goroutine takes 2.7.
-	w     loop.Waiter
-	env   *Env
-	fn    func(*Co)
-	next  func() (struct{}, bool) // switch into the coroutine (iter.Pull's next)
-	stop  func()                  // unwind it (iter.Pull's stop); used by Env.Close
-	yield func(struct{}) bool     // switch back to the resumer (iter.Pull's yield)
-	lprev *Co                     // env's list of live (started, unfinished) coroutines
-	lnext *Co
-	extra *coExtra // rarely used state, allocated on first use
+	w      loop.Waiter
+	env    *Env
+	fn     func(*Co)
+	next   func() (struct{}, bool) // switch into the coroutine (iter.Pull's next)
+	stop   func()                  // unwind it (iter.Pull's stop); used by Env.Close
+	yield  func(struct{}) bool     // switch back to the resumer (iter.Pull's yield)
+	lprev  *Co                     // env's list of live (started, unfinished) coroutines
+	lnext  *Co
+	extra  *coExtra // rarely used state, allocated on first use
 	status Status
 	flags  uint8
 }
