@@ -145,11 +145,11 @@ func (w *Waiter) arm(timeout time.Duration) bool {
 	w.state = waiterArmed
 	w.reason = NotWoken
 	w.events = 0
+	l.park(w) // before the closed check: wake unparks
 	if l.closed {
 		w.wake(LoopClosed, 0)
 		return false
 	}
-	l.park(w)
 	if timeout >= 0 {
 		l.schedule(&w.deadline, l.after(timeout))
 	}

@@ -1,0 +1,146 @@
+//go:build linux
+
+package loop
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// TestTimersRealClock runs a few hundred timers and sleeping waiters with
+// random short durations on the real clock: none fires before its deadline
+// (the loop's Now at fire time is at or after it) and none is very late.
+func TestTimersRealClock(t *testing.T) {
+	l := newLoop(t)
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 300
+	timers := make([]Timer, n)
+	sleepers := make([]Waiter, n)
+	var worst time.Duration
+	left := 2 * n
+	// deadline is the timer's own: Now()+d as Reset (or Sleep) computed it.
+	record := func(what string, i int, tm *Timer) {
+		late := l.Now() - time.Duration(tm.when)
+		if late < 0 {
+			t.Errorf("%s %d fired %v early", what, i, -late)
+		}
+		worst = max(worst, late)
+		left--
+	}
+	for i := range n {
+		d := time.Duration(rng.Int64N(int64(60 * time.Millisecond)))
+		deadline := l.Now() + d
+		l.Reset(&timers[i], d, func() { record("timer", i, &timers[i]) })
+		if time.Duration(timers[i].when) < deadline {
+			t.Fatalf("timer %d: when %v before Now+d %v", i, timers[i].when, deadline)
+		}
+
+		d = time.Duration(rng.Int64N(int64(60 * time.Millisecond)))
+		w := &sleepers[i]
+		w.Init(l, fnRunner(func() {
+			if w.Reason() != Timeout {
+				t.Errorf("sleeper %d woke with %v", i, w.Reason())
+			}
+			record("sleeper", i, &w.deadline)
+		}))
+		w.Sleep(d)
+	}
+	runUntil(t, l, 10*time.Second, func() bool { return left == 0 })
+	// 1 tick of rounding plus scheduling delay; generous for loaded and
+	// -race machines.
+	if worst > 50*time.Millisecond {
+		t.Errorf("worst lateness %v", worst)
+	}
+	t.Logf("worst lateness %v over %d timers and sleepers; %+v", worst, 2*n, l.Stats())
+}
+
+// TestIdleNoWakeups runs a loop with nothing to do for about a second: it
+// must block in epoll_wait, not tick. It is stopped from another goroutine
+// through Submit.
+func TestIdleNoWakeups(t *testing.T) {
+	t.Parallel()
+	l := newLoop(t)
+	done := false
+	go func() {
+		time.Sleep(time.Second)
+		l.Submit(func() { done = true })
+	}()
+	start := time.Now()
+	if err := l.Run(func() bool { return done }); err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(start)
+	polls := l.Stats().Polls
+	if el < 900*time.Millisecond {
+		t.Fatalf("Run returned after %v", el)
+	}
+	if polls > 3 {
+		t.Errorf("idle loop returned from epoll_wait %d times in %v", polls, el)
+	}
+	t.Logf("%d polls in %v", polls, el)
+}
+
+// TestIdleOneTimer: with a single timer 300 ms away, the loop sleeps until
+// it (and the cascade points on the way), then blocks again.
+func TestIdleOneTimer(t *testing.T) {
+	t.Parallel()
+	l := newLoop(t)
+	done := false
+	var firedAt time.Duration
+	l.AfterFunc(300*time.Millisecond, func() { firedAt = l.Now() })
+	go func() {
+		time.Sleep(time.Second)
+		l.Submit(func() { done = true })
+	}()
+	if err := l.Run(func() bool { return done }); err != nil {
+		t.Fatal(err)
+	}
+	s := l.Stats()
+	if firedAt < 300*time.Millisecond || s.TimersFired != 1 {
+		t.Fatalf("timer fired at %v, %d fired", firedAt, s.TimersFired)
+	}
+	if s.Polls > 8 {
+		t.Errorf("%d polls for one timer in a second", s.Polls)
+	}
+	t.Logf("%d polls, timer fired at %v", s.Polls, firedAt)
+}
+
+// TestWaitTimeout checks the poller timeout: 0 with work queued, the time
+// to the next timer rounded up to whole milliseconds, -1 with nothing.
+func TestWaitTimeout(t *testing.T) {
+	l := newLoop(t)
+	c := useFakeClock(l)
+	if got := l.waitTimeout(); got != -1 {
+		t.Fatalf("empty loop: %d, want -1", got)
+	}
+	var tm Timer
+	l.Reset(&tm, 2500*time.Microsecond, func() {})
+	if got := l.waitTimeout(); got != 3 {
+		t.Fatalf("timer in 2.5 ms: %d, want 3", got)
+	}
+	c.now = 2*ms + 1
+	if got := l.waitTimeout(); got != 1 {
+		t.Fatalf("timer in 0.999 ms: %d, want 1", got)
+	}
+	c.now = 3 * ms
+	if got := l.waitTimeout(); got != 0 {
+		t.Fatalf("timer due: %d, want 0", got)
+	}
+	l.Stop(&tm)
+	var w Waiter
+	w.Init(l, fnRunner(func() {}))
+	w.Yield()
+	if got := l.waitTimeout(); got != 0 {
+		t.Fatalf("ready queue non-empty: %d, want 0", got)
+	}
+	l.RunOnce()
+	l.Submit(func() {})
+	if got := l.waitTimeout(); got != 0 {
+		t.Fatalf("submitted work: %d, want 0", got)
+	}
+	l.RunOnce()
+	if got := l.waitTimeout(); got != -1 {
+		t.Fatalf("drained: %d, want -1", got)
+	}
+}
