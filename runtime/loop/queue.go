@@ -11,6 +11,18 @@ type readyQueue struct {
 
 func (q *readyQueue) len() int { return int(q.tail - q.head) }
 
+// tryPush appends w unless the ring is full. It is small enough to be
+// inlined into the wake-up paths; push is the general case.
+func (q *readyQueue) tryPush(w *Waiter) bool {
+	n := uint(len(q.buf))
+	if q.tail-q.head >= n {
+		return false
+	}
+	q.buf[q.tail&(n-1)] = w
+	q.tail++
+	return true
+}
+
 func (q *readyQueue) push(w *Waiter) {
 	if q.tail-q.head == uint(len(q.buf)) {
 		q.grow()

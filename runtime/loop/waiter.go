@@ -175,11 +175,10 @@ func (w *Waiter) Park(timeout time.Duration) { w.arm(timeout) }
 // once, it never joins the armed list or the timing wheel, so a yield costs a
 // few stores and one ready-queue push (this is the stackless Gosched).
 func (w *Waiter) Yield() {
-	if l := w.loop; l != nil && w.state == waiterIdle && w.parent == nil && !l.closed {
+	if l := w.loop; l != nil && w.state == waiterIdle && w.parent == nil && !l.closed && l.ready.tryPush(w) {
 		w.reason = Ready
 		w.events = 0
 		w.state = waiterQueued
-		l.ready.push(w)
 		return
 	}
 	if w.arm(-1) {
@@ -244,5 +243,7 @@ func (w *Waiter) wake(r Reason, ev Events) {
 		return
 	}
 	w.state = waiterQueued
-	w.loop.ready.push(w)
+	if !w.loop.ready.tryPush(w) {
+		w.loop.ready.push(w)
+	}
 }
