@@ -13,6 +13,7 @@ import (
 // Read reads from the non-blocking fd into p, suspending the task until data
 // (or EOF, or an error) is available. It returns what read(2) returns.
 func (t *Task) Read(fd int, p []byte) (int, error) {
+	t.check()
 	if err := t.begin(); err != nil {
 		return 0, err
 	}
@@ -27,6 +28,7 @@ func (t *Task) Read(fd int, p []byte) (int, error) {
 // kernel's buffer is full, as a blocking write does. It returns len(p), or
 // the bytes written before an error.
 func (t *Task) Write(fd int, p []byte) (int, error) {
+	t.check()
 	if err := t.begin(); err != nil {
 		n := t.progress
 		t.progress = 0
@@ -46,6 +48,7 @@ func (t *Task) Write(fd int, p []byte) (int, error) {
 // Accept accepts a connection on the listening fd, suspending until one
 // arrives. The new fd is non-blocking and close-on-exec.
 func (t *Task) Accept(fd int) (int, unix.Sockaddr, error) {
+	t.check()
 	if err := t.begin(); err != nil {
 		return -1, nil, err
 	}
@@ -59,6 +62,7 @@ func (t *Task) Accept(fd int) (int, unix.Sockaddr, error) {
 // Connect connects the non-blocking socket fd to sa, suspending until the
 // connection is established or fails.
 func (t *Task) Connect(fd int, sa unix.Sockaddr) error {
+	t.check()
 	if err := t.begin(); err != nil {
 		return err
 	}
@@ -72,6 +76,7 @@ func (t *Task) Connect(fd int, sa unix.Sockaddr) error {
 // Poll is poll(2) for the task: it returns the number of fds with non-zero
 // Revents, 0 if timeout passed first (negative: wait forever; 0: just check).
 func (t *Task) Poll(fds []loop.PollFd, timeout time.Duration) (int, error) {
+	t.check()
 	l := t.w.Loop()
 	e := t.extra()
 	r := t.resumed()

@@ -45,23 +45,37 @@ type Base struct {
 func (b *Base) base() *Base { return b }
 
 // Task states.
+//
+//	new --first run--> running --block--> waiting --wake-up--> running
+//	running --last frame Done, or a panic--> done
+//	waiting --loop closed and woken again--> done
+//
+// A waiting operation that arms the waiter moves the task from running to
+// waiting during its step (Blocked reports it); the frame then returns
+// Suspend, and Run checks that the two agree.
 const (
 	taskNew     uint8 = iota // spawned, queued for its first step
-	taskRunning              // in Run
-	taskWaiting              // suspended; its waiter is armed or queued
-	taskDone                 // finished (returned, panicked)
+	taskRunning              // in Run, no operation blocked yet
+	taskWaiting              // an operation armed the waiter; suspended once Step returns
+	taskDone                 // finished: returned, panicked, or ended by the loop's Close
 )
 
 // A Task runs a chain of frames on one loop. Its first frame is the one
 // given to Spawn; its innermost frame is the one a wake-up steps.
+//
+// A suspended task is one allocation of this size plus its frames: the
+// waiter is embedded, and what few tasks need lives in ext.
+//
+// The fields a switch touches (top, the flags, the head of the waiter) come
+// first so that a resume reads one cache line of the task.
 type Task struct {
-	w        loop.Waiter
 	top      Frame
 	state    uint8
 	waking   bool // this run was started by a wake-up that no operation consumed yet
-	blocked  bool // an operation armed the waiter during this step
 	canceled bool
 	yielded  bool // suspended in Yield: Resume may wake it
+	closing  bool // an operation consumed a LoopClosed wake-up: blocking again ends the task
+	w        loop.Waiter
 	progress int // bytes written so far by a Write that suspended
 	ext      *taskExt
 }
@@ -73,6 +87,8 @@ type taskExt struct {
 	joiners  loop.Cond     // tasks in Await on this one
 	panicked bool
 	panicVal any
+	ended    bool  // ended by the loop's Close rather than by returning
+	watch    *bool // set by Run: raised when this task panics
 }
 
 func (t *Task) extra() *taskExt {
@@ -86,6 +102,12 @@ func (t *Task) extra() *taskExt {
 // in a later iteration of the loop. Call it on the loop goroutine (or before
 // the loop runs).
 func Spawn(l *loop.Loop, f Frame) *Task {
+	if f == nil {
+		panic("stackless: Spawn of a nil frame")
+	}
+	if b := f.base(); b.parent != nil {
+		panic("stackless: Spawn of a frame that is already running")
+	}
 	t := &Task{top: f}
 	t.w.Init(l, t)
 	t.w.Yield()
@@ -95,7 +117,8 @@ func Spawn(l *loop.Loop, f Frame) *Task {
 // Loop returns the loop t runs on.
 func (t *Task) Loop() *loop.Loop { return t.w.Loop() }
 
-// Done reports whether t has finished, by returning or by panicking.
+// Done reports whether t has finished: by returning, by panicking, or by
+// being ended when its loop closed.
 func (t *Task) Done() bool { return t.state == taskDone }
 
 // Panicked reports the value t panicked with, if it did.
@@ -108,54 +131,60 @@ func (t *Task) Panicked() (any, bool) {
 
 // Blocked reports whether a waiting operation in the current step armed the
 // task's waiter: the frame must return Suspend.
-func (t *Task) Blocked() bool { return t.blocked }
+func (t *Task) Blocked() bool { return t.state == taskWaiting }
 
 // Call pushes child as the innermost frame and returns Call; the caller
 // frame returns that status with its PC set to where it continues once the
 // child is Done.
 func (t *Task) Call(child Frame) Status {
 	if t.state != taskRunning {
-		panic("stackless: Call outside the task's step")
+		panic("stackless: Call outside the task's step, or after an operation blocked")
 	}
-	child.base().parent = t.top
+	b := child.base()
+	if b.parent != nil || child == t.top {
+		panic("stackless: Call of a frame that is already running")
+	}
+	b.parent = t.top
 	t.top = child
 	return Call
 }
 
 // Run steps the innermost frame; it is the task's loop.Runner. Only the loop
 // calls it.
+//
+// This is the hot path of every resume: a state check, one interface call
+// per frame step and the status check, no allocation and no defer (a panic
+// is recovered once per batch by the loop, which calls HandlePanic).
 func (t *Task) Run() {
-	if t.state == taskDone {
-		return
+	switch t.state {
+	case taskWaiting:
+		t.waking = true
+	case taskNew:
+	default:
+		return // finished, or re-entered: never step twice
 	}
-	t.waking = t.state == taskWaiting
 	t.state = taskRunning
-	defer func() {
-		if r := recover(); r != nil {
-			t.blocked = false
-			t.top = nil
-			e := t.extra()
-			e.panicked, e.panicVal = true, r
-			t.finish()
-		}
-	}()
 	for {
 		f := t.top
 		switch f.Step(t) {
 		case Suspend:
-			if !t.blocked {
+			if t.state != taskWaiting {
 				panic("stackless: frame returned Suspend without a blocked operation")
 			}
-			t.blocked = false
-			t.state = taskWaiting
+			if t.closing {
+				t.end() // blocked again after the loop closed: it would never finish
+			}
 			return
 		case Call:
-			if t.blocked {
-				panic("stackless: frame returned Call after a blocked operation")
+			if t.state != taskRunning {
+				panic("stackless: frame returned Call after an operation blocked")
+			}
+			if t.top == f {
+				panic("stackless: frame returned Call without calling Task.Call")
 			}
 		case Done:
-			if t.blocked {
-				panic("stackless: frame returned Done after a blocked operation")
+			if t.state != taskRunning {
+				panic("stackless: frame returned Done after an operation blocked")
 			}
 			b := f.base()
 			t.top, b.parent = b.parent, nil
@@ -169,6 +198,27 @@ func (t *Task) Run() {
 	}
 }
 
+// HandlePanic ends the task with the value a frame panicked with; the loop
+// calls it after recovering a panic from Run (loop.PanicHandler). Tasks in
+// Await on t re-panic with v, and so does a Run waiting for it.
+func (t *Task) HandlePanic(v any) {
+	t.waking = false
+	t.top = nil
+	e := t.extra()
+	e.panicked, e.panicVal = true, v
+	if e.watch != nil {
+		*e.watch = true
+	}
+	t.finish()
+}
+
+// end ends a task that would wait forever on a closed loop.
+func (t *Task) end() {
+	t.top = nil
+	t.extra().ended = true
+	t.finish()
+}
+
 func (t *Task) finish() {
 	t.state = taskDone
 	t.w.Kill()
@@ -178,9 +228,10 @@ func (t *Task) finish() {
 }
 
 // Cancel cancels t: its current wait (fd, timer, cond, await) ends, that
-// operation and every later one returns ErrCanceled (Sleep, Gosched and Yield
-// return at once), and the task unwinds through its own error paths.
-// Canceling a finished task does nothing.
+// operation and every later one returns ErrCanceled (Sleep, Gosched and
+// Yield return at once, Wait returns false), and the task unwinds through
+// its own error paths. Canceling a finished task does nothing. Call it on
+// the loop goroutine.
 func (t *Task) Cancel() {
 	if t.state == taskDone || t.canceled {
 		return
@@ -195,22 +246,39 @@ func (t *Task) Canceled() bool { return t.canceled }
 // Resume wakes a task suspended in Yield; it does nothing otherwise. Call it
 // on the loop goroutine.
 func (t *Task) Resume() {
-	if t.state == taskWaiting && t.w.Armed() && t.yielded {
+	if t.yielded && t.state == taskWaiting && t.w.Armed() {
 		t.w.Wake(loop.Ready)
 	}
 }
 
-// Run runs l until every task in tasks has finished, then re-panics the
-// first panic among them in the caller, with the original value. It returns
-// the loop's error, if any.
+// Run runs l until every task in tasks has finished or one of them has
+// panicked, then re-panics the first panic among them in the caller, with
+// the original value. It returns the loop's error if the loop fails, and an
+// error if the loop stops (is closed) before the tasks finish.
 func Run(l *loop.Loop, tasks ...*Task) error {
-	pending := func() bool {
-		for _, t := range tasks {
-			if !t.Done() {
-				return true
-			}
+	panicked := false
+	for _, t := range tasks {
+		if t.Loop() != l {
+			panic("stackless: Run of a task spawned on another loop")
 		}
-		return false
+		t.extra().watch = &panicked
+		if _, ok := t.Panicked(); ok {
+			panicked = true
+		}
+	}
+	defer func() {
+		for _, t := range tasks {
+			t.ext.watch = nil
+		}
+	}()
+	// The stop function runs once per loop iteration: keep it O(1) amortised
+	// by remembering the first task that had not finished.
+	next := 0
+	pending := func() bool {
+		for next < len(tasks) && tasks[next].Done() {
+			next++
+		}
+		return next < len(tasks) && !panicked
 	}
 	if pending() {
 		if err := l.Run(func() bool { return !pending() }); err != nil {
