@@ -6,8 +6,11 @@ package loop
 // arms the waiter on the fd and reports wait=true, and the caller suspends
 // (a stackful coroutine yields to the loop, a stackless frame returns) and
 // calls the same Try* function again once woken with Ready. A wake-up with
-// any other reason ends the operation with reason.Err(). Both models wrap the
-// same functions, so the same program means the same thing in both.
+// any other reason ends the operation with reason.Err(). wait=true always
+// comes with a nil error and a waiter that is armed (or, once the loop is
+// closed, already woken); an error, including failing to register the fd,
+// comes with wait=false. Both models wrap the same functions, so the same
+// program means the same thing in both.
 //
 // Fds are registered on first use and stay registered: close them through
 // [FD.Close] (or the models' Close), which wakes their waiters.

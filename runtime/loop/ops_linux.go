@@ -19,7 +19,10 @@ func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n in
 		}
 	}
 	if err == unix.EAGAIN {
-		return 0, true, l.waitFD(w, fd, fdRead, timeout)
+		if err := l.waitFD(w, fd, fdRead, timeout); err != nil {
+			return 0, false, err
+		}
+		return 0, true, nil
 	}
 	if err != nil {
 		return 0, false, os.NewSyscallError("read", err)
@@ -37,7 +40,10 @@ func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (n i
 		case err == unix.EINTR:
 			continue
 		case err == unix.EAGAIN:
-			return n, true, l.waitFD(w, fd, fdWrite, timeout)
+			if err := l.waitFD(w, fd, fdWrite, timeout); err != nil {
+				return n, false, err
+			}
+			return n, true, nil
 		case err != nil:
 			return n, false, os.NewSyscallError("write", err)
 		}
@@ -57,7 +63,10 @@ func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa 
 		}
 	}
 	if err == unix.EAGAIN {
-		return -1, nil, true, l.waitFD(w, fd, fdRead, timeout)
+		if err := l.waitFD(w, fd, fdRead, timeout); err != nil {
+			return -1, nil, false, err
+		}
+		return -1, nil, true, nil
 	}
 	if err != nil {
 		return -1, nil, false, os.NewSyscallError("accept4", err)
@@ -75,7 +84,10 @@ func (l *Loop) TryConnect(w *Waiter, fd int, sa unix.Sockaddr, timeout time.Dura
 	case nil, unix.EISCONN:
 		return false, nil
 	case unix.EINPROGRESS, unix.EALREADY, unix.EINTR:
-		return true, l.waitFD(w, fd, fdWrite, timeout)
+		if err := l.waitFD(w, fd, fdWrite, timeout); err != nil {
+			return false, err
+		}
+		return true, nil
 	}
 	return false, os.NewSyscallError("connect", err)
 }
