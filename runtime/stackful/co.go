@@ -296,6 +296,13 @@ type unwindError struct{}
 func (*unwindError) Error() string { return "stackful: coroutine unwound by Env.Close" }
 
 func (co *Co) unwind() {
+	if e := co.env; e.current != co {
+		// Already stopped: yield returned at once, without switching,
+		// so co is still running and goes back on top.
+		e.stack = append(e.stack, co)
+		e.current = co
+	}
+	co.status = Running
 	co.flags &^= flagWaiting
 	co.w.Disarm()
 	co.endPoll()
