@@ -42,7 +42,7 @@ func TestTimersRealClock(t *testing.T) {
 			if w.Reason() != Timeout {
 				t.Errorf("sleeper %d woke with %v", i, w.Reason())
 			}
-			record("sleeper", i, &w.deadline)
+			record("sleeper", i, w.deadline)
 		}))
 		w.Sleep(d)
 	}

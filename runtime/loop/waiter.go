@@ -69,7 +69,10 @@ const (
 
 // A Waiter is one suspended computation as the loop sees it. Embed it in the
 // thing that waits and call Init once; after that, arming and waking it
-// allocate nothing.
+// allocate nothing, except that the first wait with a timeout allocates the
+// waiter's deadline timer, which later waits reuse. Keeping the timer out of
+// line keeps a waiter at 96 bytes, so a suspended stackless task (a waiter
+// plus a few words) fits a 128-byte allocation.
 //
 // A waiter is armed on one source at a time (an fd direction, a Cond, or
 // nothing but its deadline) plus an optional deadline. The first of them to
@@ -84,7 +87,7 @@ type Waiter struct {
 	dir    uint8 // fdRead or fdWrite while armed on fd
 	events Events
 
-	deadline Timer
+	deadline *Timer // allocated by the first timed wait, then reused
 	fd       *FD
 	cond     *Cond
 	cprev    *Waiter // Cond list links
@@ -99,8 +102,11 @@ func (w *Waiter) Init(l *Loop, r Runner) {
 	if w.state == waiterArmed || w.state == waiterQueued {
 		panic("loop: Init of an armed or queued waiter")
 	}
-	*w = Waiter{runner: r, loop: l}
-	w.deadline.waiter = w
+	d := w.deadline // idle: detach removed it from the wheel
+	if d != nil && d.waiter != w {
+		d = nil // w is a copy of another waiter: the timer is not its own
+	}
+	*w = Waiter{runner: r, loop: l, deadline: d}
 }
 
 // InitChild binds w to parent's loop as a child: waking w wakes parent with
@@ -151,7 +157,10 @@ func (w *Waiter) arm(timeout time.Duration) bool {
 		return false
 	}
 	if timeout >= 0 {
-		l.schedule(&w.deadline, l.after(timeout))
+		if w.deadline == nil {
+			w.deadline = &Timer{waiter: w}
+		}
+		l.schedule(w.deadline, l.after(timeout))
 	}
 	return true
 }
@@ -215,7 +224,9 @@ func (w *Waiter) Kill() {
 // detach removes an armed w from its sources and the armed list.
 func (w *Waiter) detach() {
 	l := w.loop
-	l.wheel.remove(&w.deadline)
+	if w.deadline != nil {
+		l.wheel.remove(w.deadline)
+	}
 	if f := w.fd; f != nil {
 		if w.dir == fdRead {
 			f.reader = nil
