@@ -29,20 +29,22 @@ func (t *Task) Read(fd int, p []byte) (int, error) {
 // the bytes written before an error.
 func (t *Task) Write(fd int, p []byte) (int, error) {
 	t.check()
-	if err := t.begin(); err != nil {
-		n := t.progress
-		t.progress = 0
-		return n, err
+	done := 0 // written by earlier calls of this Write that suspended
+	if t.ext != nil {
+		done = t.ext.progress
+		t.ext.progress = 0
 	}
-	n, wait, err := t.w.Loop().TryWrite(&t.w, fd, p[t.progress:], -1)
-	t.progress += n
+	if err := t.begin(); err != nil {
+		return done, err
+	}
+	n, wait, err := t.w.Loop().TryWrite(&t.w, fd, p[done:], -1)
+	done += n
 	if wait && err == nil {
+		t.extra().progress = done // first partial write of this task: allocates ext once
 		t.block()
 		return 0, nil
 	}
-	n = t.progress
-	t.progress = 0
-	return n, err
+	return done, err
 }
 
 // Accept accepts a connection on the listening fd, suspending until one

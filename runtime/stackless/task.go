@@ -76,12 +76,12 @@ type Task struct {
 	yielded  bool // suspended in Yield: Resume may wake it
 	closing  bool // an operation consumed a LoopClosed wake-up: blocking again ends the task
 	w        loop.Waiter
-	progress int // bytes written so far by a Write that suspended
 	ext      *taskExt
 }
 
 // taskExt holds what few tasks need, so a suspended task stays small.
 type taskExt struct {
+	progress int // bytes written so far by a Write that suspended
 	poll     loop.PollState
 	deadline time.Duration // of a Poll that waits, on the loop clock; <0: none
 	joiners  loop.Cond     // tasks in Await on this one
