@@ -75,29 +75,33 @@ func (t *Task) Connect(fd int, sa unix.Sockaddr) error {
 	return err
 }
 
-// Poll is poll(2) for the task: it returns the number of fds with non-zero
-// Revents, 0 if timeout passed first (negative: wait forever; 0: just check).
+// Poll is poll(2) for the task (libco's co_poll): it waits until one of fds
+// is ready for its requested Events, or timeout passes (negative: forever;
+// 0: just check), and returns the number of fds with non-zero Revents: 0 on
+// timeout. Revents carries poll(2)'s bits, EventErr, EventHup and EventNval
+// included. With no fds it sleeps for timeout. Fds already registered with
+// the loop keep their registration; others are registered for the call only.
+// The semantics are the stackful coroutine's: after the timeout one last
+// check reports what is ready at the deadline, and an fd closed while polled
+// is checked again (it reports EventNval).
 func (t *Task) Poll(fds []loop.PollFd, timeout time.Duration) (int, error) {
 	t.check()
 	l := t.w.Loop()
 	e := t.extra()
-	r := t.resumed()
-	if r != loop.NotWoken {
+	if r := t.resumed(); r != loop.NotWoken {
 		l.EndPoll(&t.w, &e.poll)
 		switch {
 		case t.canceled:
 			return 0, ErrCanceled
-		case r == loop.Timeout:
-			for i := range fds {
-				fds[i].Revents = 0
+		case r == loop.Ready || r == loop.Closed:
+			timeout = -1
+			if e.deadline >= 0 {
+				timeout = max(e.deadline-l.Now(), 0)
 			}
-			return 0, nil
-		case r != loop.Ready:
+		case r == loop.Timeout:
+			timeout = 0
+		default:
 			return 0, r.Err()
-		}
-		timeout = -1
-		if e.deadline >= 0 {
-			timeout = max(e.deadline-l.Now(), 0)
 		}
 	} else {
 		if t.canceled {

@@ -221,6 +221,11 @@ func (t *Task) end() {
 
 func (t *Task) finish() {
 	t.state = taskDone
+	if t.ext != nil {
+		// A task that ends inside a Poll (panic, Close) must not leave its
+		// per-fd child waiters holding the fds' slots.
+		t.w.Loop().EndPoll(&t.w, &t.ext.poll)
+	}
 	t.w.Kill()
 	if t.ext != nil {
 		t.ext.joiners.Broadcast()
