@@ -1,0 +1,237 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Import paths of the two runtimes. The source of a marked function uses the
+// stackful handle; the generated code runs on the stackless task.
+const (
+	stackfulPath  = "github.com/cogen-go/cogen/runtime/stackful"
+	stacklessPath = "github.com/cogen-go/cogen/runtime/stackless"
+)
+
+// directivePrefix starts every cogen directive.
+const directivePrefix = "//co:"
+
+// waitingMethods are the suspension points on the coroutine handle: methods
+// of *stackful.Co that *stackless.Task mirrors with identical signatures.
+var waitingMethods = map[string]bool{
+	"Read": true, "Write": true, "Accept": true, "Connect": true, "Poll": true,
+	"Sleep": true, "Gosched": true, "Wait": true, "Yield": true,
+}
+
+// plainMethods are methods of the handle that both models have with the same
+// signature and that never suspend.
+var plainMethods = map[string]bool{"Close": true}
+
+// Analyzer finds functions marked //co:stackless, reports misplaced or unknown
+// directives and every construct the transformer cannot rewrite, and plans
+// the rewrite of the others. Its result is a *Result.
+var Analyzer = &analysis.Analyzer{
+	Name:       "cogen",
+	Doc:        "check //co: directives and plan the rewrite of //co:stackless functions into stackless state machines",
+	URL:        "https://pkg.go.dev/github.com/cogen-go/cogen/gen",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result is what Analyzer returns for a package: the marked functions, in
+// source order, each with its lowered form when it has no diagnostics.
+type Result struct {
+	Funcs []*Func
+}
+
+// A Func is one //co:stackless function.
+type Func struct {
+	Decl      *ast.FuncDecl
+	Obj       *types.Func
+	File      *ast.File
+	Co        *types.Var // the coroutine handle parameter
+	FrameName string     // e.g. EchoFrame
+	CtorName  string     // e.g. NewEchoFrame
+	// OK reports whether the function has no diagnostics; only then does it
+	// have a plan and get generated.
+	OK   bool
+	plan *plan
+}
+
+// Fields describes the frame fields the rewrite keeps, in struct order: the
+// parameters and results, then the values live across a suspension.
+func (f *Func) Fields() []string {
+	if f.plan == nil {
+		return nil
+	}
+	var names []string
+	for _, v := range f.plan.fieldVars() {
+		names = append(names, v.name)
+	}
+	return names
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{}
+	marked := map[*types.Func]*Func{}
+	for _, file := range pass.Files {
+		if ast.IsGenerated(file) {
+			continue
+		}
+		docs := map[*ast.CommentGroup]*ast.FuncDecl{}
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
+				docs[fd.Doc] = fd
+			}
+		}
+		for _, cg := range file.Comments {
+			for _, c := range cg.List {
+				if !strings.HasPrefix(c.Text, directivePrefix) {
+					continue
+				}
+				name, args, _ := strings.Cut(strings.TrimPrefix(c.Text, directivePrefix), " ")
+				switch {
+				case name != "stackless":
+					pass.Reportf(c.Pos(), "unknown directive %s%s (cogen knows //co:stackless)", directivePrefix, name)
+				case strings.TrimSpace(args) != "":
+					pass.Reportf(c.Pos(), "//co:stackless takes no arguments")
+				case docs[cg] == nil:
+					pass.Reportf(c.Pos(), "misplaced //co:stackless: it must be in the doc comment of a function")
+				default:
+					fd := docs[cg]
+					obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+					if obj == nil || marked[obj] != nil {
+						continue
+					}
+					f := &Func{Decl: fd, Obj: obj, File: file}
+					marked[obj] = f
+					res.Funcs = append(res.Funcs, f)
+				}
+			}
+		}
+	}
+	sort.Slice(res.Funcs, func(i, j int) bool { return res.Funcs[i].Decl.Pos() < res.Funcs[j].Decl.Pos() })
+
+	for _, f := range res.Funcs {
+		f.OK = checkSignature(pass, f)
+	}
+	checkNames(pass, res.Funcs)
+	for _, f := range res.Funcs {
+		if f.OK {
+			f.plan, f.OK = lowerFunc(pass, f, marked)
+		}
+	}
+	return res, nil
+}
+
+// checkSignature validates the shape of a marked function and finds its
+// handle parameter.
+func checkSignature(pass *analysis.Pass, f *Func) bool {
+	fd := f.Decl
+	if fd.Body == nil {
+		pass.Reportf(fd.Name.Pos(), "//co:stackless function %s has no body", fd.Name.Name)
+		return false
+	}
+	sig := f.Obj.Type().(*types.Signature)
+	if sig.Params().Len() == 0 || !isCoType(sig.Params().At(0).Type()) {
+		pass.Reportf(fd.Name.Pos(), "//co:stackless function %s must take the coroutine handle *stackful.Co as its first parameter", fd.Name.Name)
+		return false
+	}
+	if sig.Variadic() && sig.Params().Len() == 1 {
+		pass.Reportf(fd.Name.Pos(), "the coroutine handle of %s cannot be variadic", fd.Name.Name)
+		return false
+	}
+	f.Co = sig.Params().At(0)
+	if recv := sig.Recv(); recv != nil {
+		if recvTypeName(recv.Type()) == "" {
+			pass.Reportf(fd.Name.Pos(), "cannot name the frame of method %s: unsupported receiver type", fd.Name.Name)
+			return false
+		}
+	}
+	return true
+}
+
+// checkNames assigns the generated names and reports collisions with
+// package-level identifiers or with each other.
+func checkNames(pass *analysis.Pass, funcs []*Func) {
+	taken := map[string]*Func{}
+	for _, f := range funcs {
+		if !f.OK {
+			continue
+		}
+		base := f.Decl.Name.Name
+		exported := ast.IsExported(base)
+		if recv := f.Obj.Type().(*types.Signature).Recv(); recv != nil {
+			rn := recvTypeName(recv.Type())
+			exported = exported && ast.IsExported(rn)
+			base = rn + upperFirst(base)
+		}
+		if exported {
+			f.FrameName = upperFirst(base) + "Frame"
+			f.CtorName = "New" + f.FrameName
+		} else {
+			f.FrameName = lowerFirst(base) + "Frame"
+			f.CtorName = "new" + upperFirst(base) + "Frame"
+		}
+		for _, name := range []string{f.FrameName, f.CtorName} {
+			if other := taken[name]; other != nil {
+				pass.Reportf(f.Decl.Name.Pos(), "generated name %s of %s collides with the one of %s", name, f.Decl.Name.Name, other.Decl.Name.Name)
+				f.OK = false
+				continue
+			}
+			taken[name] = f
+			if obj := pass.Pkg.Scope().Lookup(name); obj != nil && !inGeneratedFile(pass, obj.Pos()) {
+				pass.Reportf(f.Decl.Name.Pos(), "generated name %s of %s collides with %s declared at %s", name, f.Decl.Name.Name, name, pass.Fset.Position(obj.Pos()))
+				f.OK = false
+			}
+		}
+	}
+}
+
+// inGeneratedFile reports whether pos is in a generated file of the package
+// (a previous cogen output declares the names we are about to write).
+func inGeneratedFile(pass *analysis.Pass, pos token.Pos) bool {
+	for _, file := range pass.Files {
+		if file.FileStart <= pos && pos <= file.FileEnd {
+			return ast.IsGenerated(file)
+		}
+	}
+	return false
+}
+
+func isCoType(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Name() == "Co" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == stackfulPath
+}
+
+func recvTypeName(t types.Type) string {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
+}

@@ -1,0 +1,366 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+type suspKind uint8
+
+const (
+	notSusp  suspKind = iota
+	suspWait          // a waiting method of the handle
+	suspCall          // a call of a //co:stackless function
+)
+
+// scan is what the checks learn about a marked function before lowering it.
+type scan struct {
+	pass   *analysis.Pass
+	info   *types.Info
+	fn     *Func
+	marked map[*types.Func]*Func
+	ok     bool
+
+	susp      map[*ast.CallExpr]suspKind
+	callees   map[*ast.CallExpr]*callee
+	addrTaken map[types.Object]bool
+	names     map[string]bool // every identifier and label of the function
+	hasGoto   bool
+	memo      map[ast.Node]bool
+}
+
+func (s *scan) errorf(pos token.Pos, format string, args ...any) {
+	s.pass.Reportf(pos, format, args...)
+	s.ok = false
+}
+
+// check walks a marked function: it finds the suspension points, reports
+// every misuse of the handle and every construct v1 does not rewrite, and
+// records which variables are address-taken.
+func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
+	s := &scan{
+		pass: pass, info: pass.TypesInfo, fn: fn, marked: marked, ok: true,
+		susp:      map[*ast.CallExpr]suspKind{},
+		callees:   map[*ast.CallExpr]*callee{},
+		addrTaken: map[types.Object]bool{},
+		names:     map[string]bool{},
+		memo:      map[ast.Node]bool{},
+	}
+	ast.Inspect(fn.Decl, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			s.names[id.Name] = true
+		}
+		return true
+	})
+	s.walk(fn.Decl.Body, nil, 0)
+	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			if s.hasSusp(n) {
+				s.errorf(n.Pos(), "select with a suspension point in it is not supported in //co:stackless functions (v1)")
+			}
+		}
+		return true
+	})
+	return s
+}
+
+// walk visits n with its parent; lit > 0 inside function literals.
+func (s *scan) walk(n, parent ast.Node, lit int) {
+	if n == nil {
+		return
+	}
+	switch n := n.(type) {
+	case *ast.FuncLit:
+		s.captures(n)
+		lit++
+	case *ast.DeferStmt:
+		if lit == 0 {
+			s.errorf(n.Pos(), "defer is not supported in //co:stackless functions (v1)")
+		}
+	case *ast.BranchStmt:
+		if n.Tok == token.GOTO && lit == 0 {
+			s.hasGoto = true
+		}
+	case *ast.CallExpr:
+		s.call(n, parent, lit)
+	case *ast.Ident:
+		if s.info.Uses[n] == s.fn.Co && s.fn.Co != nil && !s.coUseOK(n, parent, lit) {
+			if lit > 0 {
+				s.errorf(n.Pos(), "a closure cannot use the coroutine handle %s: closures that suspend are not supported (v1)", n.Name)
+			} else {
+				s.errorf(n.Pos(), "the coroutine handle %s may only call its waiting methods or be passed as the first argument of a //co:stackless function", n.Name)
+			}
+		}
+	case *ast.UnaryExpr:
+		if n.Op == token.AND {
+			s.markAddr(n.X)
+		}
+	case *ast.SliceExpr:
+		if t, ok := s.info.TypeOf(n.X).Underlying().(*types.Array); ok && t != nil {
+			s.markAddr(n.X)
+		}
+	case *ast.SelectorExpr:
+		s.selector(n, parent)
+	}
+	for _, c := range children(n) {
+		s.walk(c, n, lit)
+	}
+}
+
+// coUseOK reports whether a use of the handle is one the rewrite keeps:
+// the receiver of a handle method call, or the first argument of a call of
+// a //co:stackless function.
+func (s *scan) coUseOK(id *ast.Ident, parent ast.Node, lit int) bool {
+	if lit > 0 {
+		return false
+	}
+	switch p := parent.(type) {
+	case *ast.SelectorExpr:
+		return p.X == id // checked in selector and call
+	case *ast.CallExpr:
+		return len(p.Args) > 0 && p.Args[0] == id && s.markedCallee(p) != nil
+	}
+	return false
+}
+
+// selector checks uses of the handle's methods.
+func (s *scan) selector(sel *ast.SelectorExpr, parent ast.Node) {
+	t := s.info.TypeOf(sel.X)
+	if t == nil || !isCoType(t) {
+		if selection := s.info.Selections[sel]; selection != nil && selection.Kind() != types.FieldVal {
+			if sig, ok := selection.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+				if _, isPtr := types.Unalias(sig.Recv().Type()).(*types.Pointer); isPtr && !selection.Indirect() {
+					if _, xPtr := types.Unalias(s.info.TypeOf(sel.X)).Underlying().(*types.Pointer); !xPtr {
+						s.markAddr(sel.X)
+					}
+				}
+			}
+		}
+		return
+	}
+	id, isIdent := ast.Unparen(sel.X).(*ast.Ident)
+	own := isIdent && s.fn.Co != nil && s.info.Uses[id] == s.fn.Co
+	call, isCall := parent.(*ast.CallExpr)
+	switch {
+	case !isCall || call.Fun != sel:
+		s.errorf(sel.Pos(), "method value %s of the coroutine handle is not supported; call it", sel.Sel.Name)
+	case !own:
+		s.errorf(sel.Pos(), "%s is called on a coroutine handle other than the function's own", sel.Sel.Name)
+	case !waitingMethods[sel.Sel.Name] && !plainMethods[sel.Sel.Name]:
+		s.errorf(sel.Sel.Pos(), "method %s of the coroutine handle has no stackless counterpart", sel.Sel.Name)
+	}
+}
+
+// call classifies a call: a suspension point, recover, or ordinary.
+func (s *scan) call(call *ast.CallExpr, parent ast.Node, lit int) {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := s.info.Uses[id].(*types.Builtin); ok && b.Name() == "recover" && lit == 0 {
+			s.errorf(call.Pos(), "recover is not supported in //co:stackless functions (v1)")
+		}
+	}
+	kind := notSusp
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if t := s.info.TypeOf(sel.X); t != nil && isCoType(t) && waitingMethods[sel.Sel.Name] {
+			kind = suspWait
+		}
+	}
+	if c := s.markedCallee(call); c != nil {
+		kind = suspCall
+		if len(call.Args) == 0 || s.fn.Co == nil || s.info.Uses[identOf(call.Args[0])] != s.fn.Co {
+			s.errorf(call.Pos(), "%s must be called with the caller's coroutine handle as its first argument", c.fn.Decl.Name.Name)
+			return
+		}
+		if call.Ellipsis.IsValid() && len(call.Args) == 1 {
+			s.errorf(call.Pos(), "cannot spread arguments into the coroutine handle")
+			return
+		}
+		s.callees[call] = c
+	}
+	if kind == notSusp {
+		return
+	}
+	if lit > 0 {
+		s.errorf(call.Pos(), "a closure cannot suspend: closures that suspend are not supported (v1)")
+		return
+	}
+	switch parent.(type) {
+	case *ast.GoStmt, *ast.DeferStmt:
+		s.errorf(call.Pos(), "a suspension point cannot be the call of a go or defer statement")
+		return
+	}
+	s.susp[call] = kind
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// markedCallee returns the //co:stackless function a call statically calls.
+func (s *scan) markedCallee(call *ast.CallExpr) *callee {
+	fun := ast.Unparen(call.Fun)
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		if sel := s.info.Selections[f]; sel != nil {
+			if sel.Kind() != types.MethodVal {
+				return nil
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			if fn == nil {
+				return nil
+			}
+			m := s.marked[fn.Origin()]
+			if m == nil {
+				return nil
+			}
+			if len(sel.Index()) > 1 {
+				s.errorf(f.Sel.Pos(), "calling //co:stackless method %s through an embedded field is not supported (v1); name the field", f.Sel.Name)
+				return nil
+			}
+			var targs []types.Type
+			rt := types.Unalias(sel.Recv())
+			if p, ok := rt.(*types.Pointer); ok {
+				rt = types.Unalias(p.Elem())
+			}
+			if n, ok := rt.(*types.Named); ok {
+				for t := range n.TypeArgs().Types() {
+					targs = append(targs, t)
+				}
+			}
+			return &callee{fn: m, typeArgs: targs, key: calleeKey(m, targs)}
+		}
+		id = f.Sel // package-qualified: not in this package, never marked here
+	default:
+		return nil
+	}
+	fn, _ := s.info.Uses[id].(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	m := s.marked[fn.Origin()]
+	if m == nil {
+		return nil
+	}
+	var targs []types.Type
+	if inst, ok := s.info.Instances[id]; ok {
+		for t := range inst.TypeArgs.Types() {
+			targs = append(targs, t)
+		}
+	}
+	return &callee{fn: m, typeArgs: targs, key: calleeKey(m, targs)}
+}
+
+func calleeKey(m *Func, targs []types.Type) string {
+	k := m.FrameName
+	for _, t := range targs {
+		k += "," + types.TypeString(t, nil)
+	}
+	return k
+}
+
+// captures marks the variables of the function that a literal refers to.
+func (s *scan) captures(lit *ast.FuncLit) {
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if v, ok := s.info.Uses[id].(*types.Var); ok && !v.IsField() && v.Pos() >= s.fn.Decl.Pos() && v.Pos() < s.fn.Decl.End() && (v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+			s.addrTaken[v] = true
+		}
+		return true
+	})
+}
+
+// markAddr records that the variable at the root of an addressable
+// expression has its address taken.
+func (s *scan) markAddr(e ast.Expr) {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+			continue
+		case *ast.SelectorExpr:
+			if sel := s.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal && !sel.Indirect() {
+				if _, ptr := types.Unalias(s.info.TypeOf(x.X)).Underlying().(*types.Pointer); !ptr {
+					e = x.X
+					continue
+				}
+			}
+		case *ast.IndexExpr:
+			if _, arr := types.Unalias(s.info.TypeOf(x.X)).Underlying().(*types.Array); arr {
+				e = x.X
+				continue
+			}
+		case *ast.Ident:
+			if v, ok := s.info.Uses[x].(*types.Var); ok {
+				s.addrTaken[v] = true
+			}
+		}
+		return
+	}
+}
+
+// isSusp reports the kind of suspension point a call is.
+func (s *scan) isSusp(call *ast.CallExpr) suspKind { return s.susp[call] }
+
+// hasSusp reports whether n contains a suspension point outside function
+// literals.
+func (s *scan) hasSusp(n ast.Node) bool {
+	if n == nil || len(s.susp) == 0 {
+		return false
+	}
+	if v, ok := s.memo[n]; ok {
+		return v
+	}
+	found := false
+	ast.Inspect(n, func(c ast.Node) bool {
+		if found {
+			return false
+		}
+		switch c := c.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if s.susp[c] != notSusp {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	s.memo[n] = found
+	return found
+}
+
+// children lists the direct child nodes of n in source order.
+func children(n ast.Node) []ast.Node {
+	var out []ast.Node
+	first := true
+	ast.Inspect(n, func(c ast.Node) bool {
+		if first {
+			first = false
+			return true
+		}
+		if c != nil {
+			out = append(out, c)
+		}
+		return false
+	})
+	return out
+}

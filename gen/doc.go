@@ -1,0 +1,126 @@
+// Package gen is cogen: rewrite //co: functions into state machines
+//
+// A function marked //co:stackless is ordinary Go that runs as a stackful
+// coroutine (runtime/stackful). cogen derives its stackless twin, a frame
+// struct and a Step method that run on runtime/stackless, and writes it
+// beside the source. One source, two models: the marked function keeps
+// working as it is, and the generated frame does the same thing without a
+// stack of its own. It can be thought of as a compiler pass that turns the
+// function's stack frame into a heap object and its control flow into a
+// switch over resume points.
+//
+// # The source-level API
+//
+// Mark a function in its doc comment:
+//
+//	//co:stackless
+//	func Echo(co *stackful.Co, fd int) error {
+//		var buf [64]byte
+//		for {
+//			n, err := co.Read(fd, buf[:])
+//			if err != nil || n == 0 {
+//				return err
+//			}
+//			if _, err := co.Write(fd, buf[:n]); err != nil {
+//				return err
+//			}
+//		}
+//	}
+//
+// The first parameter is the coroutine handle. Methods (pointer or value
+// receivers) and generic functions can be marked too. The suspension points
+// are:
+//
+//   - calls of the handle's waiting methods, recognised by go/types: Read,
+//     Write, Accept, Connect, Poll, Sleep, Gosched, Wait, Yield (Close is
+//     kept as a plain call);
+//   - calls of other //co:stackless functions of the same package, with the
+//     handle as first argument (recursion included).
+//
+// The handle may be used for nothing else: storing it, passing it to an
+// unmarked function or capturing it in a closure is a diagnostic.
+//
+// Run cogen with go generate:
+//
+//	//go:generate cogen
+//
+// or as cogen ./... . For each source file x.go with marked functions it
+// writes x_cogen.go (build-constraining suffixes stay last: x_linux.go
+// gives x_cogen_linux.go). For a function F it declares:
+//
+//	type FFrame struct{ stackless.Base; ... }       // the frame
+//	func NewFFrame(params...) *FFrame               // a frame ready for stackless.Spawn
+//	func (f *FFrame) Result() (results...)          // the results, once done
+//	func (f *FFrame) Step(co *stackless.Task) stackless.Status
+//
+// For a method T.M the names are TMFrame and NewTMFrame, and the receiver
+// is the constructor's first parameter. Unexported functions give
+// unexported names (fFrame, newFFrame). Generic functions give generic
+// frames. A call of another marked function becomes a child frame and
+// Task.Call. The generated code uses runtime/stackless only; types the
+// source mentions (stackful.Cond is loop.Cond) pass through unchanged.
+//
+// Running a frame:
+//
+//	t := stackless.Spawn(l, NewEchoFrame(fd))
+//	err := stackless.Run(l, t)
+//
+// # What is rewritten
+//
+// Statements: assignments of every form, var and const declarations, short
+// variable declarations with shadowing, if/else chains with init
+// statements, for loops of every shape with Go 1.22 per-iteration
+// variables, range over slices, arrays, pointers to arrays, strings, maps,
+// integers, channels and function iterators, expression switches (with
+// init, tagless, fallthrough), type switches, labeled break and continue,
+// goto, returns (multiple, named, bare), inc/dec and blocks.
+//
+// Expressions: a suspension point may appear anywhere in an expression. It
+// is hoisted into an earlier state in Go's evaluation order: calls and
+// receives to its left are evaluated first into temporaries; && and ||
+// evaluate a suspending right operand only when the left one does not
+// decide. Arguments of a waiting call are evaluated once: the call itself
+// is retried after a wake-up (that is the runtime/stackless contract), so
+// anything that could change in between is kept in a temporary.
+//
+// Statements without suspension points are copied whole, with their own
+// structure, so the generated code stays close to the source; only the
+// branches and returns in them that leave them are rewritten.
+//
+// Liveness analysis keeps in the frame only the values live across a
+// suspension (plus parameters, results and the child frame of a call);
+// everything else is a local of Step. A variable whose address is taken
+// and whose declaration runs more than once per call (in a loop) gets a new
+// heap cell each time, as Go gives it a new variable.
+//
+// Range over a function iterator uses iter.Pull; every way out of the loop
+// stops the iterator (a panic in the loop body does not).
+//
+// # Diagnostics
+//
+// [Analyzer] reports, at file:line:col: unknown or misplaced //co:
+// directives; marked functions without the handle as first parameter;
+// misuse of the handle; and the constructs v1 does not rewrite: defer,
+// recover, closures that suspend, select with a suspension point in it,
+// type declarations at the top level of a function with suspension
+// points, range across a suspension over a map whose keys can be NaN,
+// variables whose type generated code cannot name (declared in the
+// function or unexported in another package), and calls of marked methods
+// through embedded fields. A construct the transformer cannot handle is a
+// diagnostic, never wrong code.
+//
+// The same analyzer runs under go vet:
+//
+//	go vet -vettool=$(which cogen) ./...
+//
+// # Output
+//
+// Generated files start with "// Code generated by cogen. DO NOT EDIT." and
+// "// Source: <file>" (a //go:build line of the source comes first), are
+// gofmt'd and byte-identical on every run, and carry //line directives that
+// map statements back to the source, so panics and coverage point at the
+// user's lines. A guard function fails to compile when the signature of a
+// marked function changes without regenerating. Generated inputs
+// (ast.IsGenerated) are skipped, and earlier output is ignored while
+// loading, so a stale file never blocks regeneration.
+package gen

@@ -1,0 +1,219 @@
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
+	"golang.org/x/tools/go/packages"
+)
+
+// Main is the cogen command (cmd/cogen calls it). It returns the exit
+// status: 0 on success, 1 if there were diagnostics or errors, 2 on bad
+// usage. Run by go vet -vettool, it is a unitchecker and does not return.
+func Main(args []string, stderr io.Writer) int {
+	log.SetFlags(0)
+	log.SetPrefix("cogen: ")
+	log.SetOutput(stderr)
+	if vetInvocation(args) {
+		unitchecker.Main(Analyzer)
+		return 0
+	}
+	fs := flag.NewFlagSet("cogen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	check := fs.Bool("n", false, "check only: report diagnostics and write nothing")
+	tags := fs.String("tags", "", "comma-separated build tags to load packages with")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: cogen [-n] [-tags list] [packages]\n\n")
+		fmt.Fprintf(stderr, "cogen rewrites functions marked //co:stackless into stackless state machines,\n")
+		fmt.Fprintf(stderr, "writing <file>_cogen.go beside each source file. Packages default to \".\".\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	patterns := fs.Args()
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	files, diags, err := Run(patterns, *tags)
+	if err != nil {
+		log.Print(err)
+		return 1
+	}
+	for _, d := range diags {
+		fmt.Fprintln(stderr, d)
+	}
+	if len(diags) > 0 {
+		return 1
+	}
+	if *check {
+		return 0
+	}
+	for _, f := range files {
+		if f.Content == nil {
+			if err := os.Remove(f.Path); err != nil && !os.IsNotExist(err) {
+				log.Print(err)
+				return 1
+			}
+			continue
+		}
+		if old, err := os.ReadFile(f.Path); err == nil && bytes.Equal(old, f.Content) {
+			continue
+		}
+		if err := os.WriteFile(f.Path, f.Content, 0o666); err != nil {
+			log.Print(err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// vetInvocation reports whether go vet runs us as its -vettool.
+func vetInvocation(args []string) bool {
+	for _, a := range args {
+		if a == "-flags" || strings.HasPrefix(a, "-V=") {
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// Run loads the packages matching patterns, analyzes them and renders
+// their generated files. Diagnostics come back formatted as
+// file:line:col: message, sorted. A File with nil Content is a generated
+// file that is no longer needed.
+func Run(patterns []string, tags string) ([]File, []string, error) {
+	var buildFlags []string
+	if tags != "" {
+		buildFlags = []string{"-tags=" + tags}
+	}
+	// Earlier output is replaced by an empty file while loading, so that a
+	// stale or broken generated file cannot stop the regeneration.
+	listCfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, BuildFlags: buildFlags, Tests: true}
+	listed, err := packages.Load(listCfg, patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	overlay := map[string][]byte{}
+	old := map[string]bool{}
+	for _, p := range listed {
+		for _, f := range p.GoFiles {
+			if generatedByCogen(f) {
+				overlay[f] = []byte("package " + p.Name + "\n")
+				old[f] = true
+			}
+		}
+	}
+	cfg := &packages.Config{
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedImports,
+		BuildFlags: buildFlags,
+		Tests:      true,
+		Overlay:    overlay,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var loadErrs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			loadErrs = append(loadErrs, e.Error())
+		}
+	})
+	if len(loadErrs) > 0 {
+		return nil, nil, fmt.Errorf("cannot load packages:\n\t%s", strings.Join(dedup(loadErrs), "\n\t"))
+	}
+	var files []File
+	var diags []string
+	written := map[string]bool{}
+	seenFile := map[string]bool{}
+	for _, p := range pkgs {
+		res, ds, err := analyze(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, d := range ds {
+			diags = append(diags, fmt.Sprintf("%s: %s", p.Fset.Position(d.Pos), d.Message))
+		}
+		out, err := Generate(p.Fset, p.Types, res)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range out {
+			if seenFile[f.Path] {
+				continue // the same file in a package and its test variant
+			}
+			seenFile[f.Path] = true
+			written[f.Path] = true
+			files = append(files, f)
+		}
+	}
+	for f := range old {
+		if !written[f] {
+			files = append(files, File{Path: f})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, dedup(diags), nil
+}
+
+// analyze runs Analyzer on one loaded package.
+func analyze(p *packages.Package) (*Result, []analysis.Diagnostic, error) {
+	var diags []analysis.Diagnostic
+	pass := &analysis.Pass{
+		Analyzer:   Analyzer,
+		Fset:       p.Fset,
+		Files:      p.Syntax,
+		OtherFiles: p.OtherFiles,
+		Pkg:        p.Types,
+		TypesInfo:  p.TypesInfo,
+		TypesSizes: p.TypesSizes,
+		ResultOf:   map[*analysis.Analyzer]any{},
+		Report:     func(d analysis.Diagnostic) { diags = append(diags, d) },
+		ReadFile:   os.ReadFile,
+	}
+	res, err := Analyzer.Run(pass)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.(*Result), diags, nil
+}
+
+// generatedByCogen reports whether a file is earlier cogen output.
+func generatedByCogen(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for i := 0; i < 5 && sc.Scan(); i++ {
+		if sc.Text() == "// Code generated by cogen. DO NOT EDIT." {
+			return true
+		}
+	}
+	return false
+}
+
+func dedup(list []string) []string {
+	sort.Strings(list)
+	out := list[:0]
+	for i, s := range list {
+		if i == 0 || s != list[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,718 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// lowerer turns the body of a marked function into blocks. Statements
+// without a suspension point are kept whole (with their nested structure);
+// statements with one are split into blocks, and every suspending call is
+// hoisted out of its expression in Go's evaluation order.
+type lowerer struct {
+	*scan
+	p      *plan
+	names  *namer
+	cur    *block
+	vars   map[types.Object]*variable
+	synth  map[*ast.Ident]*variable // identifiers of temps
+	stypes map[ast.Expr]types.Type  // types of expressions the lowering built
+	ctx    *jctx
+	labels map[string]*block
+	loops  int // depth of lowered loops around the current statement
+	kids   map[string]*variable
+}
+
+// jctx is an enclosing lowered statement that break, continue or a label
+// can name.
+type jctx struct {
+	parent *jctx
+	label  string
+	brk    *block
+	cont   *block // nil for a switch
+	stop   *variable
+	body   ast.Node // the body of a range-over-func loop
+}
+
+// lowerFunc checks and lowers one marked function.
+func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (*plan, bool) {
+	s := check(pass, fn, marked)
+	if !s.ok {
+		return nil, false
+	}
+	var all []*Func
+	for _, f := range marked {
+		all = append(all, f)
+	}
+	l := &lowerer{
+		scan:   s,
+		p:      &plan{fn: fn},
+		names:  newNamer(pass.Pkg, fn.File, s.names, all),
+		vars:   map[types.Object]*variable{},
+		synth:  map[*ast.Ident]*variable{},
+		stypes: map[ast.Expr]types.Type{},
+		labels: map[string]*block{},
+		kids:   map[string]*variable{},
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		l.names.reserve(imp.Name())
+	}
+	l.p.info, l.p.objVars, l.p.synth = l.info, l.vars, l.synth
+	l.lower()
+	if !l.ok {
+		return nil, false
+	}
+	liveness(l.p)
+	if !l.checkTypes() {
+		return nil, false
+	}
+	return l.p, true
+}
+
+func (l *lowerer) lower() {
+	fd := l.fn.Decl
+	sig := l.fn.Obj.Type().(*types.Signature)
+	p := l.p
+	// The handle keeps its source name: calls on it read the same in Step.
+	if co := l.fn.Co; co.Name() != "" && co.Name() != "_" {
+		p.task = co.Name()
+		l.names.taken[p.task] = true
+	} else {
+		p.task = l.names.fresh("t")
+	}
+	p.recv = l.names.fresh("f")
+	p.label = l.names.fresh("dispatch")
+	if r := sig.Recv(); r != nil {
+		v := l.declareObj(r, kParam, r.Pos())
+		if r.Name() == "" || r.Name() == "_" {
+			v.obj = nil
+		}
+		p.recvVar = v
+	}
+	for i := 1; i < sig.Params().Len(); i++ {
+		pv := sig.Params().At(i)
+		v := l.declareObj(pv, kParam, pv.Pos())
+		if pv.Name() == "" || pv.Name() == "_" {
+			v.obj = nil
+		}
+		p.params = append(p.params, v)
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		rv := sig.Results().At(i)
+		var v *variable
+		if rv.Name() == "" || rv.Name() == "_" {
+			v = l.newVar(l.names.fresh("r"), rv.Type(), nil, kResult, rv.Pos())
+		} else {
+			v = l.declareObj(rv, kResult, rv.Pos())
+		}
+		p.results = append(p.results, v)
+	}
+	l.cur = l.newBlock()
+	l.stmtList(fd.Body.List)
+	if l.cur.term == nil {
+		if sig.Results().Len() == 0 {
+			l.cur.term = &returnTerm{}
+		} else {
+			l.cur.term = &unreachableTerm{}
+		}
+	}
+	for _, b := range p.blocks {
+		if b.term == nil {
+			b.term = &unreachableTerm{}
+		}
+	}
+}
+
+func (l *lowerer) newVar(name string, t types.Type, obj types.Object, kind varKind, pos token.Pos) *variable {
+	v := &variable{id: len(l.p.vars), name: name, typ: t, obj: obj, kind: kind, pos: pos}
+	if obj != nil {
+		v.addrTaken = l.addrTaken[obj]
+		l.vars[obj] = v
+	}
+	l.p.vars = append(l.p.vars, v)
+	return v
+}
+
+func (l *lowerer) declareObj(obj types.Object, kind varKind, pos token.Pos) *variable {
+	return l.newVar(l.names.variable(obj.Name()), obj.Type(), obj, kind, pos)
+}
+
+// declare registers a variable declared at the lowered level. Its
+// declaration may run more than once per call inside a lowered loop or
+// with goto: if it is address-taken it is then boxed.
+func (l *lowerer) declare(obj types.Object) *variable {
+	if v := l.vars[obj]; v != nil {
+		return v
+	}
+	v := l.declareObj(obj, kLocal, obj.Pos())
+	v.boxed = v.addrTaken && (l.loops > 0 || l.hasGoto)
+	return v
+}
+
+// temp creates a temporary of type t and returns an identifier naming it.
+func (l *lowerer) temp(t types.Type) *ast.Ident {
+	if t == nil {
+		panic("cogen: internal error: temp of unknown type")
+	}
+	t = types.Default(t)
+	v := l.newVar(l.names.fresh("tmp"), t, nil, kTemp, token.NoPos)
+	id := ast.NewIdent(v.name)
+	l.synth[id] = v
+	l.stypes[id] = t
+	return id
+}
+
+// tempRef returns a new identifier for an existing temp.
+func (l *lowerer) tempRef(v *variable) *ast.Ident {
+	id := ast.NewIdent(v.name)
+	l.synth[id] = v
+	l.stypes[id] = v.typ
+	return id
+}
+
+func (l *lowerer) newBlock() *block {
+	b := &block{index: len(l.p.blocks)}
+	l.p.blocks = append(l.p.blocks, b)
+	return b
+}
+
+func (l *lowerer) emit(n node) {
+	l.cur.nodes = append(l.cur.nodes, n)
+}
+
+// setTerm ends the current block; later statements are unreachable until a
+// new block starts.
+func (l *lowerer) setTerm(t term) {
+	if l.cur.term == nil {
+		l.cur.term = t
+	}
+	l.cur = l.newBlock()
+}
+
+func (l *lowerer) jumpTo(b *block) { l.setTerm(&jumpTerm{jump{to: b}}) }
+
+// startBlock continues in b, falling into it from the current block.
+func (l *lowerer) startBlock(b *block) {
+	if l.cur.term == nil {
+		l.cur.term = &jumpTerm{jump{to: b}}
+	}
+	l.cur = b
+}
+
+func (l *lowerer) stmtList(list []ast.Stmt) {
+	for _, s := range list {
+		l.stmt(s, "")
+	}
+}
+
+// stmt lowers one statement; label is the label naming it, if any.
+func (l *lowerer) stmt(s ast.Stmt, label string) {
+	switch s := s.(type) {
+	case *ast.LabeledStmt:
+		b := l.labelBlock(s.Label.Name)
+		l.startBlock(b)
+		l.stmt(s.Stmt, s.Label.Name)
+		return
+	case *ast.DeclStmt:
+		l.declStmt(s)
+		return
+	case *ast.AssignStmt:
+		if s.Tok == token.DEFINE || l.hasSusp(s) {
+			l.assign(s)
+		} else {
+			l.emit(&stmtNode{stmt: s, pos: s.Pos()})
+		}
+		return
+	case *ast.ExprStmt, *ast.IncDecStmt, *ast.SendStmt:
+		if !l.hasSusp(s) {
+			l.emit(&stmtNode{stmt: s, pos: s.Pos()})
+			return
+		}
+	case *ast.EmptyStmt:
+		return
+	case *ast.ReturnStmt:
+		l.returnStmt(s)
+		return
+	}
+	if !l.hasSusp(s) {
+		if bs, ok := s.(*ast.BranchStmt); ok {
+			l.branch(bs)
+			return
+		}
+		l.nested(s, label)
+		return
+	}
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		if call, ok := ast.Unparen(s.X).(*ast.CallExpr); ok && l.isSusp(call) != notSusp {
+			l.suspendTo(call, nil, nil, s.Pos())
+			return
+		}
+		l.emit(&stmtNode{stmt: &ast.ExprStmt{X: l.expr(s.X)}, pos: s.Pos()})
+	case *ast.IncDecStmt:
+		l.emit(&stmtNode{stmt: &ast.IncDecStmt{X: l.lvalue(s.X, true), Tok: s.Tok}, pos: s.Pos()})
+	case *ast.SendStmt:
+		ops := l.operands([]ast.Expr{s.Chan, s.Value})
+		l.emit(&stmtNode{stmt: &ast.SendStmt{Chan: ops[0], Value: ops[1]}, pos: s.Pos()})
+	case *ast.ReturnStmt:
+		l.returnStmt(s)
+	case *ast.BlockStmt:
+		l.stmtList(s.List)
+	case *ast.IfStmt:
+		l.ifStmt(s)
+	case *ast.ForStmt:
+		l.forStmt(s, label)
+	case *ast.RangeStmt:
+		l.rangeStmt(s, label)
+	case *ast.SwitchStmt:
+		l.switchStmt(s, label)
+	case *ast.TypeSwitchStmt:
+		l.typeSwitchStmt(s, label)
+	case *ast.GoStmt:
+		// The call is not a suspension point (checked); its function value
+		// and arguments may contain some.
+		call := l.expr(s.Call).(*ast.CallExpr)
+		l.emit(&stmtNode{stmt: &ast.GoStmt{Call: call}, pos: s.Pos()})
+	default:
+		l.errorf(s.Pos(), "unsupported statement %T with a suspension point", s)
+	}
+}
+
+func (l *lowerer) labelBlock(name string) *block {
+	b := l.labels[name]
+	if b == nil {
+		b = l.newBlock()
+		l.labels[name] = b
+	}
+	return b
+}
+
+// declStmt lowers a declaration at the lowered level: variables become
+// assignments to hoisted variables, constants move to the top of Step.
+func (l *lowerer) declStmt(s *ast.DeclStmt) {
+	gd := s.Decl.(*ast.GenDecl)
+	switch gd.Tok {
+	case token.CONST:
+		for _, spec := range gd.Specs {
+			for _, id := range spec.(*ast.ValueSpec).Names {
+				if obj := l.info.Defs[id]; obj != nil {
+					v := l.declareObj(obj, kConst, id.Pos())
+					v.field = false
+				}
+			}
+		}
+		l.p.hoisted = append(l.p.hoisted, gd)
+	case token.TYPE:
+		l.errorf(gd.Pos(), "a type declared inside a //co:stackless function must be inside a statement without suspension points; move it to package level (v1)")
+	case token.VAR:
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			if len(vs.Values) == 0 {
+				for _, id := range vs.Names {
+					if obj := l.info.Defs[id]; obj != nil {
+						v := l.declare(obj)
+						if v.boxed {
+							l.emit(&boxNode{v})
+						} else {
+							l.emit(&zeroNode{v})
+						}
+					}
+				}
+				continue
+			}
+			lhs := make([]ast.Expr, len(vs.Names))
+			for i, id := range vs.Names {
+				lhs[i] = id
+			}
+			l.assign(&ast.AssignStmt{Lhs: lhs, TokPos: vs.Pos(), Tok: token.DEFINE, Rhs: vs.Values})
+		}
+	}
+}
+
+// newVars declares the variables an assignment defines and returns those
+// that need a new box.
+func (l *lowerer) newVars(lhs []ast.Expr, define bool) (box []*variable) {
+	if !define {
+		return nil
+	}
+	for _, e := range lhs {
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if obj := l.info.Defs[id]; obj != nil {
+			if v := l.declare(obj); v.boxed {
+				box = append(box, v)
+			}
+		}
+	}
+	return box
+}
+
+func (l *lowerer) assign(s *ast.AssignStmt) {
+	define := s.Tok == token.DEFINE
+	tok := s.Tok
+	if define {
+		tok = token.ASSIGN
+	}
+	// One call producing every value on the right: the targets receive the
+	// results directly.
+	if len(s.Rhs) == 1 && tok == token.ASSIGN {
+		if call, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr); ok && l.isSusp(call) != notSusp {
+			lhs := l.lvalues(s.Lhs, true)
+			box := l.newVars(s.Lhs, define)
+			l.suspendTo(call, lhs, box, s.Pos())
+			return
+		}
+	}
+	var lhs, rhs []ast.Expr
+	if l.hasSusp(s) {
+		// Index operands and pointer indirections on the left come first in
+		// evaluation order.
+		rhsSusp := false
+		for _, e := range s.Rhs {
+			rhsSusp = rhsSusp || l.hasSusp(e)
+		}
+		lhs = l.lvalues(s.Lhs, rhsSusp)
+		rhs = l.operands(s.Rhs)
+	} else {
+		lhs, rhs = s.Lhs, s.Rhs
+	}
+	box := l.newVars(s.Lhs, define)
+	for _, v := range box {
+		l.emit(&boxNode{v})
+	}
+	l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: lhs, TokPos: s.TokPos, Tok: tok, Rhs: rhs}, pos: s.Pos()})
+}
+
+// lvalues lowers the left side of an assignment. If later operands suspend,
+// calls inside the left side are evaluated first.
+func (l *lowerer) lvalues(lhs []ast.Expr, later bool) []ast.Expr {
+	out := make([]ast.Expr, len(lhs))
+	for i, e := range lhs {
+		out[i] = l.lvalue(e, later)
+	}
+	return out
+}
+
+// lvalue lowers an assignable expression: its operands are evaluated now if
+// they have effects that must precede a later suspension (or contain one),
+// and the location itself stays an expression.
+func (l *lowerer) lvalue(e ast.Expr, later bool) ast.Expr {
+	if !l.hasSusp(e) && (!later || !l.hasEffects(e)) {
+		return e
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return &ast.ParenExpr{X: l.lvalue(x.X, later)}
+	case *ast.IndexExpr:
+		if _, arr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Array); arr {
+			base := l.lvalue(x.X, true)
+			idx := l.operands([]ast.Expr{x.Index})[0]
+			if later && l.hasEffects(idx) {
+				idx = l.spill(idx, l.typeOf(x.Index))
+			}
+			return l.keepType(&ast.IndexExpr{X: base, Index: idx}, e)
+		}
+		ops := l.operands([]ast.Expr{x.X, x.Index})
+		if later {
+			for i, o := range ops {
+				if l.hasEffects(o) {
+					ops[i] = l.spill(o, l.typeOf([]ast.Expr{x.X, x.Index}[i]))
+				}
+			}
+		}
+		return l.keepType(&ast.IndexExpr{X: ops[0], Index: ops[1]}, e)
+	case *ast.SelectorExpr:
+		if sel := l.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+			if _, ptr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Pointer); ptr || sel.Indirect() {
+				base := l.expr(x.X)
+				if later && l.hasEffects(base) {
+					base = l.spill(base, l.typeOf(x.X))
+				}
+				return l.keepType(&ast.SelectorExpr{X: base, Sel: x.Sel}, e)
+			}
+			return l.keepType(&ast.SelectorExpr{X: l.lvalue(x.X, later), Sel: x.Sel}, e)
+		}
+	case *ast.StarExpr:
+		base := l.expr(x.X)
+		if later && l.hasEffects(base) {
+			base = l.spill(base, l.typeOf(x.X))
+		}
+		return l.keepType(&ast.StarExpr{X: base}, e)
+	case *ast.Ident:
+		return e
+	}
+	l.errorf(e.Pos(), "unsupported assignment target with a suspension point")
+	return e
+}
+
+func (l *lowerer) returnStmt(s *ast.ReturnStmt) {
+	res := l.p.results
+	if len(s.Results) > 0 {
+		lhs := make([]ast.Expr, len(res))
+		for i, v := range res {
+			lhs[i] = l.varRef(v)
+		}
+		if len(s.Results) == 1 && len(res) > 1 {
+			call := ast.Unparen(s.Results[0]).(*ast.CallExpr)
+			if l.isSusp(call) != notSusp {
+				l.suspendTo(call, lhs, nil, s.Pos())
+			} else {
+				l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []ast.Expr{l.expr(call)}}, pos: s.Pos()})
+			}
+		} else if len(s.Results) == 1 {
+			if call, ok := ast.Unparen(s.Results[0]).(*ast.CallExpr); ok && l.isSusp(call) != notSusp {
+				l.suspendTo(call, lhs, nil, s.Pos())
+			} else {
+				l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []ast.Expr{l.expr(s.Results[0])}}, pos: s.Pos()})
+			}
+		} else {
+			l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: l.operands(s.Results)}, pos: s.Pos()})
+		}
+	}
+	l.setTerm(&returnTerm{stops: l.stopsAll()})
+}
+
+// varRef is an identifier naming a hoisted variable.
+func (l *lowerer) varRef(v *variable) *ast.Ident {
+	return l.tempRef(v)
+}
+
+func (l *lowerer) stopsAll() []*variable {
+	var stops []*variable
+	for c := l.ctx; c != nil; c = c.parent {
+		if c.stop != nil {
+			stops = append(stops, c.stop)
+		}
+	}
+	return stops
+}
+
+// stopsTo lists the iterators a jump from pos to target leaves: those of
+// the range-over-func loops around pos that do not contain the target.
+func (l *lowerer) stopsUntil(target *jctx) []*variable {
+	var stops []*variable
+	for c := l.ctx; c != nil && c != target; c = c.parent {
+		if c.stop != nil {
+			stops = append(stops, c.stop)
+		}
+	}
+	return stops
+}
+
+func (l *lowerer) stopsForGoto(labelPos token.Pos) []*variable {
+	var stops []*variable
+	for c := l.ctx; c != nil; c = c.parent {
+		if c.stop != nil && !(c.body.Pos() <= labelPos && labelPos < c.body.End()) {
+			stops = append(stops, c.stop)
+		}
+	}
+	return stops
+}
+
+// branch lowers break, continue and goto at the lowered level.
+func (l *lowerer) branch(s *ast.BranchStmt) {
+	j, ok := l.resolveBranch(s, nil)
+	if !ok {
+		return
+	}
+	l.setTerm(&jumpTerm{j})
+}
+
+// resolveBranch finds where a branch statement goes. inner lists the
+// statements a nested branch is inside of, when they are copied whole.
+func (l *lowerer) resolveBranch(s *ast.BranchStmt, _ []ast.Node) (jump, bool) {
+	switch s.Tok {
+	case token.GOTO:
+		b := l.labelBlock(s.Label.Name)
+		return jump{to: b, stops: l.stopsForGoto(l.labelPos(s.Label))}, true
+	case token.BREAK, token.CONTINUE:
+		for c := l.ctx; c != nil; c = c.parent {
+			if s.Label != nil && c.label != s.Label.Name {
+				continue
+			}
+			if s.Tok == token.CONTINUE {
+				if c.cont == nil {
+					continue
+				}
+				return jump{to: c.cont, stops: l.stopsUntil(c)}, true
+			}
+			return jump{to: c.brk, stops: l.stopsUntil(c)}, true
+		}
+	case token.FALLTHROUGH:
+		l.errorf(s.Pos(), "internal error: misplaced fallthrough")
+		return jump{}, false
+	}
+	l.errorf(s.Pos(), "internal error: cannot resolve %s", s.Tok)
+	return jump{}, false
+}
+
+func (l *lowerer) labelPos(id *ast.Ident) token.Pos {
+	if obj := l.info.Uses[id]; obj != nil {
+		return obj.Pos()
+	}
+	return id.Pos()
+}
+
+// nested keeps a statement without suspension points whole, and records
+// where the branches and returns that leave it go.
+func (l *lowerer) nested(s ast.Stmt, label string) {
+	info := &nestedInfo{jumps: map[*ast.BranchStmt]jump{}, returns: map[*ast.ReturnStmt][]*variable{}}
+	inside := map[string]bool{}
+	ast.Inspect(s, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok {
+			inside[ls.Label.Name] = true
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !lit
+	})
+	if label != "" {
+		inside[label] = true
+	}
+	var walk func(n ast.Node, brk, cont bool)
+	walk = func(n ast.Node, brk, cont bool) {
+		switch n := n.(type) {
+		case nil:
+			return
+		case *ast.FuncLit:
+			return
+		case *ast.ForStmt, *ast.RangeStmt:
+			brk, cont = true, true
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			brk = true
+		case *ast.BranchStmt:
+			native := false
+			switch n.Tok {
+			case token.BREAK:
+				native = (n.Label == nil && brk) || (n.Label != nil && inside[n.Label.Name])
+			case token.CONTINUE:
+				native = (n.Label == nil && cont) || (n.Label != nil && inside[n.Label.Name])
+			case token.GOTO:
+				native = inside[n.Label.Name]
+			case token.FALLTHROUGH:
+				native = true
+			}
+			if !native {
+				if j, ok := l.resolveBranch(n, nil); ok {
+					info.jumps[n] = j
+					info.targets = append(info.targets, j.to)
+					l.p.dispatch = true
+				}
+			}
+			return
+		case *ast.ReturnStmt:
+			info.returns[n] = l.stopsAll()
+		}
+		for _, c := range children(n) {
+			walk(c, brk, cont)
+		}
+	}
+	walk(s, false, false)
+	if label != "" {
+		// The label stays on the statement only if something inside uses it.
+		used := false
+		ast.Inspect(s, func(n ast.Node) bool {
+			if bs, ok := n.(*ast.BranchStmt); ok && bs.Label != nil && bs.Label.Name == label {
+				if _, out := info.jumps[bs]; !out {
+					used = true
+				}
+			}
+			return true
+		})
+		if used {
+			s = &ast.LabeledStmt{Label: ast.NewIdent(label), Stmt: s}
+		}
+	}
+	l.emit(&stmtNode{stmt: s, pos: s.Pos(), nested: info})
+}
+
+func (l *lowerer) ifStmt(s *ast.IfStmt) {
+	if s.Init != nil {
+		l.stmt(s.Init, "")
+	}
+	cond := l.expr(s.Cond)
+	then, done := l.newBlock(), l.newBlock()
+	els := done
+	if s.Else != nil {
+		els = l.newBlock()
+	}
+	l.setTerm(&branchTerm{cond: cond, then: then, els: els})
+	l.cur = then
+	l.stmtList(s.Body.List)
+	l.jumpTo(done)
+	if s.Else != nil {
+		l.cur = els
+		l.stmt(s.Else, "")
+		l.jumpTo(done)
+	}
+	l.cur = done
+}
+
+// loopVars returns the variables a for statement's init declares.
+func (l *lowerer) loopVars(init ast.Stmt) []*variable {
+	as, ok := init.(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE {
+		return nil
+	}
+	var vs []*variable
+	for _, e := range as.Lhs {
+		if obj := l.info.Defs[e.(*ast.Ident)]; obj != nil {
+			vs = append(vs, l.vars[obj])
+		}
+	}
+	return vs
+}
+
+func (l *lowerer) forStmt(s *ast.ForStmt, label string) {
+	l.loops++
+	defer func() { l.loops-- }()
+	if s.Init != nil {
+		l.stmt(s.Init, "")
+	}
+	cond, body, post, done := l.newBlock(), l.newBlock(), l.newBlock(), l.newBlock()
+	l.startBlock(cond)
+	if s.Cond != nil {
+		c := l.expr(s.Cond)
+		l.setTerm(&branchTerm{cond: c, then: body, els: done})
+	} else {
+		l.jumpTo(body)
+	}
+	l.cur = body
+	l.ctx = &jctx{parent: l.ctx, label: label, brk: done, cont: post}
+	l.stmtList(s.Body.List)
+	l.ctx = l.ctx.parent
+	l.startBlock(post)
+	// Go 1.22: each iteration has its own loop variables; the next one is a
+	// copy made before the post statement.
+	for _, v := range l.loopVars(s.Init) {
+		if v != nil && v.boxed {
+			l.emit(&reboxNode{v})
+		}
+	}
+	if s.Post != nil {
+		l.stmt(s.Post, "")
+	}
+	l.jumpTo(cond)
+	l.cur = done
+}
+
+// condTemp spills a condition value when it was computed over several
+// blocks.
+func (l *lowerer) keepType(n ast.Expr, orig ast.Expr) ast.Expr {
+	l.stypes[n] = l.typeOf(orig)
+	return n
+}
+
+func (l *lowerer) typeOf(e ast.Expr) types.Type {
+	if t, ok := l.stypes[e]; ok {
+		return t
+	}
+	if tv, ok := l.info.Types[e]; ok {
+		return tv.Type
+	}
+	return l.info.TypeOf(e)
+}

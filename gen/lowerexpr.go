@@ -1,0 +1,486 @@
+package gen
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Hoisting. Go orders only the calls, receives and logical operations of an
+// expression (left to right); other operands may be read at any point, and
+// gc reads them after the calls. So a suspending call is hoisted into an
+// earlier state, every effectful operand to its left is evaluated into a
+// temporary before it, and everything else stays in place.
+
+// expr lowers e so that the result contains no suspension point, emitting
+// whatever must be evaluated before it.
+func (l *lowerer) expr(e ast.Expr) ast.Expr {
+	if e == nil || !l.hasSusp(e) {
+		return e
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return l.keepType(&ast.ParenExpr{X: l.expr(x.X)}, e)
+	case *ast.CallExpr:
+		if l.isSusp(x) != notSusp {
+			res := l.suspendValues(x)
+			if len(res) != 1 {
+				l.errorf(x.Pos(), "internal error: multi-value suspension in a single-value context")
+				return e
+			}
+			return res[0]
+		}
+		return l.callExpr(x)
+	case *ast.BinaryExpr:
+		if (x.Op == token.LAND || x.Op == token.LOR) && l.hasSusp(x.Y) {
+			return l.logical(x)
+		}
+		ops := l.operands([]ast.Expr{x.X, x.Y})
+		return l.keepType(&ast.BinaryExpr{X: ops[0], OpPos: x.OpPos, Op: x.Op, Y: ops[1]}, e)
+	case *ast.UnaryExpr:
+		return l.keepType(&ast.UnaryExpr{OpPos: x.OpPos, Op: x.Op, X: l.expr(x.X)}, e)
+	case *ast.StarExpr:
+		return l.keepType(&ast.StarExpr{X: l.expr(x.X)}, e)
+	case *ast.SelectorExpr:
+		return l.keepType(&ast.SelectorExpr{X: l.expr(x.X), Sel: x.Sel}, e)
+	case *ast.IndexExpr:
+		ops := l.operands([]ast.Expr{x.X, x.Index})
+		return l.keepType(&ast.IndexExpr{X: ops[0], Index: ops[1]}, e)
+	case *ast.SliceExpr:
+		ops := l.operands([]ast.Expr{x.X, x.Low, x.High, x.Max})
+		return l.keepType(&ast.SliceExpr{X: ops[0], Low: ops[1], High: ops[2], Max: ops[3], Slice3: x.Slice3}, e)
+	case *ast.TypeAssertExpr:
+		return l.keepType(&ast.TypeAssertExpr{X: l.expr(x.X), Type: x.Type}, e)
+	case *ast.CompositeLit:
+		return l.compositeLit(x)
+	}
+	l.errorf(e.Pos(), "unsupported expression %T with a suspension point", e)
+	return e
+}
+
+// operands lowers a list of operands evaluated left to right.
+func (l *lowerer) operands(list []ast.Expr) []ast.Expr {
+	last := -1
+	for i, x := range list {
+		if x != nil && l.hasSusp(x) {
+			last = i
+		}
+	}
+	out := make([]ast.Expr, len(list))
+	for i, x := range list {
+		if x == nil {
+			continue
+		}
+		y := l.expr(x)
+		if i < last && l.hasEffects(y) {
+			y = l.spill(y, l.typeOf(x))
+		}
+		out[i] = y
+	}
+	return out
+}
+
+// spill evaluates e into a new temporary now.
+func (l *lowerer) spill(e ast.Expr, t types.Type) ast.Expr {
+	tmp := l.temp(t)
+	v := l.synth[tmp]
+	l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.ASSIGN, Rhs: []ast.Expr{e}}, pos: e.Pos()})
+	return l.tempRef(v)
+}
+
+// hasEffects reports whether evaluating e calls a function or receives:
+// what Go's evaluation order sequences.
+func (l *lowerer) hasEffects(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				found = true
+			}
+		case *ast.CallExpr:
+			if !l.pureCall(x) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// pureCall reports whether a call is a conversion or a builtin without
+// effects.
+func (l *lowerer) pureCall(call *ast.CallExpr) bool {
+	if tv, ok := l.info.Types[call.Fun]; ok && tv.IsType() {
+		return true
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := l.info.Uses[id].(*types.Builtin); ok {
+			switch b.Name() {
+			case "len", "cap", "complex", "real", "imag", "min", "max", "new", "make":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (l *lowerer) callExpr(x *ast.CallExpr) ast.Expr {
+	var funOp ast.Expr // an operand evaluated before the arguments
+	rebuildFun := func(op ast.Expr) ast.Expr { return op }
+	if tv, ok := l.info.Types[x.Fun]; ok && tv.IsType() {
+		rebuildFun = func(ast.Expr) ast.Expr { return x.Fun }
+	} else if sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok && l.info.Selections[sel] != nil && l.info.Selections[sel].Kind() == types.MethodVal {
+		funOp = sel.X
+		rebuildFun = func(op ast.Expr) ast.Expr { return &ast.SelectorExpr{X: op, Sel: sel.Sel} }
+	} else if l.staticFunc(x.Fun) {
+		rebuildFun = func(ast.Expr) ast.Expr { return x.Fun }
+	} else {
+		funOp = x.Fun
+	}
+	// f(g()) with a suspending g of several results.
+	if len(x.Args) == 1 {
+		if inner, ok := ast.Unparen(x.Args[0]).(*ast.CallExpr); ok && l.isSusp(inner) != notSusp {
+			if tup, ok := l.typeOf(inner).(*types.Tuple); ok && tup.Len() > 1 {
+				var op ast.Expr
+				if funOp != nil {
+					op = l.expr(funOp)
+					if l.hasEffects(op) {
+						op = l.spill(op, l.typeOf(funOp))
+					}
+				}
+				args := l.suspendValues(inner)
+				return l.keepType(&ast.CallExpr{Fun: rebuildFun(op), Args: args, Ellipsis: x.Ellipsis}, x)
+			}
+		}
+	}
+	list := append([]ast.Expr{funOp}, x.Args...)
+	ops := l.operands(list)
+	return l.keepType(&ast.CallExpr{Fun: rebuildFun(ops[0]), Args: ops[1:], Ellipsis: x.Ellipsis}, x)
+}
+
+// staticFunc reports whether fun names a function or builtin (evaluating it
+// has no effect).
+func (l *lowerer) staticFunc(fun ast.Expr) bool {
+	fun = ast.Unparen(fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		if l.info.Selections[f] != nil {
+			return false
+		}
+		id = f.Sel
+	default:
+		return false
+	}
+	switch l.info.Uses[id].(type) {
+	case *types.Func, *types.Builtin:
+		return true
+	}
+	return false
+}
+
+func (l *lowerer) logical(x *ast.BinaryExpr) ast.Expr {
+	left := l.expr(x.X)
+	tmp := l.temp(l.typeOf(x))
+	v := l.synth[tmp]
+	l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.ASSIGN, Rhs: []ast.Expr{left}}, pos: x.Pos()})
+	rhs, done := l.newBlock(), l.newBlock()
+	var cond ast.Expr = l.tempRef(v)
+	if x.Op == token.LOR {
+		cond = &ast.UnaryExpr{Op: token.NOT, X: cond}
+	}
+	l.setTerm(&branchTerm{cond: cond, then: rhs, els: done})
+	l.cur = rhs
+	right := l.expr(x.Y)
+	l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: []ast.Expr{l.tempRef(v)}, Tok: token.ASSIGN, Rhs: []ast.Expr{right}}, pos: x.Y.Pos()})
+	l.startBlock(done)
+	return l.tempRef(v)
+}
+
+func (l *lowerer) compositeLit(x *ast.CompositeLit) ast.Expr {
+	t := l.typeOf(x)
+	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, isStruct := types.Unalias(t).Underlying().(*types.Struct)
+	var list []ast.Expr
+	for _, e := range x.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if !isStruct {
+				list = append(list, kv.Key)
+			}
+			list = append(list, kv.Value)
+		} else {
+			list = append(list, e)
+		}
+	}
+	ops := l.operands(list)
+	elts := make([]ast.Expr, len(x.Elts))
+	i := 0
+	for j, e := range x.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			key := kv.Key
+			if !isStruct {
+				key = ops[i]
+				i++
+			}
+			elts[j] = &ast.KeyValueExpr{Key: key, Value: ops[i]}
+			i++
+		} else {
+			elts[j] = ops[i]
+			i++
+		}
+	}
+	return l.keepType(&ast.CompositeLit{Type: x.Type, Elts: elts}, x)
+}
+
+// suspendValues hoists a suspending call into temporaries holding its
+// results.
+func (l *lowerer) suspendValues(call *ast.CallExpr) []ast.Expr {
+	res := l.resultTypes(call)
+	targets := make([]ast.Expr, len(res))
+	vars := make([]*variable, len(res))
+	for i, t := range res {
+		id := l.temp(t)
+		targets[i] = id
+		vars[i] = l.synth[id]
+	}
+	l.suspendTo(call, targets, nil, call.Pos())
+	out := make([]ast.Expr, len(res))
+	for i, v := range vars {
+		out[i] = l.tempRef(v)
+	}
+	return out
+}
+
+func (l *lowerer) resultTypes(call *ast.CallExpr) []types.Type {
+	var out []types.Type
+	switch t := l.info.TypeOf(call).(type) {
+	case *types.Tuple:
+		for v := range t.Variables() {
+			out = append(out, v.Type())
+		}
+	case nil:
+	default:
+		out = append(out, t)
+	}
+	return out
+}
+
+// suspendTo lowers a suspension point whose results go to targets (nil:
+// discarded; a nil entry: that result is discarded). box lists variables
+// the assignment declares that need a new box.
+func (l *lowerer) suspendTo(call *ast.CallExpr, targets []ast.Expr, box []*variable, pos token.Pos) {
+	nres := len(l.resultTypes(call))
+	results := make([]string, nres)
+	any := false
+	for i := range results {
+		results[i] = "_"
+		if i < len(targets) && targets[i] != nil && !isBlank(targets[i]) {
+			results[i] = l.names.fresh("r")
+			any = true
+		}
+	}
+	if !any {
+		results = nil
+	}
+	switch l.isSusp(call) {
+	case suspWait:
+		sel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		args := l.operands(call.Args)
+		for i, a := range args {
+			if !l.stable(a) {
+				args[i] = l.spill(a, l.typeOf(call.Args[i]))
+			}
+		}
+		// The call starts a state of its own (the current one if empty):
+		// the state is entered with PC set to it.
+		if len(l.cur.nodes) > 0 || l.cur.term != nil {
+			l.startBlock(l.newBlock())
+		}
+		l.cur.suspend = true
+		l.emit(&suspendNode{
+			call:    &ast.CallExpr{Fun: sel, Args: args, Ellipsis: call.Ellipsis},
+			pos:     pos,
+			results: results, box: box, targets: targets,
+		})
+	case suspCall:
+		c := l.callees[call]
+		var list []ast.Expr
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.info.Selections[sel] != nil {
+			list = append(list, l.receiver(sel))
+		}
+		list = append(list, call.Args[1:]...)
+		args := l.operands(list)
+		child := l.child(c)
+		next := l.newBlock()
+		l.setTerm(&callTerm{child: child, args: args, next: next, pos: pos})
+		l.cur = next
+		if c.fn.Obj.Type().(*types.Signature).Results().Len() > 0 || len(box) > 0 {
+			l.emit(&resultNode{child: child, results: results, box: box, targets: targets})
+		} else {
+			l.emit(&resultNode{child: child})
+		}
+	}
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// receiver is the receiver operand of a call of a marked method, adjusted
+// to the method's receiver type as Go does implicitly.
+func (l *lowerer) receiver(sel *ast.SelectorExpr) ast.Expr {
+	selection := l.info.Selections[sel]
+	m := selection.Obj().(*types.Func)
+	_, wantPtr := types.Unalias(m.Type().(*types.Signature).Recv().Type()).(*types.Pointer)
+	xt := l.typeOf(sel.X)
+	_, isPtr := types.Unalias(xt).Underlying().(*types.Pointer)
+	switch {
+	case wantPtr && !isPtr:
+		e := &ast.UnaryExpr{Op: token.AND, X: sel.X}
+		l.stypes[e] = types.NewPointer(xt)
+		return e
+	case !wantPtr && isPtr:
+		e := &ast.StarExpr{X: sel.X}
+		l.stypes[e] = types.Unalias(xt).Underlying().(*types.Pointer).Elem()
+		return e
+	}
+	return sel.X
+}
+
+// child returns the frame field that holds calls of c. One field serves
+// every call of the same callee: only one child runs at a time.
+func (l *lowerer) child(c *callee) *variable {
+	if v := l.kids[c.key]; v != nil {
+		return v
+	}
+	base := "call" + upperFirst(c.fn.Decl.Name.Name)
+	if len(l.kids) > 0 && l.names.taken[base] {
+		base += "_"
+	}
+	v := l.newVar(l.names.fresh(base), nil, nil, kChild, token.NoPos)
+	v.child = c
+	v.field = true
+	l.kids[c.key] = v
+	return v
+}
+
+// stable reports whether evaluating e again after a suspension gives the
+// same value: a waiting call is retried on wake-up with its arguments
+// evaluated again, so anything else is evaluated once into a temporary.
+func (l *lowerer) stable(e ast.Expr) bool {
+	if tv, ok := l.info.Types[e]; ok && tv.Value != nil {
+		return true
+	}
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return l.stable(x.X)
+	case *ast.Ident:
+		if l.synth[x] != nil {
+			return true
+		}
+		obj := l.info.Uses[x]
+		switch obj.(type) {
+		case *types.Const, *types.Nil, *types.Func, *types.TypeName:
+			return true
+		}
+		if obj == l.fn.Co {
+			return true
+		}
+		if v := l.vars[obj]; v != nil {
+			return !v.addrTaken
+		}
+		return false
+	case *ast.SelectorExpr:
+		if sel := l.info.Selections[x]; sel != nil {
+			if sel.Kind() != types.FieldVal || sel.Indirect() {
+				return false
+			}
+			return l.stable(x.X)
+		}
+		switch l.info.Uses[x.Sel].(type) {
+		case *types.Const, *types.Func, *types.TypeName:
+			return true
+		}
+		return false
+	case *ast.SliceExpr:
+		for _, i := range []ast.Expr{x.Low, x.High, x.Max} {
+			if i != nil && !l.stable(i) {
+				return false
+			}
+		}
+		if _, arr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Array); arr {
+			return l.stableAddr(x.X)
+		}
+		return l.stable(x.X)
+	case *ast.UnaryExpr:
+		switch x.Op {
+		case token.AND:
+			return l.stableAddr(x.X)
+		case token.ARROW:
+			return false
+		}
+		return l.stable(x.X)
+	case *ast.BinaryExpr:
+		return l.stable(x.X) && l.stable(x.Y)
+	case *ast.IndexExpr:
+		if _, arr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Array); arr {
+			return l.stable(x.X) && l.stable(x.Index)
+		}
+		return false
+	case *ast.CallExpr:
+		if len(x.Args) == 1 && l.pureCall(x) {
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := l.info.Uses[id].(*types.Builtin); ok && b.Name() != "len" && b.Name() != "cap" && b.Name() != "real" && b.Name() != "imag" {
+					return false
+				}
+			}
+			return l.stable(x.Args[0])
+		}
+	}
+	return false
+}
+
+// stableAddr reports whether e denotes the same variable when evaluated
+// again: a variable of the function, or a field or array element of one at
+// a stable index.
+func (l *lowerer) stableAddr(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return l.stableAddr(x.X)
+	case *ast.Ident:
+		if l.synth[x] != nil {
+			return true
+		}
+		return l.vars[l.info.Uses[x]] != nil
+	case *ast.SelectorExpr:
+		if sel := l.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal && !sel.Indirect() {
+			if _, ptr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Pointer); !ptr {
+				return l.stableAddr(x.X)
+			}
+		}
+	case *ast.IndexExpr:
+		if _, arr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Array); arr {
+			return l.stableAddr(x.X) && l.stable(x.Index)
+		}
+	}
+	return false
+}

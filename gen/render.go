@@ -1,0 +1,477 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// rctx renders source syntax for one function: identifiers of hoisted
+// variables become frame fields or Step locals, and inside a statement
+// copied whole, branches and returns that leave it become state changes.
+type rctx struct {
+	e      *emitter
+	p      *plan
+	nested *nestedInfo
+	lit    int                  // depth of function literals
+	rebind map[*variable]string // boxed variables bound by a closure wrapper
+}
+
+// varExpr names a variable: f.x for a field, x for a local, (*...) if boxed.
+func (r *rctx) varExpr(v *variable) *jen.Statement {
+	return r.deref(v, r.varPtr(v))
+}
+
+// varPtr names the storage of a variable (the box pointer if boxed).
+func (r *rctx) varPtr(v *variable) *jen.Statement {
+	if name, ok := r.rebind[v]; ok {
+		return jen.Id(name)
+	}
+	if v.field {
+		return jen.Id(r.p.recv).Dot(v.name)
+	}
+	return jen.Id(v.name)
+}
+
+func (r *rctx) deref(v *variable, s *jen.Statement) *jen.Statement {
+	if v.boxed {
+		return jen.Parens(jen.Op("*").Add(s))
+	}
+	return s
+}
+
+func (r *rctx) exprs(list []ast.Expr) []jen.Code {
+	out := make([]jen.Code, len(list))
+	for i, e := range list {
+		out[i] = r.expr(e)
+	}
+	return out
+}
+
+func (r *rctx) expr(x ast.Expr) *jen.Statement {
+	switch x := x.(type) {
+	case nil:
+		return jen.Empty()
+	case *ast.Ident:
+		if v := r.p.resolve(x); v != nil {
+			return r.varExpr(v)
+		}
+		obj := r.p.info.Uses[x]
+		if obj == nil {
+			obj = r.p.info.Defs[x]
+		}
+		if obj != nil && obj.Pkg() != nil && obj.Pkg() != r.e.pkg && obj.Parent() == obj.Pkg().Scope() {
+			return jen.Qual(obj.Pkg().Path(), x.Name) // dot import
+		}
+		return jen.Id(x.Name)
+	case *ast.BasicLit:
+		return jen.Id(x.Value)
+	case *ast.CompositeLit:
+		if x.Type == nil {
+			return jen.Values(r.exprs(x.Elts)...)
+		}
+		return r.expr(x.Type).Values(r.exprs(x.Elts)...)
+	case *ast.FuncLit:
+		return r.funcLit(x)
+	case *ast.ParenExpr:
+		return jen.Parens(r.expr(x.X))
+	case *ast.SelectorExpr:
+		if id, ok := x.X.(*ast.Ident); ok {
+			if pn, ok := r.p.info.Uses[id].(*types.PkgName); ok {
+				return jen.Qual(pn.Imported().Path(), x.Sel.Name)
+			}
+		}
+		return r.expr(x.X).Dot(x.Sel.Name)
+	case *ast.IndexExpr:
+		return r.expr(x.X).Index(r.expr(x.Index))
+	case *ast.IndexListExpr:
+		return r.expr(x.X).Types(r.exprs(x.Indices)...)
+	case *ast.SliceExpr:
+		items := []jen.Code{r.expr(x.Low), r.expr(x.High)}
+		if x.Slice3 {
+			items = append(items, r.expr(x.Max))
+		}
+		return r.expr(x.X).Index(items...)
+	case *ast.TypeAssertExpr:
+		if x.Type == nil {
+			return r.expr(x.X).Assert(jen.Type())
+		}
+		return r.expr(x.X).Assert(r.expr(x.Type))
+	case *ast.CallExpr:
+		args := r.exprs(x.Args)
+		if x.Ellipsis.IsValid() && len(args) > 0 {
+			args[len(args)-1] = jen.Add(args[len(args)-1]).Op("...")
+		}
+		return r.expr(x.Fun).Call(args...)
+	case *ast.StarExpr:
+		return jen.Op("*").Add(r.operand(x.X))
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+				if v := r.p.resolve(id); v != nil && v.boxed {
+					return r.varPtr(v)
+				}
+			}
+		}
+		return jen.Op(x.Op.String()).Add(r.operand(x.X))
+	case *ast.BinaryExpr:
+		return r.expr(x.X).Op(x.Op.String()).Add(r.expr(x.Y))
+	case *ast.KeyValueExpr:
+		return r.expr(x.Key).Op(":").Add(r.expr(x.Value))
+	case *ast.ArrayType:
+		if x.Len == nil {
+			return jen.Index().Add(r.expr(x.Elt))
+		}
+		return jen.Index(r.expr(x.Len)).Add(r.expr(x.Elt))
+	case *ast.Ellipsis:
+		if x.Elt == nil {
+			return jen.Op("...")
+		}
+		return jen.Op("...").Add(r.expr(x.Elt))
+	case *ast.MapType:
+		return jen.Map(r.expr(x.Key)).Add(r.expr(x.Value))
+	case *ast.ChanType:
+		switch x.Dir {
+		case ast.SEND:
+			return jen.Chan().Op("<-").Add(r.expr(x.Value))
+		case ast.RECV:
+			return jen.Op("<-").Chan().Add(r.expr(x.Value))
+		}
+		return jen.Chan().Add(r.expr(x.Value))
+	case *ast.FuncType:
+		return jen.Func().Add(r.funcType(x))
+	case *ast.StructType:
+		return jen.Struct(r.fields(x.Fields, true)...)
+	case *ast.InterfaceType:
+		var items []jen.Code
+		for _, f := range x.Methods.List {
+			if len(f.Names) == 0 {
+				items = append(items, r.expr(f.Type))
+				continue
+			}
+			items = append(items, jen.Id(f.Names[0].Name).Add(r.funcType(f.Type.(*ast.FuncType))))
+		}
+		return jen.Interface(items...)
+	}
+	panic(fmt.Sprintf("cogen: internal error: cannot render %T", x))
+}
+
+// operand renders the operand of a unary operator, parenthesized when it
+// is itself a unary expression (so that - -x does not become --x).
+func (r *rctx) operand(x ast.Expr) *jen.Statement {
+	switch x.(type) {
+	case *ast.UnaryExpr, *ast.StarExpr:
+		return jen.Parens(r.expr(x))
+	}
+	return r.expr(x)
+}
+
+func (r *rctx) fields(fl *ast.FieldList, tags bool) []jen.Code {
+	if fl == nil {
+		return nil
+	}
+	var out []jen.Code
+	for _, f := range fl.List {
+		var s *jen.Statement
+		if len(f.Names) == 0 {
+			s = r.expr(f.Type)
+		} else {
+			names := make([]jen.Code, len(f.Names))
+			for i, n := range f.Names {
+				names[i] = jen.Id(n.Name)
+			}
+			s = jen.List(names...).Add(r.expr(f.Type))
+		}
+		if tags && f.Tag != nil {
+			s = s.Add(jen.Id(f.Tag.Value))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (r *rctx) funcType(ft *ast.FuncType) *jen.Statement {
+	s := jen.Params(r.fields(ft.Params, false)...)
+	if ft.Results != nil && len(ft.Results.List) > 0 {
+		if len(ft.Results.List) == 1 && len(ft.Results.List[0].Names) == 0 {
+			s = s.Add(r.expr(ft.Results.List[0].Type))
+		} else {
+			s = s.Params(r.fields(ft.Results, false)...)
+		}
+	}
+	return s
+}
+
+// funcLit renders a function literal. A literal that captures boxed
+// variables is wrapped in a call that binds their current boxes, because
+// the box pointer of a variable is replaced when its declaration runs
+// again (the next loop iteration) while the closure must keep the old one.
+func (r *rctx) funcLit(x *ast.FuncLit) *jen.Statement {
+	var boxed []*variable
+	seen := map[*variable]bool{}
+	ast.Inspect(x.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v := r.p.resolve(id); v != nil && v.boxed && !seen[v] {
+				if _, bound := r.rebind[v]; !bound {
+					seen[v] = true
+					boxed = append(boxed, v)
+				}
+			}
+		}
+		return true
+	})
+	inner := *r
+	inner.lit++
+	if len(boxed) == 0 {
+		return jen.Func().Add(inner.funcType(x.Type)).Block(inner.stmts(x.Body.List)...)
+	}
+	inner.rebind = map[*variable]string{}
+	for k, v := range r.rebind {
+		inner.rebind[k] = v
+	}
+	var params, args []jen.Code
+	for _, v := range boxed {
+		inner.rebind[v] = v.name
+		params = append(params, jen.Id(v.name).Op("*").Add(r.e.typ(v.typ)))
+		args = append(args, r.varPtr(v))
+	}
+	lit := jen.Func().Add(inner.funcType(x.Type)).Block(inner.stmts(x.Body.List)...)
+	return jen.Func().Params(params...).Func().Add(inner.funcType(x.Type)).Block(jen.Return(lit)).Call(args...)
+}
+
+// stmts renders a statement list with //line directives.
+func (r *rctx) stmts(list []ast.Stmt) []jen.Code {
+	var out []jen.Code
+	for _, s := range list {
+		out = append(out, r.stmt(s)...)
+	}
+	return out
+}
+
+// stmt renders one statement, preceded by a //line directive.
+func (r *rctx) stmt(s ast.Stmt) []jen.Code {
+	out := []jen.Code{}
+	if l := r.e.line(s.Pos()); l != nil {
+		out = append(out, l)
+	}
+	return append(out, r.stmtBody(s)...)
+}
+
+func (r *rctx) block(list []ast.Stmt) *jen.Statement {
+	return jen.Block(r.stmts(list)...)
+}
+
+func (r *rctx) simple(s ast.Stmt) jen.Code {
+	if s == nil {
+		return jen.Empty()
+	}
+	body := r.stmtBody(s)
+	if len(body) != 1 {
+		panic("cogen: internal error: simple statement rendered as several")
+	}
+	return body[0]
+}
+
+func (r *rctx) stmtBody(s ast.Stmt) []jen.Code {
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		return []jen.Code{jen.List(r.exprs(s.Lhs)...).Op(s.Tok.String()).List(r.exprs(s.Rhs)...)}
+	case *ast.ExprStmt:
+		return []jen.Code{r.expr(s.X)}
+	case *ast.IncDecStmt:
+		return []jen.Code{r.expr(s.X).Op(s.Tok.String())}
+	case *ast.SendStmt:
+		return []jen.Code{r.expr(s.Chan).Op("<-").Add(r.expr(s.Value))}
+	case *ast.DeclStmt:
+		return []jen.Code{r.genDecl(s.Decl.(*ast.GenDecl))}
+	case *ast.BlockStmt:
+		return []jen.Code{r.block(s.List)}
+	case *ast.EmptyStmt:
+		return nil
+	case *ast.IfStmt:
+		return []jen.Code{r.ifStmt(s)}
+	case *ast.ForStmt:
+		var cond []jen.Code
+		switch {
+		case s.Init == nil && s.Post == nil && s.Cond == nil:
+		case s.Init == nil && s.Post == nil:
+			cond = []jen.Code{r.expr(s.Cond)}
+		default:
+			cond = []jen.Code{r.simple(s.Init), r.expr(s.Cond), r.simple(s.Post)}
+		}
+		return []jen.Code{jen.For(cond...).Add(r.block(s.Body.List))}
+	case *ast.RangeStmt:
+		var head *jen.Statement
+		if s.Key == nil {
+			head = jen.Range().Add(r.expr(s.X))
+		} else {
+			vars := []jen.Code{r.expr(s.Key)}
+			if s.Value != nil {
+				vars = append(vars, r.expr(s.Value))
+			}
+			head = jen.List(vars...).Op(s.Tok.String()).Range().Add(r.expr(s.X))
+		}
+		return []jen.Code{jen.For(head).Add(r.block(s.Body.List))}
+	case *ast.SwitchStmt:
+		var head []jen.Code
+		if s.Init != nil {
+			head = append(head, r.simple(s.Init), r.expr(s.Tag))
+		} else if s.Tag != nil {
+			head = append(head, r.expr(s.Tag))
+		}
+		return []jen.Code{jen.Switch(head...).Block(r.clauses(s.Body)...)}
+	case *ast.TypeSwitchStmt:
+		var head []jen.Code
+		if s.Init != nil {
+			head = append(head, r.simple(s.Init))
+		}
+		head = append(head, r.simple(s.Assign))
+		return []jen.Code{jen.Switch(head...).Block(r.clauses(s.Body)...)}
+	case *ast.SelectStmt:
+		var cases []jen.Code
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			var head *jen.Statement
+			if cc.Comm == nil {
+				head = jen.Default()
+			} else {
+				head = jen.Case(r.simple(cc.Comm))
+			}
+			cases = append(cases, head.Block(r.stmts(cc.Body)...))
+		}
+		return []jen.Code{jen.Select().Block(cases...)}
+	case *ast.LabeledStmt:
+		return append([]jen.Code{jen.Id(s.Label.Name).Op(":")}, r.stmtBody(s.Stmt)...)
+	case *ast.BranchStmt:
+		return r.branch(s)
+	case *ast.ReturnStmt:
+		return r.returnStmt(s)
+	case *ast.GoStmt:
+		return []jen.Code{jen.Go().Add(r.expr(s.Call))}
+	case *ast.DeferStmt:
+		return []jen.Code{jen.Defer().Add(r.expr(s.Call))}
+	}
+	panic(fmt.Sprintf("cogen: internal error: cannot render %T", s))
+}
+
+func (r *rctx) clauses(body *ast.BlockStmt) []jen.Code {
+	var out []jen.Code
+	for _, c := range body.List {
+		cc := c.(*ast.CaseClause)
+		var head *jen.Statement
+		if cc.List == nil {
+			head = jen.Default()
+		} else {
+			head = jen.Case(r.exprs(cc.List)...)
+		}
+		out = append(out, head.Block(r.stmts(cc.Body)...))
+	}
+	return out
+}
+
+func (r *rctx) ifStmt(s *ast.IfStmt) *jen.Statement {
+	var head []jen.Code
+	if s.Init != nil {
+		head = append(head, r.simple(s.Init))
+	}
+	head = append(head, r.expr(s.Cond))
+	st := jen.If(head...).Add(r.block(s.Body.List))
+	switch e := s.Else.(type) {
+	case *ast.IfStmt:
+		st = st.Else().Add(r.ifStmt(e))
+	case *ast.BlockStmt:
+		st = st.Else().Add(r.block(e.List))
+	}
+	return st
+}
+
+func (r *rctx) genDecl(d *ast.GenDecl) *jen.Statement {
+	var specs []jen.Code
+	for _, spec := range d.Specs {
+		switch sp := spec.(type) {
+		case *ast.ValueSpec:
+			names := make([]jen.Code, len(sp.Names))
+			for i, n := range sp.Names {
+				names[i] = r.expr(n)
+			}
+			s := jen.List(names...)
+			if sp.Type != nil {
+				s = s.Add(r.expr(sp.Type))
+			}
+			if len(sp.Values) > 0 {
+				s = s.Op("=").List(r.exprs(sp.Values)...)
+			}
+			specs = append(specs, s)
+		case *ast.TypeSpec:
+			s := jen.Id(sp.Name.Name)
+			if sp.TypeParams != nil {
+				s = s.Types(r.fields(sp.TypeParams, false)...)
+			}
+			if sp.Assign.IsValid() {
+				s = s.Op("=")
+			}
+			specs = append(specs, s.Add(r.expr(sp.Type)))
+		}
+	}
+	var kw *jen.Statement
+	switch d.Tok {
+	case token.VAR:
+		kw = jen.Var()
+	case token.CONST:
+		kw = jen.Const()
+	case token.TYPE:
+		kw = jen.Type()
+	}
+	if len(specs) == 1 && !d.Lparen.IsValid() {
+		return kw.Add(specs[0])
+	}
+	return kw.Defs(specs...)
+}
+
+// branch renders a branch statement: as is if its target is inside the
+// statement being copied, else as a change of state.
+func (r *rctx) branch(s *ast.BranchStmt) []jen.Code {
+	if r.lit == 0 && r.nested != nil {
+		if j, ok := r.nested.jumps[s]; ok {
+			return r.e.jumpCode(r, j, true)
+		}
+	}
+	var st *jen.Statement
+	switch s.Tok {
+	case token.BREAK:
+		st = jen.Break()
+	case token.CONTINUE:
+		st = jen.Continue()
+	case token.GOTO:
+		st = jen.Goto()
+	case token.FALLTHROUGH:
+		return []jen.Code{jen.Fallthrough()}
+	}
+	if s.Label != nil {
+		st = st.Id(s.Label.Name)
+	}
+	return []jen.Code{st}
+}
+
+// returnStmt renders a return: inside a copied statement it stores the
+// results in the frame, stops the iterators it leaves and reports Done.
+func (r *rctx) returnStmt(s *ast.ReturnStmt) []jen.Code {
+	if r.lit > 0 || r.nested == nil {
+		return []jen.Code{jen.Return(r.exprs(s.Results)...)}
+	}
+	var out []jen.Code
+	if len(s.Results) > 0 {
+		var lhs []jen.Code
+		for _, v := range r.p.results {
+			lhs = append(lhs, r.varExpr(v))
+		}
+		out = append(out, jen.List(lhs...).Op("=").List(r.exprs(s.Results)...))
+	}
+	for _, v := range r.nested.returns[s] {
+		out = append(out, r.varExpr(v).Call())
+	}
+	return append(out, jen.Return(jen.Qual(stacklessPath, "Done")))
+}

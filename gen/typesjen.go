@@ -1,0 +1,229 @@
+package gen
+
+import (
+	"fmt"
+	"go/types"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// typ renders a type of the source package for the generated file.
+func (e *emitter) typ(t types.Type) *jen.Statement {
+	switch t := t.(type) {
+	case *types.Alias:
+		obj := t.Obj()
+		s := e.qual(obj)
+		if args := t.TypeArgs(); args != nil && args.Len() > 0 {
+			s = s.Types(e.typeList(args)...)
+		}
+		return s
+	case *types.Named:
+		s := e.qual(t.Obj())
+		if args := t.TypeArgs(); args != nil && args.Len() > 0 {
+			s = s.Types(e.typeList(args)...)
+		}
+		return s
+	case *types.TypeParam:
+		return jen.Id(t.Obj().Name())
+	case *types.Basic:
+		if t.Kind() == types.UnsafePointer {
+			return jen.Qual("unsafe", "Pointer")
+		}
+		return jen.Id(types.Default(t).(*types.Basic).Name())
+	case *types.Pointer:
+		return jen.Op("*").Add(e.typ(t.Elem()))
+	case *types.Slice:
+		return jen.Index().Add(e.typ(t.Elem()))
+	case *types.Array:
+		return jen.Index(jen.Lit(int(t.Len()))).Add(e.typ(t.Elem()))
+	case *types.Map:
+		return jen.Map(e.typ(t.Key())).Add(e.typ(t.Elem()))
+	case *types.Chan:
+		switch t.Dir() {
+		case types.SendOnly:
+			return jen.Chan().Op("<-").Add(e.typ(t.Elem()))
+		case types.RecvOnly:
+			return jen.Op("<-").Chan().Add(e.typ(t.Elem()))
+		}
+		return jen.Chan().Add(e.typ(t.Elem()))
+	case *types.Signature:
+		return jen.Func().Add(e.signature(t))
+	case *types.Struct:
+		var fields []jen.Code
+		for i := 0; i < t.NumFields(); i++ {
+			f := t.Field(i)
+			var s *jen.Statement
+			if f.Embedded() {
+				s = e.typ(f.Type())
+			} else {
+				s = jen.Id(f.Name()).Add(e.typ(f.Type()))
+			}
+			if tag := t.Tag(i); tag != "" {
+				s = s.Add(jen.Lit(tag))
+			}
+			fields = append(fields, s)
+		}
+		return jen.Struct(fields...)
+	case *types.Interface:
+		var items []jen.Code
+		for i := 0; i < t.NumEmbeddeds(); i++ {
+			items = append(items, e.typ(t.EmbeddedType(i)))
+		}
+		for i := 0; i < t.NumExplicitMethods(); i++ {
+			m := t.ExplicitMethod(i)
+			items = append(items, jen.Id(m.Name()).Add(e.signature(m.Type().(*types.Signature))))
+		}
+		return jen.Interface(items...)
+	case *types.Union:
+		var terms []jen.Code
+		for i := 0; i < t.Len(); i++ {
+			term := t.Term(i)
+			s := e.typ(term.Type())
+			if term.Tilde() {
+				s = jen.Op("~").Add(s)
+			}
+			terms = append(terms, s)
+		}
+		return jen.Union(terms...)
+	}
+	panic(fmt.Sprintf("cogen: internal error: cannot render type %T", t))
+}
+
+func (e *emitter) typeList(l *types.TypeList) []jen.Code {
+	var out []jen.Code
+	for t := range l.Types() {
+		out = append(out, e.typ(t))
+	}
+	return out
+}
+
+// signature renders the parameters and results of a function type.
+func (e *emitter) signature(sig *types.Signature) *jen.Statement {
+	var params []jen.Code
+	for i := 0; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			params = append(params, jen.Op("...").Add(e.typ(t.(*types.Slice).Elem())))
+		} else {
+			params = append(params, e.typ(t))
+		}
+	}
+	s := jen.Params(params...)
+	switch sig.Results().Len() {
+	case 0:
+	case 1:
+		s = s.Add(e.typ(sig.Results().At(0).Type()))
+	default:
+		var res []jen.Code
+		for v := range sig.Results().Variables() {
+			res = append(res, e.typ(v.Type()))
+		}
+		s = s.Params(res...)
+	}
+	return s
+}
+
+// qual names a declared type, qualified by its package when needed.
+func (e *emitter) qual(obj types.Object) *jen.Statement {
+	if obj.Pkg() == nil {
+		return jen.Id(obj.Name())
+	}
+	return jen.Qual(obj.Pkg().Path(), obj.Name())
+}
+
+// unnameable returns a named type inside t that the generated code cannot
+// name: one declared inside a function, or unexported in another package.
+func unnameable(t types.Type, pkg *types.Package) types.Object {
+	var bad types.Object
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if bad != nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		check := func(obj types.Object) {
+			if obj.Pkg() == nil {
+				return
+			}
+			if obj.Parent() != obj.Pkg().Scope() || (obj.Pkg() != pkg && !obj.Exported()) {
+				bad = obj
+			}
+		}
+		switch t := t.(type) {
+		case *types.Alias:
+			check(t.Obj())
+			if args := t.TypeArgs(); args != nil {
+				for a := range args.Types() {
+					walk(a)
+				}
+			}
+		case *types.Named:
+			check(t.Obj())
+			if args := t.TypeArgs(); args != nil {
+				for a := range args.Types() {
+					walk(a)
+				}
+			}
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Signature:
+			for v := range t.Params().Variables() {
+				walk(v.Type())
+			}
+			for v := range t.Results().Variables() {
+				walk(v.Type())
+			}
+		case *types.Struct:
+			for f := range t.Fields() {
+				walk(f.Type())
+				if !f.Exported() && f.Pkg() != pkg {
+					bad = f
+				}
+			}
+		case *types.Interface:
+			for i := 0; i < t.NumEmbeddeds(); i++ {
+				walk(t.EmbeddedType(i))
+			}
+			for i := 0; i < t.NumExplicitMethods(); i++ {
+				m := t.ExplicitMethod(i)
+				walk(m.Type())
+				if !m.Exported() && m.Pkg() != pkg {
+					bad = m
+				}
+			}
+		case *types.Union:
+			for i := 0; i < t.Len(); i++ {
+				walk(t.Term(i).Type())
+			}
+		}
+	}
+	walk(t)
+	return bad
+}
+
+// checkTypes reports variables whose type the generated code cannot name.
+func (l *lowerer) checkTypes() bool {
+	for _, v := range l.p.vars {
+		if v.typ == nil || v.kind == kConst {
+			continue
+		}
+		if bad := unnameable(v.typ, l.pass.Pkg); bad != nil {
+			pos := v.pos
+			if !pos.IsValid() {
+				pos = l.fn.Decl.Name.Pos()
+			}
+			l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", v.name, bad.Name())
+		}
+	}
+	return l.ok
+}
