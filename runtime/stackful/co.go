@@ -16,7 +16,7 @@ import (
 // stack, below the one it resumed. The main coroutine is always Running.
 type Status uint8
 
-// Coroutine states.
+// Coroutine statuses.
 const (
 	Created   Status = iota // not started: Resume runs fn from the beginning
 	Running                 // on the env's call stack
@@ -33,14 +33,24 @@ func (s Status) String() string {
 	return fmt.Sprintf("Status(%d)", uint8(s))
 }
 
-// Coroutine flags.
+// Internal states refine Status so that each hot-path check is one
+// comparison: Resume accepts exactly the states up to stateSuspended, Yield
+// exactly stateRunning.
 const (
-	flagMain     uint8 = 1 << iota // the env's main coroutine
-	flagWaiting                    // suspended in a wait on the loop: only a wake-up resumes it
-	flagPanicked                   // fn panicked; the value waits in extra.panicValue for the resumer
-	flagReleased                   // Release was called
-	flagHook                       // hooks enabled (libco's co_enable_hook_sys)
+	stateCreated   uint8 = iota // Created
+	stateSuspended              // Suspended by Yield: Resume continues it
+	stateWaiting                // Suspended in a wait: only the loop resumes it
+	stateRunning                // Running
+	stateMain                   // Running: the main coroutine, which never yields
+	stateUnwinding              // Running: Env.Close is unwinding it
+	stateDead                   // Dead
+	statePanicked               // Dead by a panic, whose value waits in extra for the resumer
+	stateReleased               // Dead and released
 )
+
+var stateStatus = [...]Status{Created, Suspended, Suspended, Running, Running, Running, Dead, Dead, Dead}
+
+const flagHook uint8 = 1 // hooks enabled (libco's co_enable_hook_sys)
 
 // A Co is a stackful coroutine: libco's stCoRoutine_t. It runs fn on a stack
 // of its own (a goroutine stack), so it can suspend at any call depth.
@@ -51,27 +61,28 @@ const (
 // Poll, Sleep, Gosched, Wait) suspend the coroutine on the env's loop: it
 // yields to whoever resumed it, and the loop resumes it when the wait ends.
 type Co struct {
-	// Layout: the waiter is embedded so waiting allocates nothing; the rest
-	// is kept to nine words (224-byte size class) because a suspended
-	// coroutine's memory budget is 3 KB, of which the goroutine takes 2.7.
-	w      loop.Waiter
-	env    *Env
-	fn     func(*Co)
-	next   func() (struct{}, bool) // switch into the coroutine (iter.Pull's next)
-	stop   func()                  // unwind it (iter.Pull's stop); used by Env.Close
-	yield  func(struct{}) bool     // switch back to the resumer (iter.Pull's yield)
-	lprev  *Co                     // env's list of live (started, unfinished) coroutines
-	lnext  *Co
-	extra  *coExtra // rarely used state, allocated on first use
-	status Status
-	flags  uint8
+	// Layout: the waiter is embedded so waiting allocates nothing, and the
+	// whole fits the 176-byte size class: the budget for a suspended
+	// coroutine is 3 KB, and its goroutine takes 2.7 of it.
+	w     loop.Waiter
+	env   *Env
+	fn    func(*Co)
+	next  func() (struct{}, bool) // switch into the coroutine (iter.Pull's next, or the env's starter)
+	stop  func()                  // unwind it (iter.Pull's stop); used by Env.Close
+	yield func(struct{}) bool     // switch back to the resumer (iter.Pull's yield)
+	lprev *Co                     // env's list of live (started, unfinished) coroutines
+	lnext *Co
+	share *ShareStack // shared-stack group, or nil
+	extra *coExtra    // rarely used state, allocated on first use
+
+	stackSize int32 // bytes of frames reserving a private stack, or 0
+	state     uint8
+	flags     uint8
 }
 
 // coExtra holds what most coroutines never need.
 type coExtra struct {
-	stackSize  int         // private stack reservation, 0 = none
-	share      *ShareStack // shared-stack group, or nil
-	spec       []any       // coroutine-specific values, indexed by key id
+	spec       []any // coroutine-specific values, indexed by key id
 	vars       map[string]envVar
 	poll       loop.PollState
 	polled     bool // poll holds state to release
@@ -95,14 +106,14 @@ func (e *Env) Create(fn func(co *Co), attr *Attr) *Co {
 	if e.closed {
 		panic("stackful: Create on a closed env")
 	}
-	co := &Co{env: e, fn: fn}
+	co := &Co{env: e, fn: fn, next: e.starter}
 	co.w.Init(e.loop, (*wakeup)(co))
 	if attr != nil {
 		if attr.ShareStack != nil {
 			attr.ShareStack.bind(e)
-			co.ext().share = attr.ShareStack
+			co.share = attr.ShareStack
 		} else if attr.StackSize > 0 {
-			co.ext().stackSize = reservation(attr.StackSize)
+			co.stackSize = int32(reservation(attr.StackSize))
 		}
 	}
 	return co
@@ -112,10 +123,10 @@ func (e *Env) Create(fn func(co *Co), attr *Attr) *Co {
 func (co *Co) Env() *Env { return co.env }
 
 // Status reports co's life-cycle state.
-func (co *Co) Status() Status { return co.status }
+func (co *Co) Status() Status { return stateStatus[co.state] }
 
 // IsMain reports whether co is its env's main coroutine.
-func (co *Co) IsMain() bool { return co.flags&flagMain != 0 }
+func (co *Co) IsMain() bool { return co.state == stateMain }
 
 // EnableHook turns on hooked system calls for co (libco's
 // co_enable_hook_sys); the hooks package consults [Co.HookEnabled].
@@ -138,55 +149,77 @@ func (co *Co) HookEnabled() bool { return co.flags&flagHook != 0 }
 // already [Env.MaxDepth] deep. It must be called by the env's current
 // coroutine, on its goroutine.
 func (co *Co) Resume() {
-	switch co.status {
-	case Suspended:
-		if co.flags&flagWaiting != 0 {
-			panic("stackful: Resume of a coroutine that waits on the loop (the loop resumes it when the wait ends)")
-		}
-	case Created:
-		if co.env.closed {
-			panic("stackful: Resume on a closed env")
-		}
-	case Running:
-		if co.flags&flagMain != 0 {
-			panic("stackful: Resume of the main coroutine")
-		}
-		panic("stackful: Resume of a running coroutine")
-	default:
-		if co.flags&flagReleased != 0 {
-			panic("stackful: Resume of a released coroutine")
-		}
-		panic("stackful: Resume of a dead coroutine")
+	// Resume and Yield are small enough to be inlined into their callers,
+	// and that matters more than anything they do: after a switch, every
+	// call level between the caller and iter.Pull's next or yield costs a
+	// mispredicted return (the CPU's return-address predictor does not
+	// follow the change of stack), about 6 ns per level and side. Hence no
+	// helper calls: one comparison per check, misuse panics with a value
+	// describing it, and a coroutine that has not started has the env's
+	// starter as its next.
+	e := co.env
+	d := e.depth
+	if co.state > stateSuspended || d >= len(e.stack) {
+		panic(misuseError{op: "Resume", state: co.state, maxDepth: len(e.stack)})
 	}
-	co.resume()
+	e.stack[d] = co
+	e.depth = d + 1
+	e.current = co
+	co.state = stateRunning
+	co.next()
+	if co.state == statePanicked {
+		panic(co.extra.panicValue)
+	}
 }
 
-// resume is Resume after the checks; the loop's wake-ups enter here. Its
-// cost over iter.Pull's next is the depth check, the push and the flag test.
-func (co *Co) resume() {
+// Yield suspends co and switches back to the coroutine that resumed it
+// (libco's co_yield_ct). co continues when something resumes it again; a
+// coroutine that yields this way is not resumed by the loop.
+//
+// Yield panics when called by the main coroutine or on a coroutine that is
+// not the current one.
+func (co *Co) Yield() {
+	// Inlined into the caller; see Resume. The popped slot keeps its
+	// pointer until the next push or the coroutine's end: clearing it
+	// would cost the inlining.
 	e := co.env
-	if len(e.stack) >= e.maxDepth {
-		panic(fmt.Sprintf("stackful: Resume exceeds the call stack depth limit of %d (Env.SetMaxDepth)", e.maxDepth))
+	if co.state != stateRunning || co != e.current {
+		panic(misuseError{op: "Yield", state: co.state, notCurrent: co != e.current})
 	}
-	e.stack = append(e.stack, co)
-	e.current = co
-	co.status = Running
-	if co.next != nil {
-		co.next()
-	} else {
-		co.start()
+	e.depth--
+	e.current = e.stack[e.depth-1]
+	co.state = stateSuspended
+	if !co.yield(struct{}{}) {
+		panic(errUnwind)
 	}
-	if co.flags&flagPanicked != 0 {
-		co.rethrow()
+}
+
+// suspend is Yield for the waits, which have checked co already; state is
+// the state co waits in.
+func (co *Co) suspend(state uint8) {
+	e := co.env
+	e.depth--
+	e.current = e.stack[e.depth-1]
+	co.state = state
+	if !co.yield(struct{}{}) {
+		panic(errUnwind)
 	}
 }
 
 // start runs co for the first time, on a carrier of its share stack or on a
-// goroutine of its own.
+// goroutine of its own. It is called through the env's starter as if it
+// were co's next, on the resumer's goroutine, with co already pushed.
 func (co *Co) start() {
-	co.env.addLive(co)
-	if x := co.extra; x != nil && x.share != nil {
-		x.share.start(co)
+	e := co.env
+	if e.closed {
+		e.depth--
+		e.current = e.stack[e.depth-1]
+		co.state = stateCreated
+		panic("stackful: Resume on a closed env")
+	}
+	e.addLive(co)
+	if co.share != nil {
+		co.share.start(co)
 		return
 	}
 	co.next, co.stop = iter.Pull(co.body)
@@ -211,8 +244,8 @@ func (co *Co) run() {
 		}
 		co.finish(p, normal)
 	}()
-	if x := co.extra; x != nil && x.stackSize > 0 {
-		reserveStack(x.stackSize)
+	if co.stackSize > 0 {
+		reserveStack(int(co.stackSize))
 	}
 	co.fn(co)
 	normal = true
@@ -221,92 +254,79 @@ func (co *Co) run() {
 // finish marks co dead and pops it; it runs on co's goroutine, in run's
 // deferred call, so co is on top of the call stack.
 func (co *Co) finish(p any, normal bool) {
-	if !normal && p != nil && p != errUnwind {
+	co.state = stateDead
+	if !normal && p != nil && !isUnwind(p) {
 		co.ext().panicValue = p
-		co.flags |= flagPanicked
+		co.state = statePanicked
 	}
 	// p == nil without a normal return is runtime.Goexit: iter.Pull
 	// propagates it to the resumer.
-	co.status = Dead
-	co.flags &^= flagWaiting
 	co.w.Disarm()
 	co.endPoll()
 	e := co.env
 	e.removeLive(co)
-	n := len(e.stack) - 1
-	if e.stack[n] != co {
+	d := e.depth - 1
+	if e.stack[d] != co {
 		panic("stackful: internal error: a finishing coroutine is not on top of the call stack")
 	}
-	e.stack[n] = nil
-	e.stack = e.stack[:n]
-	e.current = e.stack[n-1]
+	e.stack[d] = nil
+	e.depth = d
+	e.current = e.stack[d-1]
 	co.next, co.stop, co.yield = nil, nil, nil
 }
 
-func (co *Co) rethrow() {
-	x := co.extra
-	p := x.panicValue
-	x.panicValue = nil
-	co.flags &^= flagPanicked
-	panic(p)
+// A misuseError is the panic value of a misused Resume or Yield: a snapshot
+// of the coroutine's state, turned into a message when printed, so that
+// the checks cost no call on the hot path.
+type misuseError struct {
+	op         string
+	state      uint8
+	notCurrent bool
+	maxDepth   int
 }
 
-// Yield suspends co and switches back to the coroutine that resumed it
-// (libco's co_yield_ct). co continues when something resumes it again; a
-// coroutine that yields this way is not resumed by the loop.
-//
-// Yield panics when called by the main coroutine or on a coroutine that is
-// not the current one.
-func (co *Co) Yield() {
-	if co != co.env.current || co.flags&flagMain != 0 {
-		co.badYield("Yield")
+func (m misuseError) Error() string {
+	if m.op == "Yield" {
+		switch {
+		case m.state == stateMain && !m.notCurrent:
+			return "stackful: Yield called by the main coroutine (it has no resumer to yield to)"
+		case m.state == stateUnwinding && !m.notCurrent:
+			return errUnwind.Error()
+		}
+		return "stackful: Yield called on a coroutine that is not the current one"
 	}
-	co.suspend()
-}
-
-func (co *Co) badYield(op string) {
-	if co.flags&flagMain != 0 {
-		panic("stackful: " + op + " called by the main coroutine (it has no resumer to yield to)")
+	switch m.state {
+	case stateMain:
+		return "stackful: Resume of the main coroutine"
+	case stateRunning, stateUnwinding:
+		return "stackful: Resume of a running coroutine"
+	case stateReleased:
+		return "stackful: Resume of a released coroutine"
+	case stateDead, statePanicked:
+		return "stackful: Resume of a dead coroutine"
+	case stateWaiting:
+		return "stackful: Resume of a coroutine that waits on the loop (the loop resumes it when the wait ends)"
 	}
-	panic("stackful: " + op + " called on a coroutine that is not the current one")
-}
-
-// suspend pops co off the call stack and switches to the resumer below it.
-// If Env.Close stops co while suspended, it unwinds co's stack by panicking
-// with errUnwind, which run recovers.
-func (co *Co) suspend() {
-	e := co.env
-	n := len(e.stack) - 1
-	e.stack[n] = nil
-	e.stack = e.stack[:n]
-	e.current = e.stack[n-1]
-	co.status = Suspended
-	if !co.yield(struct{}{}) {
-		co.unwind()
-	}
+	return fmt.Sprintf("stackful: Resume exceeds the call stack depth limit of %d (Env.SetMaxDepth)", m.maxDepth)
 }
 
 // errUnwind is the panic value that unwinds a coroutine stopped by
 // Env.Close; run recovers it, so it never reaches user code unless that
-// code recovers it first.
+// code recovers it first. A coroutine being unwound panics again at every
+// Yield (with a misuseError that run also recognizes) or wait.
 var errUnwind = &unwindError{}
 
 type unwindError struct{}
 
 func (*unwindError) Error() string { return "stackful: coroutine unwound by Env.Close" }
 
-func (co *Co) unwind() {
-	if e := co.env; e.current != co {
-		// Already stopped: yield returned at once, without switching,
-		// so co is still running and goes back on top.
-		e.stack = append(e.stack, co)
-		e.current = co
+// isUnwind reports whether p is the panic of a coroutine being unwound.
+func isUnwind(p any) bool {
+	if p == errUnwind {
+		return true
 	}
-	co.status = Running
-	co.flags &^= flagWaiting
-	co.w.Disarm()
-	co.endPoll()
-	panic(errUnwind)
+	m, ok := p.(misuseError)
+	return ok && m.op == "Yield" && m.state == stateUnwinding && !m.notCurrent
 }
 
 // Release frees a coroutine that has finished or never started (libco's
@@ -314,17 +334,17 @@ func (co *Co) unwind() {
 // variables are dropped. Releasing a suspended or running coroutine panics:
 // it still has a stack in use.
 func (co *Co) Release() {
-	switch {
-	case co.flags&flagMain != 0:
-		panic("stackful: Release of the main coroutine")
-	case co.status == Suspended:
-		panic("stackful: Release of a suspended coroutine")
-	case co.status == Running:
+	switch stateStatus[co.state] {
+	case Running:
+		if co.state == stateMain {
+			panic("stackful: Release of the main coroutine")
+		}
 		panic("stackful: Release of a running coroutine")
+	case Suspended:
+		panic("stackful: Release of a suspended coroutine")
 	}
-	co.status = Dead
-	co.flags |= flagReleased
-	co.fn = nil
+	co.state = stateReleased
+	co.fn, co.next = nil, nil
 	co.extra = nil
 }
 
@@ -334,23 +354,25 @@ func (co *Co) Release() {
 // a created coroutine does nothing; of a suspended, running or released one
 // it panics.
 func (co *Co) Reset() {
-	switch {
-	case co.flags&flagMain != 0:
-		panic("stackful: Reset of the main coroutine")
-	case co.flags&flagReleased != 0:
-		panic("stackful: Reset of a released coroutine")
-	case co.status == Suspended:
-		panic("stackful: Reset of a suspended coroutine")
-	case co.status == Running:
-		panic("stackful: Reset of a running coroutine")
-	case co.status == Created:
+	switch co.state {
+	case stateCreated:
 		return
+	case stateDead, statePanicked:
+	case stateMain:
+		panic("stackful: Reset of the main coroutine")
+	case stateReleased:
+		panic("stackful: Reset of a released coroutine")
+	default:
+		if stateStatus[co.state] == Suspended {
+			panic("stackful: Reset of a suspended coroutine")
+		}
+		panic("stackful: Reset of a running coroutine")
 	}
-	co.status = Created
+	co.state = stateCreated
 	if x := co.extra; x != nil {
 		x.spec, x.vars, x.panicValue = nil, nil, nil
 	}
-	co.flags &^= flagPanicked
+	co.next = co.env.starter
 	co.w.Init(co.env.loop, (*wakeup)(co))
 }
 
@@ -360,11 +382,11 @@ type wakeup Co
 
 func (r *wakeup) Run() {
 	co := (*Co)(r)
-	if co.status != Suspended || co.flags&flagWaiting == 0 {
+	if co.state != stateWaiting {
 		panic("stackful: internal error: woken coroutine is not waiting")
 	}
-	co.flags &^= flagWaiting
-	co.resume()
+	co.state = stateSuspended
+	co.Resume()
 }
 
 // mainWakeup is the main coroutine's runner: it has nothing to switch to,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func newEnv(t testing.TB) *Env {
@@ -414,5 +415,13 @@ func testAttrs() []namedAttr {
 		{"default", nil},
 		{"private", &Attr{StackSize: 64 << 10}},
 		{"shared", &Attr{ShareStack: AllocShareStack(2, 128<<10)}},
+	}
+}
+
+func TestCoSize(t *testing.T) {
+	// 176 is a size class; the 3 KB budget per suspended coroutine has
+	// no room for the next one (192).
+	if n := unsafe.Sizeof(Co{}); n > 176 {
+		t.Fatalf("Co is %d bytes", n)
 	}
 }

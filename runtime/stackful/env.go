@@ -25,16 +25,17 @@ type Env struct {
 	loop    *loop.Loop
 	ownLoop bool
 
-	main     Co
-	stack    []*Co // the call stack: stack[0] is main, the top is current
-	current  *Co
-	maxDepth int
+	main    Co
+	stack   []*Co // the call stack, len = the depth limit: stack[0] is main, stack[depth-1] current
+	depth   int
+	current *Co
 
 	liveHead *Co // started and unfinished coroutines, for Close
 	live     int
 
-	shares   []*ShareStack // share stacks bound to this env
-	mainStop func() bool   // stop function of the main coroutine's waits
+	shares   []*ShareStack           // share stacks bound to this env
+	mainStop func() bool             // stop function of the main coroutine's waits
+	starter  func() (struct{}, bool) // the next of coroutines not started yet
 	closing  bool
 	closed   bool
 }
@@ -57,15 +58,19 @@ func NewEnvOn(l *loop.Loop) *Env {
 	if l == nil {
 		panic("stackful: NewEnvOn with a nil loop")
 	}
-	e := &Env{loop: l, maxDepth: DefaultMaxDepth}
+	e := &Env{loop: l}
 	e.main.env = e
-	e.main.status = Running
-	e.main.flags = flagMain
+	e.main.state = stateMain
 	e.main.w.Init(l, mainWakeup{})
-	e.stack = make([]*Co, 1, 16)
+	e.stack = make([]*Co, DefaultMaxDepth)
 	e.stack[0] = &e.main
+	e.depth = 1
 	e.current = &e.main
 	e.mainStop = func() bool { return !e.main.w.Armed() && !e.main.w.Queued() }
+	e.starter = func() (struct{}, bool) {
+		e.current.start() // Resume has pushed the coroutine
+		return struct{}{}, true
+	}
 	return e
 }
 
@@ -81,18 +86,20 @@ func (e *Env) Main() *Co { return &e.main }
 func (e *Env) Current() *Co { return e.current }
 
 // Depth returns the number of coroutines on the call stack, main included.
-func (e *Env) Depth() int { return len(e.stack) }
+func (e *Env) Depth() int { return e.depth }
 
 // MaxDepth returns the call stack depth limit, main included.
-func (e *Env) MaxDepth() int { return e.maxDepth }
+func (e *Env) MaxDepth() int { return len(e.stack) }
 
 // SetMaxDepth sets the call stack depth limit, main included; a Resume that
 // would exceed it panics. It panics if n is less than the current depth.
 func (e *Env) SetMaxDepth(n int) {
-	if n < len(e.stack) || n < 1 {
-		panic(fmt.Sprintf("stackful: SetMaxDepth(%d) below the current depth %d", n, len(e.stack)))
+	if n < e.depth || n < 1 {
+		panic(fmt.Sprintf("stackful: SetMaxDepth(%d) below the current depth %d", n, e.depth))
 	}
-	e.maxDepth = n
+	stack := make([]*Co, n)
+	copy(stack, e.stack[:e.depth])
+	e.stack = stack
 }
 
 // Live returns the number of coroutines that have started and not finished:
@@ -157,21 +164,21 @@ func (e *Env) Close() error {
 	for e.liveHead != nil {
 		co := e.liveHead
 		co.w.Disarm()
-		co.flags &^= flagWaiting
-		e.stack = append(e.stack, co)
+		co.state = stateUnwinding
+		e.stack[e.depth] = co // depth is 1: there is room
+		e.depth++
 		e.current = co
-		co.status = Running
 		co.stop()
-		if co.status != Dead {
-			panic("stackful: internal error: coroutine still alive after unwinding")
-		}
-		if co.flags&flagPanicked != 0 {
-			x := co.extra
+		switch co.state {
+		case stateDead:
+		case statePanicked:
 			if first == nil {
-				first = x.panicValue
+				first = co.extra.panicValue
 			}
-			x.panicValue = nil
-			co.flags &^= flagPanicked
+			co.extra.panicValue = nil
+			co.state = stateDead
+		default:
+			panic("stackful: internal error: coroutine still alive after unwinding")
 		}
 	}
 	for _, s := range e.shares {

@@ -223,6 +223,10 @@ func (co *Co) mustBeCurrent(op string) {
 
 // wait suspends co until its armed waiter is woken and returns the reason.
 func (co *Co) wait() loop.Reason {
+	if co.state == stateUnwinding {
+		co.w.Disarm()
+		panic(errUnwind)
+	}
 	l := co.env.loop
 	if l.Closed() {
 		// Arming on a closed loop queues the waiter at once with
@@ -230,11 +234,10 @@ func (co *Co) wait() loop.Reason {
 		co.w.Disarm()
 		return loop.LoopClosed
 	}
-	if co.flags&flagMain != 0 {
+	if co.state == stateMain {
 		return co.env.mainWait()
 	}
-	co.flags |= flagWaiting
-	co.suspend()
+	co.suspend(stateWaiting)
 	return co.w.Reason()
 }
 
