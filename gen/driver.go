@@ -47,7 +47,7 @@ func Main(args []string, stderr io.Writer) int {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	files, diags, err := Run(patterns, *tags)
+	files, diags, err := RunDir("", patterns, *tags)
 	if err != nil {
 		log.Print(err)
 		return 1
@@ -90,18 +90,18 @@ func vetInvocation(args []string) bool {
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
-// Run loads the packages matching patterns, analyzes them and renders
-// their generated files. Diagnostics come back formatted as
+// RunDir loads the packages matching patterns (relative to dir, "" for the
+// current directory), analyzes them and renders their generated files. Diagnostics come back formatted as
 // file:line:col: message, sorted. A File with nil Content is a generated
 // file that is no longer needed.
-func Run(patterns []string, tags string) ([]File, []string, error) {
+func RunDir(dir string, patterns []string, tags string) ([]File, []string, error) {
 	var buildFlags []string
 	if tags != "" {
 		buildFlags = []string{"-tags=" + tags}
 	}
 	// Earlier output is replaced by an empty file while loading, so that a
 	// stale or broken generated file cannot stop the regeneration.
-	listCfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, BuildFlags: buildFlags, Tests: true}
+	listCfg := &packages.Config{Dir: dir, Mode: packages.NeedName | packages.NeedFiles, BuildFlags: buildFlags, Tests: true}
 	listed, err := packages.Load(listCfg, patterns...)
 	if err != nil {
 		return nil, nil, err
@@ -117,6 +117,7 @@ func Run(patterns []string, tags string) ([]File, []string, error) {
 		}
 	}
 	cfg := &packages.Config{
+		Dir:        dir,
 		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedImports,
 		BuildFlags: buildFlags,
 		Tests:      true,

@@ -13,17 +13,17 @@ import (
 
 // plan is the lowered form of one marked function.
 type plan struct {
-	fn     *Func
-	info   *types.Info
+	fn   *Func
+	info *types.Info
 	// objVars and synth resolve identifiers to variables: objects of the
 	// source, and the identifiers the lowering made for temps.
 	objVars map[types.Object]*variable
 	synth   map[*ast.Ident]*variable
-	recv   string // name of the frame receiver in generated methods
-	task   string // name of the task parameter of Step
-	label  string // label of the dispatch loop, if a jump needs it
-	vars   []*variable
-	blocks []*block
+	recv    string // name of the frame receiver in generated methods
+	task    string // name of the task parameter of Step
+	label   string // label of the dispatch loop, if a jump needs it
+	vars    []*variable
+	blocks  []*block
 	// hoisted holds local const declarations, rendered at the top of Step.
 	hoisted []*ast.GenDecl
 	// params are the frame fields set by the constructor, in order; nil
@@ -179,7 +179,7 @@ type term interface{ isTerm() }
 type jumpTerm struct{ jump }
 
 type branchTerm struct {
-	cond       ast.Expr
+	cond      ast.Expr
 	then, els *block
 }
 

@@ -1,0 +1,365 @@
+package gen_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/cogen-go/cogen/gen"
+)
+
+// The end-to-end tests build one temporary module holding every program of
+// testdata (testdata/<case>.go becomes package cases/<case>), run the test
+// binary itself as cogen on it, compare the output with the golden files,
+// then build one harness that runs each program as stackful and as
+// generated stackless code on the same loop and compares their traces.
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const asCogen = "COGEN_TEST_AS_COGEN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asCogen) == "1" {
+		os.Exit(gen.Main(os.Args[1:], os.Stderr))
+	}
+	code := m.Run()
+	if ws.dir != "" {
+		os.RemoveAll(ws.dir)
+	}
+	os.Exit(code)
+}
+
+type workspace struct {
+	once    sync.Once
+	dir     string
+	cases   []string
+	err     error
+	genOut  string
+	runOnce sync.Once
+	results map[string][]string // case -> harness lines
+	runErr  error
+}
+
+var ws workspace
+
+func goEnv(dir string) []string {
+	env := append(os.Environ(), "GOWORK=off", "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod -buildvcs=false")
+	return env
+}
+
+func caseNames(t testing.TB) []string {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".go"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// setup builds the module and generates code once per test binary.
+func setup(t *testing.T) *workspace {
+	t.Helper()
+	ws.once.Do(func() {
+		ws.cases = caseNames(t)
+		ws.err = ws.build()
+	})
+	if ws.err != nil {
+		t.Fatalf("setting up the test module: %v", ws.err)
+	}
+	return &ws
+}
+
+func copyFile(dst, src string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o666)
+}
+
+func (w *workspace) build() error {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return err
+	}
+	w.dir, err = os.MkdirTemp("", "cogen-e2e-")
+	if err != nil {
+		return err
+	}
+	gomod := fmt.Sprintf("module cogentest\n\ngo 1.26.0\n\nrequire github.com/cogen-go/cogen v0.0.0\n\nreplace github.com/cogen-go/cogen => %s\n", root)
+	if err := os.WriteFile(filepath.Join(w.dir, "go.mod"), []byte(gomod), 0o666); err != nil {
+		return err
+	}
+	if err := copyFile(filepath.Join(w.dir, "go.sum"), filepath.Join(root, "go.sum")); err != nil {
+		return err
+	}
+	if err := copyFile(filepath.Join(w.dir, "trace", "trace.go"), filepath.Join("testdata", "trace", "trace.go")); err != nil {
+		return err
+	}
+	for _, c := range w.cases {
+		if err := copyFile(filepath.Join(w.dir, "cases", c, c+".go"), filepath.Join("testdata", c+".go")); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
+	cmd.Dir = w.dir
+	cmd.Env = append(goEnv(w.dir), asCogen+"=1")
+	out, err := cmd.CombinedOutput()
+	w.genOut = string(out)
+	if err != nil {
+		return fmt.Errorf("cogen ./cases/...: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// TestGolden compares the generated file of every testdata program with
+// testdata/<case>.golden (refresh with go test ./gen -update).
+func TestGolden(t *testing.T) {
+	w := setup(t)
+	for _, c := range w.cases {
+		t.Run(c, func(t *testing.T) {
+			got, err := os.ReadFile(filepath.Join(w.dir, "cases", c, c+"_cogen.go"))
+			if err != nil {
+				t.Fatalf("no generated file: %v", err)
+			}
+			golden := filepath.Join("testdata", c+".golden")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o666); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./gen -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("generated code differs from %s (run go test ./gen -update if intended):\n%s", golden, diffLines(string(want), string(got)))
+			}
+		})
+	}
+}
+
+// TestDeterministic regenerates in a copy and expects identical bytes.
+func TestDeterministic(t *testing.T) {
+	w := setup(t)
+	files, diags, err := gen.RunDir(w.dir, []string{"./cases/..."}, "")
+	if err != nil || len(diags) > 0 {
+		t.Fatalf("second run: %v %v", err, diags)
+	}
+	if len(files) != len(w.cases) {
+		t.Fatalf("second run produced %d files for %d cases", len(files), len(w.cases))
+	}
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(old, f.Content) {
+			t.Errorf("%s differs between runs", f.Path)
+		}
+	}
+}
+
+func diffLines(want, got string) string {
+	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("first difference at line %d:\nwant: %s\ngot:  %s", i+1, x, y)
+		}
+	}
+	return ""
+}
+
+var harness = template.Must(template.New("main").Parse(`package main
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"time"
+
+	"cogentest/trace"
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
+{{range .}}	"cogentest/cases/{{.}}"
+{{end}})
+
+type program struct {
+	name string
+	full func(*stackful.Co, *trace.T)
+	less func(*trace.T) stackless.Frame
+}
+
+var programs = []program{
+{{range .}}	{"{{.}}", {{.}}.Run, func(t *trace.T) stackless.Frame { return {{.}}.NewRunFrame(t) }},
+{{end}}}
+
+// runBoth runs a program in both models, concurrently on one loop.
+func runBoth(p program, seed int64) (a, b []string, problem string) {
+	l, err := loop.New()
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	defer l.Close()
+	env := stackful.NewEnvOn(l)
+	defer env.Close()
+	ta, tb := trace.New(l, seed), trace.New(l, seed)
+	co := env.Create(func(co *stackful.Co) { p.full(co, ta) }, nil)
+	frame := p.less(tb)
+	task := stackless.Spawn(l, frame)
+	co.Resume()
+	deadline := time.Now().Add(20 * time.Second)
+	done := func() bool { return co.Status() == stackful.Dead && task.Done() }
+	if err := l.Run(func() bool { return done() || time.Now().After(deadline) }); err != nil {
+		return ta.Lines(), tb.Lines(), err.Error()
+	}
+	if !done() {
+		return ta.Lines(), tb.Lines(), "timeout"
+	}
+	if v, ok := task.Panicked(); ok {
+		return ta.Lines(), tb.Lines(), fmt.Sprint("stackless panicked: ", v)
+	}
+	return ta.Lines(), tb.Lines(), ""
+}
+
+func main() {
+	for _, p := range programs {
+		fmt.Printf("SIZE %s %d\n", p.name, reflect.TypeOf(p.less(nil)).Elem().Size())
+		for seed := int64(1); seed <= 4; seed++ {
+			a, b, problem := runBoth(p, seed)
+			if problem == "" && fmt.Sprint(a) != fmt.Sprint(b) {
+				problem = "traces differ"
+			}
+			if problem != "" {
+				fmt.Printf("FAIL %s %d %s\n", p.name, seed, problem)
+				for _, line := range a {
+					fmt.Printf("  stackful:  %s\n", line)
+				}
+				for _, line := range b {
+					fmt.Printf("  stackless: %s\n", line)
+				}
+				continue
+			}
+			fmt.Printf("OK %s %d %d\n", p.name, seed, len(a))
+			if seed == 1 {
+				for _, line := range a {
+					fmt.Printf("  trace: %s\n", line)
+				}
+			}
+		}
+	}
+	os.Stdout.Sync()
+}
+`))
+
+// run builds the harness and runs every program once.
+func (w *workspace) run() {
+	var buf bytes.Buffer
+	if err := harness.Execute(&buf, w.cases); err != nil {
+		w.runErr = err
+		return
+	}
+	dir := filepath.Join(w.dir, "harness")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		w.runErr = err
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), buf.Bytes(), 0o666); err != nil {
+		w.runErr = err
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	bin := filepath.Join(w.dir, "harness.bin")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./harness")
+	build.Dir = w.dir
+	build.Env = goEnv(w.dir)
+	if out, err := build.CombinedOutput(); err != nil {
+		w.runErr = fmt.Errorf("building the harness: %v\n%s", err, out)
+		return
+	}
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Dir = w.dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		w.runErr = fmt.Errorf("running the harness: %v\n%s", err, out)
+		return
+	}
+	w.results = map[string][]string{}
+	current := ""
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && (f[0] == "OK" || f[0] == "FAIL" || f[0] == "SIZE") {
+			current = f[1]
+		}
+		if current != "" && len(f) > 0 {
+			w.results[current] = append(w.results[current], line)
+		}
+	}
+}
+
+// TestDifferential runs every testdata program as stackful and as
+// generated stackless code, with several seeds for randomized inputs, and
+// requires identical traces.
+func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs programs")
+	}
+	w := setup(t)
+	w.runOnce.Do(w.run)
+	if w.runErr != nil {
+		t.Fatal(w.runErr)
+	}
+	for _, c := range w.cases {
+		t.Run(c, func(t *testing.T) {
+			lines := w.results[c]
+			ok := 0
+			for _, l := range lines {
+				f := strings.Fields(l)
+				switch f[0] {
+				case "FAIL":
+					t.Error(strings.Join(lines, "\n"))
+					return
+				case "OK":
+					if f[3] == "0" {
+						t.Errorf("empty trace: %s", l)
+					}
+					ok++
+				case "SIZE":
+					t.Logf("frame size of %s.RunFrame: %s bytes", c, f[2])
+				}
+			}
+			if ok == 0 {
+				t.Errorf("no result for %s", c)
+			}
+		})
+	}
+}
