@@ -34,12 +34,13 @@ type Frame interface {
 	base() *Base
 }
 
-// Base is embedded in every frame.
+// Base is embedded in every frame. It holds the resume point only: the
+// chain of callers lives in the task, so that a frame costs its own fields
+// plus one word.
 type Base struct {
 	// PC is the resume point: 0 on entry, then whatever the frame's Step
 	// assigns. Only Step reads or writes it.
-	PC     int
-	parent Frame
+	PC int
 }
 
 func (b *Base) base() *Base { return b }
@@ -63,8 +64,10 @@ const (
 // A Task runs a chain of frames on one loop. Its first frame is the one
 // given to Spawn; its innermost frame is the one a wake-up steps.
 //
-// A suspended task is one allocation of this size plus its frames: the
-// waiter is embedded, and what few tasks need lives in ext.
+// A suspended task is one 128-byte allocation plus its frames: the waiter
+// is embedded, and what fewer tasks need (the callers of a nested call, a
+// Poll's state, the tasks awaiting it, a panic value) lives in ext,
+// allocated on first use.
 //
 // The fields a switch touches (top, the flags, the head of the waiter) come
 // first so that a resume reads one cache line of the task.
@@ -81,6 +84,7 @@ type Task struct {
 
 // taskExt holds what few tasks need, so a suspended task stays small.
 type taskExt struct {
+	callers  []Frame // the frames below top, outermost first
 	progress int // bytes written so far by a Write that suspended
 	poll     loop.PollState
 	deadline time.Duration // of a Poll that waits, on the loop clock; <0: none
@@ -104,9 +108,6 @@ func (t *Task) extra() *taskExt {
 func Spawn(l *loop.Loop, f Frame) *Task {
 	if f == nil {
 		panic("stackless: Spawn of a nil frame")
-	}
-	if b := f.base(); b.parent != nil {
-		panic("stackless: Spawn of a frame that is already running")
 	}
 	t := &Task{top: f}
 	t.w.Init(l, t)
@@ -140,11 +141,12 @@ func (t *Task) Call(child Frame) Status {
 	if t.state != taskRunning {
 		panic("stackless: Call outside the task's step, or after an operation blocked")
 	}
-	b := child.base()
-	if b.parent != nil || child == t.top {
+	if child == t.top {
 		panic("stackless: Call of a frame that is already running")
 	}
-	b.parent = t.top
+	child.base() // a nil child panics here, in the caller
+	e := t.extra()
+	e.callers = append(e.callers, t.top)
 	t.top = child
 	return Call
 }
@@ -186,12 +188,16 @@ func (t *Task) Run() {
 			if t.state != taskRunning {
 				panic("stackless: frame returned Done after an operation blocked")
 			}
-			b := f.base()
-			t.top, b.parent = b.parent, nil
-			if t.top == nil {
+			e := t.ext
+			if e == nil || len(e.callers) == 0 {
+				t.top = nil
 				t.finish()
 				return
 			}
+			n := len(e.callers) - 1
+			t.top = e.callers[n]
+			e.callers[n] = nil
+			e.callers = e.callers[:n]
 		default:
 			panic("stackless: Step returned an unknown status")
 		}
@@ -205,6 +211,8 @@ func (t *Task) HandlePanic(v any) {
 	t.waking = false
 	t.top = nil
 	e := t.extra()
+	clear(e.callers)
+	e.callers = nil
 	e.panicked, e.panicVal = true, v
 	if e.watch != nil {
 		*e.watch = true
@@ -215,7 +223,10 @@ func (t *Task) HandlePanic(v any) {
 // end ends a task that would wait forever on a closed loop.
 func (t *Task) end() {
 	t.top = nil
-	t.extra().ended = true
+	e := t.extra()
+	clear(e.callers)
+	e.callers = nil
+	e.ended = true
 	t.finish()
 }
 
