@@ -85,7 +85,7 @@ type Task struct {
 // taskExt holds what few tasks need, so a suspended task stays small.
 type taskExt struct {
 	callers  []Frame // the frames below top, outermost first
-	progress int // bytes written so far by a Write that suspended
+	progress int     // bytes written so far by a Write that suspended
 	poll     loop.PollState
 	deadline time.Duration // of a Poll that waits, on the loop clock; <0: none
 	joiners  loop.Cond     // tasks in Await on this one
