@@ -237,11 +237,13 @@ func (co *Co) body(yield func(struct{}) bool) {
 // unwinding panic of Env.Close ends here.
 func (co *Co) run() {
 	normal := false
+	g := register(co) // Self's registry (self.go)
 	defer func() {
 		var p any
 		if !normal {
 			p = recover()
 		}
+		unregister(g, co)
 		co.finish(p, normal)
 	}()
 	if co.stackSize > 0 {

@@ -38,6 +38,7 @@ type Env struct {
 	starter  func() (struct{}, bool) // the next of coroutines not started yet
 	closing  bool
 	closed   bool
+	mainG    uintptr // the main goroutine's identity in Self's registry
 }
 
 // NewEnv creates an env with a loop of its own, which [Env.Close] closes.
@@ -71,6 +72,7 @@ func NewEnvOn(l *loop.Loop) *Env {
 		e.current.start() // Resume has pushed the coroutine
 		return struct{}{}, true
 	}
+	e.mainG = register(&e.main) // Self's registry (self.go)
 	return e
 }
 
@@ -187,6 +189,7 @@ func (e *Env) Close() error {
 	e.shares = nil
 	e.main.w.Disarm()
 	e.main.endPoll()
+	unregister(e.mainG, &e.main)
 	e.closed = true
 	var err error
 	if e.ownLoop {
