@@ -355,6 +355,8 @@ func TestDifferential(t *testing.T) {
 					ok++
 				case "SIZE":
 					t.Logf("frame size of %s.RunFrame: %s bytes", c, f[2])
+				case "trace:":
+					t.Log(l)
 				}
 			}
 			if ok == 0 {

@@ -513,7 +513,11 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 			targs = append(targs, e.typ(ta))
 		}
 		add(e.line(t.pos))
-		add(r.varPtr(t.child).Op("=").Add(generic(jen.Id(c.fn.CtorName), targs)).Call(r.exprs(t.args)...))
+		args := r.exprs(t.args)
+		if t.ellipsis && len(args) > 0 {
+			args[len(args)-1] = jen.Add(args[len(args)-1]).Op("...")
+		}
+		add(r.varPtr(t.child).Op("=").Add(generic(jen.Id(c.fn.CtorName), targs)).Call(args...))
 		add(e.setPC(p, t.next))
 		add(jen.Return(jen.Id(p.task).Dot("Call").Call(r.varPtr(t.child))))
 	case *unreachableTerm:

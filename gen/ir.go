@@ -216,8 +216,9 @@ type returnTerm struct{ stops []*variable }
 
 // callTerm starts a child frame: child = Ctor(args...); PC = next; Call.
 type callTerm struct {
-	child *variable
-	args  []ast.Expr
+	child    *variable
+	args     []ast.Expr
+	ellipsis bool
 	next  *block
 	pos   token.Pos
 }

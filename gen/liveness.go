@@ -50,6 +50,9 @@ func (b bitset) each(f func(int)) {
 
 // resolve returns the variable an identifier names, if any.
 func (p *plan) resolve(id *ast.Ident) *variable {
+	if id.Name == "_" {
+		return nil
+	}
 	if v := p.synth[id]; v != nil {
 		return v
 	}

@@ -144,6 +144,9 @@ func (l *lowerer) declareObj(obj types.Object, kind varKind, pos token.Pos) *var
 // declaration may run more than once per call inside a lowered loop or
 // with goto: if it is address-taken it is then boxed.
 func (l *lowerer) declare(obj types.Object) *variable {
+	if obj.Name() == "_" {
+		return nil
+	}
 	if v := l.vars[obj]; v != nil {
 		return v
 	}
@@ -312,7 +315,7 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) {
 			vs := spec.(*ast.ValueSpec)
 			if len(vs.Values) == 0 {
 				for _, id := range vs.Names {
-					if obj := l.info.Defs[id]; obj != nil {
+					if obj := l.info.Defs[id]; obj != nil && obj.Name() != "_" {
 						v := l.declare(obj)
 						if v.boxed {
 							l.emit(&boxNode{v})
@@ -344,7 +347,7 @@ func (l *lowerer) newVars(lhs []ast.Expr, define bool) (box []*variable) {
 			continue
 		}
 		if obj := l.info.Defs[id]; obj != nil {
-			if v := l.declare(obj); v.boxed {
+			if v := l.declare(obj); v != nil && v.boxed {
 				box = append(box, v)
 			}
 		}

@@ -77,7 +77,7 @@ func (l *lowerer) rangeStmt(s *ast.RangeStmt, label string) {
 		return
 	}
 	xt := l.typeOf(s.X)
-	under := types.Unalias(xt).Underlying()
+	under := coreType(xt)
 	if p, ok := under.(*types.Pointer); ok {
 		if a, ok := types.Unalias(p.Elem()).Underlying().(*types.Array); ok {
 			l.rangeArray(s, label, a, true)
@@ -129,6 +129,9 @@ func (l *lowerer) rangeArray(s *ast.RangeStmt, label string, a *types.Array, ptr
 		x = l.spill(l.expr(s.X), l.typeOf(s.X))
 	} else if e := l.expr(s.X); l.hasEffects(e) {
 		l.spill(e, l.typeOf(s.X))
+	} else {
+		// Not evaluated (its length is constant), but still a use.
+		l.assignStmt([]ast.Expr{ast.NewIdent("_")}, []ast.Expr{e}, s.Pos())
 	}
 	l.indexLoop(s, label, x, intLit(a.Len()))
 }
@@ -187,8 +190,12 @@ func (l *lowerer) rangeString(s *ast.RangeStmt, label string) {
 	xv := l.synth[x.(*ast.Ident)]
 	i, next := l.temp(intType), l.temp(intType)
 	iv, nv := l.synth[i], l.synth[next]
-	r, size := l.temp(types.Typ[types.Rune]), l.temp(intType)
-	rv, sv := l.synth[r], l.synth[size]
+	size := l.temp(intType)
+	sv := l.synth[size]
+	var rv *variable
+	if l.used(s.Value) {
+		rv = l.synth[l.temp(types.Typ[types.Rune])]
+	}
 	l.assignStmt([]ast.Expr{i}, []ast.Expr{intLit(0)}, s.Pos())
 	l.rangeLoop(s, label, func(body, done *block) {
 		n := &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{l.tempRef(xv)}}
@@ -196,7 +203,11 @@ func (l *lowerer) rangeString(s *ast.RangeStmt, label string) {
 	}, func() {
 		l.emit(&synthNode{kind: synthDecodeStr, defs: []*variable{rv, sv}, uses: []*variable{xv, iv}})
 		l.assignStmt([]ast.Expr{l.tempRef(nv)}, []ast.Expr{&ast.BinaryExpr{X: l.tempRef(iv), Op: token.ADD, Y: l.tempRef(sv)}}, s.Pos())
-		l.iterVars(s, l.tempRef(iv), l.tempRef(rv))
+		var val ast.Expr
+		if rv != nil {
+			val = l.tempRef(rv)
+		}
+		l.iterVars(s, l.tempRef(iv), val)
 	}, func() {
 		l.assignStmt([]ast.Expr{l.tempRef(iv)}, []ast.Expr{l.tempRef(nv)}, s.Pos())
 	}, nil)
@@ -238,19 +249,29 @@ func (l *lowerer) rangeMap(s *ast.RangeStmt, label string, t *types.Map) {
 	i := l.temp(intType)
 	iv := l.synth[i]
 	l.assignStmt([]ast.Expr{i}, []ast.Expr{intLit(0)}, s.Pos())
-	k, v, ok := l.temp(t.Key()), l.temp(t.Elem()), l.temp(types.Typ[types.Bool])
-	kt, vt, okt := l.synth[k], l.synth[v], l.synth[ok]
+	k, ok := l.temp(t.Key()), l.temp(types.Typ[types.Bool])
+	kt, okt := l.synth[k], l.synth[ok]
+	var vt *variable
+	vref := func() ast.Expr { return ast.NewIdent("_") }
+	if l.used(s.Value) {
+		vt = l.synth[l.temp(t.Elem())]
+		vref = func() ast.Expr { return l.tempRef(vt) }
+	}
 	l.rangeLoop(s, label, func(body, done *block) {
 		n := &ast.CallExpr{Fun: ast.NewIdent("len"), Args: []ast.Expr{l.tempRef(kv)}}
 		l.setTerm(&branchTerm{cond: &ast.BinaryExpr{X: l.tempRef(iv), Op: token.LSS, Y: n}, then: body, els: done})
 	}, func() {
 		post := l.ctx.cont
 		l.assignStmt([]ast.Expr{l.tempRef(kt)}, []ast.Expr{&ast.IndexExpr{X: l.tempRef(kv), Index: l.tempRef(iv)}}, s.Pos())
-		l.assignStmt([]ast.Expr{l.tempRef(vt), l.tempRef(okt)}, []ast.Expr{&ast.IndexExpr{X: l.tempRef(mv), Index: l.tempRef(kt)}}, s.Pos())
+		l.assignStmt([]ast.Expr{vref(), l.tempRef(okt)}, []ast.Expr{&ast.IndexExpr{X: l.tempRef(mv), Index: l.tempRef(kt)}}, s.Pos())
 		present := l.newBlock()
 		l.setTerm(&branchTerm{cond: l.tempRef(okt), then: present, els: post})
 		l.cur = present
-		l.iterVars(s, l.tempRef(kt), l.tempRef(vt))
+		var val ast.Expr
+		if vt != nil {
+			val = l.tempRef(vt)
+		}
+		l.iterVars(s, l.tempRef(kt), val)
 	}, func() {
 		l.emit(&stmtNode{stmt: &ast.IncDecStmt{X: l.tempRef(iv), Tok: token.INC}})
 	}, nil)
@@ -259,13 +280,22 @@ func (l *lowerer) rangeMap(s *ast.RangeStmt, label string, t *types.Map) {
 func (l *lowerer) rangeChan(s *ast.RangeStmt, label string, t *types.Chan) {
 	ch := l.spill(l.expr(s.X), l.typeOf(s.X))
 	cv := l.synth[ch.(*ast.Ident)]
-	v, ok := l.temp(t.Elem()), l.temp(types.Typ[types.Bool])
-	vt, okt := l.synth[v], l.synth[ok]
+	okt := l.synth[l.temp(types.Typ[types.Bool])]
+	var vt *variable
+	if l.used(s.Key) {
+		vt = l.synth[l.temp(t.Elem())]
+	}
 	l.rangeLoop(s, label, func(body, done *block) {
-		l.assignStmt([]ast.Expr{l.tempRef(vt), l.tempRef(okt)}, []ast.Expr{&ast.UnaryExpr{Op: token.ARROW, X: l.tempRef(cv)}}, s.Pos())
+		var v ast.Expr = ast.NewIdent("_")
+		if vt != nil {
+			v = l.tempRef(vt)
+		}
+		l.assignStmt([]ast.Expr{v, l.tempRef(okt)}, []ast.Expr{&ast.UnaryExpr{Op: token.ARROW, X: l.tempRef(cv)}}, s.Pos())
 		l.setTerm(&branchTerm{cond: l.tempRef(okt), then: body, els: done})
 	}, func() {
-		l.iterVars(s, l.tempRef(vt))
+		if vt != nil {
+			l.iterVars(s, l.tempRef(vt))
+		}
 	}, nil, nil)
 }
 
@@ -455,4 +485,42 @@ func (l *lowerer) usesObj(n ast.Node, obj types.Object) bool {
 		return !found
 	})
 	return found
+}
+
+// coreType is the underlying type of t, or for a type parameter the one
+// underlying type all the types of its constraint share (nil if none).
+func coreType(t types.Type) types.Type {
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	if !ok {
+		return types.Unalias(t).Underlying()
+	}
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var core types.Type
+	add := func(u types.Type) bool {
+		if core == nil {
+			core = u
+		}
+		return types.Identical(core, u)
+	}
+	for i := 0; i < iface.NumEmbeddeds(); i++ {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := 0; j < e.Len(); j++ {
+				if !add(e.Term(j).Type().Underlying()) {
+					return nil
+				}
+			}
+		default:
+			if _, nested := e.Underlying().(*types.Interface); nested {
+				return nil
+			}
+			if !add(e.Underlying()) {
+				return nil
+			}
+		}
+	}
+	return core
 }

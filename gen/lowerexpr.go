@@ -328,7 +328,7 @@ func (l *lowerer) suspendTo(call *ast.CallExpr, targets []ast.Expr, box []*varia
 		args := l.operands(list)
 		child := l.child(c)
 		next := l.newBlock()
-		l.setTerm(&callTerm{child: child, args: args, next: next, pos: pos})
+		l.setTerm(&callTerm{child: child, args: args, ellipsis: call.Ellipsis.IsValid(), next: next, pos: pos})
 		l.cur = next
 		if c.fn.Obj.Type().(*types.Signature).Results().Len() > 0 || len(box) > 0 {
 			l.emit(&resultNode{child: child, results: results, box: box, targets: targets})
