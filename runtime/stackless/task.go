@@ -104,7 +104,8 @@ func (t *Task) extra() *taskExt {
 
 // Spawn creates a task running f on l and queues its first step, which runs
 // in a later iteration of the loop. Call it on the loop goroutine (or before
-// the loop runs).
+// the loop runs). On a closed loop the task runs only if Close is still
+// running queued work, and its first wait then reports the loop's error.
 func Spawn(l *loop.Loop, f Frame) *Task {
 	if f == nil {
 		panic("stackless: Spawn of a nil frame")
