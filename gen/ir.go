@@ -219,8 +219,8 @@ type callTerm struct {
 	child    *variable
 	args     []ast.Expr
 	ellipsis bool
-	next  *block
-	pos   token.Pos
+	next     *block
+	pos      token.Pos
 }
 
 // unreachableTerm ends a block that control cannot reach the end of.

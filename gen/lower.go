@@ -124,6 +124,53 @@ func (l *lowerer) lower() {
 			b.term = &unreachableTerm{}
 		}
 	}
+	thread(p)
+}
+
+// thread redirects jumps to empty blocks that only jump on, so that the
+// generated switch has fewer states.
+func thread(p *plan) {
+	target := func(b *block) *block {
+		for n := 0; n < len(p.blocks) && b.index != 0 && len(b.nodes) == 0 && !b.suspend; n++ {
+			j, ok := b.term.(*jumpTerm)
+			if !ok || len(j.stops) > 0 {
+				break
+			}
+			b = j.to
+		}
+		return b
+	}
+	for _, b := range p.blocks {
+		switch t := b.term.(type) {
+		case *jumpTerm:
+			t.to = target(t.to)
+		case *branchTerm:
+			t.then, t.els = target(t.then), target(t.els)
+		case *switchTerm:
+			t.dflt = target(t.dflt)
+			for i := range t.clauses {
+				t.clauses[i].to = target(t.clauses[i].to)
+			}
+		case *typeSwitchTerm:
+			t.dflt.to = target(t.dflt.to)
+			for i := range t.clauses {
+				t.clauses[i].to = target(t.clauses[i].to)
+			}
+		}
+		for _, n := range b.nodes {
+			sn, ok := n.(*stmtNode)
+			if !ok || sn.nested == nil {
+				continue
+			}
+			for k, j := range sn.nested.jumps {
+				j.to = target(j.to)
+				sn.nested.jumps[k] = j
+			}
+			for i, t := range sn.nested.targets {
+				sn.nested.targets[i] = target(t)
+			}
+		}
+	}
 }
 
 func (l *lowerer) newVar(name string, t types.Type, obj types.Object, kind varKind, pos token.Pos) *variable {
