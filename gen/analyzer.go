@@ -96,7 +96,12 @@ func run(pass *analysis.Pass) (any, error) {
 				if !strings.HasPrefix(c.Text, directivePrefix) {
 					continue
 				}
-				name, args, _ := strings.Cut(strings.TrimPrefix(c.Text, directivePrefix), " ")
+				text := strings.TrimPrefix(c.Text, directivePrefix)
+				if i := strings.Index(text, "//"); i >= 0 {
+					text = text[:i] // a trailing comment
+				}
+				name, args, _ := strings.Cut(text, " ")
+				name = strings.TrimSpace(name)
 				switch {
 				case name != "stackless":
 					pass.Reportf(c.Pos(), "unknown directive %s%s (cogen knows //co:stackless)", directivePrefix, name)

@@ -26,6 +26,7 @@ type scan struct {
 
 	susp      map[*ast.CallExpr]suspKind
 	callees   map[*ast.CallExpr]*callee
+	badCalls  map[*ast.CallExpr]bool // calls already reported
 	addrTaken map[types.Object]bool
 	names     map[string]bool // every identifier and label of the function
 	hasGoto   bool
@@ -45,6 +46,7 @@ func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
 		pass: pass, info: pass.TypesInfo, fn: fn, marked: marked, ok: true,
 		susp:      map[*ast.CallExpr]suspKind{},
 		callees:   map[*ast.CallExpr]*callee{},
+		badCalls:  map[*ast.CallExpr]bool{},
 		addrTaken: map[types.Object]bool{},
 		names:     map[string]bool{},
 		memo:      map[ast.Node]bool{},
@@ -124,7 +126,7 @@ func (s *scan) coUseOK(id *ast.Ident, parent ast.Node, lit int) bool {
 	case *ast.SelectorExpr:
 		return p.X == id // checked in selector and call
 	case *ast.CallExpr:
-		return len(p.Args) > 0 && p.Args[0] == id && s.markedCallee(p) != nil
+		return len(p.Args) > 0 && p.Args[0] == id && (s.callees[p] != nil || s.badCalls[p])
 	}
 	return false
 }
@@ -170,23 +172,31 @@ func (s *scan) call(call *ast.CallExpr, parent ast.Node, lit int) {
 			kind = suspWait
 		}
 	}
-	if c := s.markedCallee(call); c != nil {
+	before := s.ok
+	s.ok = true
+	c := s.markedCallee(call)
+	if !s.ok {
+		s.badCalls[call] = true
+	}
+	s.ok = s.ok && before
+	if c != nil {
 		kind = suspCall
 		if len(call.Args) == 0 || s.fn.Co == nil || s.info.Uses[identOf(call.Args[0])] != s.fn.Co {
-			s.errorf(call.Pos(), "%s must be called with the caller's coroutine handle as its first argument", c.fn.Decl.Name.Name)
+			if lit == 0 {
+				s.errorf(call.Pos(), "%s must be called with the caller's coroutine handle as its first argument", c.fn.Decl.Name.Name)
+			}
+			s.badCalls[call] = true
 			return
 		}
 		if call.Ellipsis.IsValid() && len(call.Args) == 1 {
 			s.errorf(call.Pos(), "cannot spread arguments into the coroutine handle")
+			s.badCalls[call] = true
 			return
 		}
 		s.callees[call] = c
 	}
-	if kind == notSusp {
-		return
-	}
-	if lit > 0 {
-		s.errorf(call.Pos(), "a closure cannot suspend: closures that suspend are not supported (v1)")
+	if kind == notSusp || lit > 0 {
+		// In a closure, the use of the handle is what is reported.
 		return
 	}
 	switch parent.(type) {

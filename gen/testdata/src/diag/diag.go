@@ -1,0 +1,124 @@
+package diag
+
+import (
+	"time"
+
+	"diag/other"
+
+	"github.com/cogen-go/cogen/runtime/stackful"
+)
+
+//co:stackfull // want `unknown directive //co:stackfull`
+func unknown() {}
+
+//co:stackless please // want `//co:stackless takes no arguments`
+func withArgs(co *stackful.Co) {}
+
+//co:stackless // want `misplaced //co:stackless: it must be in the doc comment of a function`
+type notAFunction struct{}
+
+//co:stackless
+func noHandle(x int) {} // want `must take the coroutine handle \*stackful.Co as its first parameter`
+
+//co:stackless
+func handleLast(x int, co *stackful.Co) {} // want `must take the coroutine handle`
+
+//co:stackless
+func noBody(co *stackful.Co) // want `has no body`
+
+func plain(co *stackful.Co) {}
+
+var saved *stackful.Co
+
+//co:stackless
+func escapes(co *stackful.Co) {
+	plain(co)  // want `the coroutine handle co may only call its waiting methods`
+	saved = co // want `the coroutine handle co may only call its waiting methods`
+	c := co    // want `the coroutine handle co may only call its waiting methods`
+	_ = c
+	f := co.Sleep // want `method value Sleep of the coroutine handle is not supported`
+	_ = f
+	co.Resume() // want `method Resume of the coroutine handle has no stackless counterpart`
+	saved.Gosched() // want `Gosched is called on a coroutine handle other than the function's own`
+	go co.Gosched() // want `a suspension point cannot be the call of a go or defer statement`
+	go helper(co)   // want `a suspension point cannot be the call of a go or defer statement`
+	helper(saved)   // want `helper must be called with the caller's coroutine handle as its first argument`
+	_ = co.Close(3)
+}
+
+//co:stackless
+func helper(co *stackful.Co) {
+	co.Gosched()
+}
+
+//co:stackless
+func unsupported(co *stackful.Co, ch chan int) {
+	defer println() // want `defer is not supported in //co:stackless functions`
+	_ = recover()   // want `recover is not supported in //co:stackless functions`
+	func() {
+		co.Sleep(time.Second) // want `a closure cannot use the coroutine handle co: closures that suspend are not supported`
+	}()
+	select { // want `select with a suspension point in it is not supported`
+	case <-ch:
+		co.Gosched()
+	default:
+	}
+	select {
+	case v := <-ch:
+		println(v)
+	default:
+	}
+	func() {
+		defer println() // fine: the closure's own defer
+		_ = recover()
+	}()
+}
+
+//co:stackless
+func localType(co *stackful.Co) {
+	type local struct{ x int } // want `a type declared inside a //co:stackless function must be inside a statement without suspension points`
+	co.Gosched()
+	_ = local{}
+}
+
+//co:stackless
+func nanKeys(co *stackful.Co, m map[float64]int) {
+	for k := range m { // want `range over a map whose keys may be NaN across a suspension point is not supported`
+		co.Gosched()
+		_ = k
+	}
+	for k := range m { // fine: no suspension in the body
+		_ = k
+	}
+}
+
+//co:stackless
+func unnameable(co *stackful.Co) {
+	s := other.New() // want `the type of s mentions secret, which generated code cannot name`
+	co.Gosched()
+	_ = s.N
+}
+
+type inner struct{}
+
+//co:stackless
+func (inner) Work(co *stackful.Co) {
+	co.Gosched()
+}
+
+type outer struct{ inner }
+
+//co:stackless
+func promoted(co *stackful.Co, o outer) {
+	o.Work(co) // want `calling //co:stackless method Work through an embedded field is not supported`
+}
+
+type collideFrame struct{}
+
+//co:stackless
+func collide(co *stackful.Co) {} // want `generated name collideFrame of collide collides with collideFrame declared at`
+
+func notMarked(co *stackful.Co) {
+	//co:stackless // want `misplaced //co:stackless`
+	co.Gosched()
+}
