@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command poll is libco's example_poll on stackful coroutines: a coroutine
 // starts non-blocking connects to a set of addresses and polls the sockets
 // for POLLOUT until each has fired, printing what poll reports. As in libco
