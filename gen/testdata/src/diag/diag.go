@@ -38,7 +38,7 @@ func escapes(co *stackful.Co) {
 	_ = c
 	f := co.Sleep // want `method value Sleep of the coroutine handle is not supported`
 	_ = f
-	co.Resume() // want `method Resume of the coroutine handle has no stackless counterpart`
+	co.Resume()     // want `method Resume of the coroutine handle has no stackless counterpart`
 	saved.Gosched() // want `Gosched is called on a coroutine handle other than the function's own`
 	go co.Gosched() // want `a suspension point cannot be the call of a go or defer statement`
 	go helper(co)   // want `a suspension point cannot be the call of a go or defer statement`
