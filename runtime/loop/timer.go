@@ -14,13 +14,13 @@ const tickNs = int64(time.Millisecond)
 // The zero value is ready to use; a Timer may be reused after it fires or is
 // stopped. A Timer must not be copied while scheduled.
 type Timer struct {
-	when       int64 // deadline, nanoseconds on the loop clock
-	tick       int64 // deadline in ticks, rounded up
-	seq        uint64
-	prev, next *Timer
-	level      uint8
-	slot       uint8
-	state      uint8
+	when  int64 // deadline, nanoseconds on the loop clock
+	tick  int64 // deadline in ticks, rounded up
+	seq   uint64
+	idx   int32 // index in its slot or in the due list
+	level uint8
+	slot  uint8
+	state uint8
 
 	fn     func()
 	waiter *Waiter // set for a waiter's own deadline

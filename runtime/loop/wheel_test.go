@@ -3,8 +3,8 @@
 package loop
 
 import (
+	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -34,23 +34,32 @@ func checkWheelEmpty(t *testing.T, w *wheel) {
 		t.Errorf("wheel.n = %d, want 0", w.n)
 	}
 	for lv := range wheelLevels {
-		if w.occupied[lv] != 0 {
+		if w.occupied[lv] != [2]uint64{} {
 			t.Errorf("occupied[%d] = %#x, want 0", lv, w.occupied[lv])
 		}
 		for s := range wheelSlots {
-			if l := w.slots[lv][s]; l.head != nil || l.tail != nil {
-				t.Fatalf("slot %d/%d not empty", lv, s)
-			}
+			checkEmptyArray(t, fmt.Sprintf("slot %d/%d", lv, s), w.slots[lv][s])
 		}
 	}
-	if w.due.head != nil || w.due.tail != nil {
-		t.Error("due list not empty")
-	}
-	if len(w.batch) != 0 {
-		t.Errorf("batch holds %d timers", len(w.batch))
-	}
+	checkEmptyArray(t, "due list", w.due)
+	checkEmptyArray(t, "batch", w.batch)
 	if _, ok := w.next(); ok {
 		t.Error("next reports an event on an empty wheel")
+	}
+}
+
+// checkEmptyArray asserts that a is empty and holds no stale pointer in
+// its spare capacity, which would keep timers alive.
+func checkEmptyArray[E comparable](t *testing.T, name string, a []E) {
+	t.Helper()
+	if len(a) != 0 {
+		t.Fatalf("%s holds %d timers", name, len(a))
+	}
+	var zero E
+	for _, e := range a[:cap(a)] {
+		if e != zero {
+			t.Fatalf("%s keeps a stale timer pointer", name)
+		}
 	}
 }
 
@@ -187,6 +196,9 @@ func TestWheelRandomNeverEarly(t *testing.T) {
 			c.now += rng.Int64N(int64(6 * time.Hour))
 		}
 		l.RunOnce()
+		if err := l.wheel.check(); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
 		check()
 		if next < n && rng.IntN(2) == 0 {
 			reset(next, randDur())
@@ -218,43 +230,47 @@ func TestWheelRandomNeverEarly(t *testing.T) {
 
 // TestWheelEqualDeadlineOrder checks that timers with one deadline fire in
 // insertion order although they reached the tick by different routes: one
-// cascaded down from level 2, one placed on level 1 and cascaded, one placed
-// straight on level 0, one due on arrival. A timer with an earlier deadline in
-// the same tick, added last, fires first.
+// moved down from level 2 and then from level 1, one placed on level 1, one
+// placed straight on level 0 while the first two still waited on level 1 (so
+// it sits before them in the slot), one due on arrival. A timer with an
+// earlier deadline in the same tick, added last, fires first.
 func TestWheelEqualDeadlineOrder(t *testing.T) {
 	l := newLoop(t)
 	c := useFakeClock(l)
 	l.RunOnce()
-	const deadline = 5000 * ms
+	const deadline = 300000 * ms // tick 300000: level-1 block 4687, level-2 block 73
 	var got []string
 	var a, b, d, e, f Timer
 	add := func(tm *Timer, name string, when int64) {
 		l.Reset(tm, time.Duration(when-c.now), func() { got = append(got, name) })
 	}
 	add(&a, "a", deadline)
-	if a.level != 2 {
-		t.Fatalf("a on level %d, want 2", a.level)
+	if a.level != 2 || a.slot != 73 {
+		t.Fatalf("a at %d/%d, want 2/73", a.level, a.slot)
 	}
-	c.now = 4100 * ms // cascades level-2 slot 1 at 4096: a moves to level 1
+	c.now = 299100 * ms // level-2 block 73 began at 299008: a moved to level 1
 	l.RunOnce()
-	if a.level != 1 || a.state != timerWheel {
-		t.Fatalf("a on level %d state %d after the cascade, want level 1", a.level, a.state)
+	if a.level != 1 || a.slot != 4687&127 || a.state != timerWheel {
+		t.Fatalf("a at %d/%d state %d after the move, want 1/%d", a.level, a.slot, a.state, 4687&127)
 	}
 	add(&b, "b", deadline)
 	if b.level != 1 || b.slot != a.slot {
 		t.Fatalf("b at %d/%d, a at %d/%d", b.level, b.slot, a.level, a.slot)
 	}
-	c.now = 4995 * ms // cascades level-1 slot 78 at 4992: a and b move to level 0
+	c.now = 299950 * ms // in level-1 block 4686: a and b wait in the pending slot
 	l.RunOnce()
-	if a.level != 0 || b.level != 0 {
-		t.Fatalf("levels after the second cascade: a %d, b %d", a.level, b.level)
-	}
 	add(&d, "d", deadline)
+	if d.level != 0 || a.level != 1 || b.level != 1 {
+		t.Fatalf("levels: a %d, b %d, d %d; want 1, 1, 0", a.level, b.level, d.level)
+	}
 	add(&f, "early", deadline-ms/2) // same tick, earlier deadline
 	c.now = deadline - 1
 	l.RunOnce()
 	if len(got) != 0 {
 		t.Fatalf("fired before the deadline: %v", got)
+	}
+	if a.level != 0 || b.level != 0 {
+		t.Fatalf("a, b on levels %d, %d at the deadline tick's block", a.level, b.level)
 	}
 	// e is added at the deadline itself, from the first callback of the
 	// batch, so it joins the due list behind the others.
@@ -299,6 +315,9 @@ func TestWheelEqualDeadlinesMany(t *testing.T) {
 		}
 		c.now += rng.Int64N(2000 * ms)
 		l.RunOnce()
+		if err := l.wheel.check(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	c.now = deadlines[len(deadlines)-1] + ms
 	l.RunOnce()
@@ -397,7 +416,7 @@ func TestWheelMillionAddCancel(t *testing.T) {
 		t.Fatalf("n = %d after adding, want %d", w.n, n)
 	}
 	for lv := range wheelLevels - 1 {
-		if w.occupied[lv] == 0 {
+		if w.occupied[lv] == [2]uint64{} {
 			t.Errorf("level %d unused: the test does not spread", lv)
 		}
 	}
@@ -408,8 +427,8 @@ func TestWheelMillionAddCancel(t *testing.T) {
 	}
 	checkWheelEmpty(t, w)
 	for i := range timers {
-		if tm := &timers[i]; tm.prev != nil || tm.next != nil || tm.Scheduled() {
-			t.Fatalf("timer %d still linked after removal", i)
+		if timers[i].Scheduled() {
+			t.Fatalf("timer %d still scheduled after removal", i)
 		}
 	}
 
@@ -461,17 +480,23 @@ func TestWheel45Days(t *testing.T) {
 	if tm.tick != wantTick || tm.when != (wantTick-1)*ms+678 {
 		t.Fatalf("tick %d when %d", tm.tick, tm.when)
 	}
-	// 3888012346 = 3*64^5 + ...: level 5, slot 3.
-	if tm.level != 5 || tm.slot != 3 || l.wheel.occupied[5] != 1<<3 {
-		t.Fatalf("45-day timer at level %d slot %d (occupied %#x), want 5/3", tm.level, tm.slot, l.wheel.occupied[5])
+	// 3888012346 = 3*64^5 + ...: its level-4 block (64^5 ticks, about 12.4
+	// days) is 3 after cur's, too far for level 4's window (the current and
+	// the next level-4 block), and its level-5 block is cur's: level 5, in
+	// the slot of level-5 block 3.
+	if wantTick>>30-12345>>30 != 3 || wantTick>>36 != 12345>>36 {
+		t.Fatal("arithmetic")
 	}
-	if got, want := (bits.Len64(uint64(wantTick^12345))-1)/wheelBits, 5; got != want {
-		t.Fatalf("level by formula %d", got)
+	if tm.level != 5 || tm.slot != 3 || l.wheel.occupied[5] != [2]uint64{1 << 3, 0} {
+		t.Fatalf("45-day timer at level %d slot %d (occupied %#x), want 5/3", tm.level, tm.slot, l.wheel.occupied[5])
 	}
 	levels := []uint8{tm.level}
 	for c.now+int64(time.Hour) < tm.when {
 		c.now += int64(time.Hour)
 		l.RunOnce()
+		if err := l.wheel.check(); err != nil {
+			t.Fatal(err)
+		}
 		if tm.level != levels[len(levels)-1] {
 			levels = append(levels, tm.level)
 		}
@@ -552,6 +577,59 @@ func TestWheelHugeDurations(t *testing.T) {
 		t.Fatalf("forever park woke with %v", w.Reason())
 	}
 	w.Disarm()
+}
+
+// TestWheelMovesSpread checks the look-ahead: 64K timers due in one level-1
+// block are moved down to level 0 a share per tick while the block before
+// runs, not all at once when their block begins, and every invariant holds
+// on the way.
+func TestWheelMovesSpread(t *testing.T) {
+	const n = 1 << 16
+	rng := rand.New(rand.NewPCG(9, 10))
+	timers := make([]Timer, n)
+	w := &wheel{}
+	for i := range timers {
+		timers[i].tick = 3*64 + rng.Int64N(64) // level-1 block 3
+		w.add(&timers[i])
+	}
+	if w.occupied[1] != [2]uint64{1 << 3, 0} || len(w.slots[1][3]) != n {
+		t.Fatalf("not all on level 1 slot 3: %#x", w.occupied[1])
+	}
+	fired := 0
+	fire := func(tm *Timer) {
+		if tm.tick != w.cur {
+			t.Fatalf("timer of tick %d fired at %d", tm.tick, w.cur)
+		}
+		fired++
+	}
+	maxMoved := 0
+	for now := int64(1); now < 5*64; now++ {
+		before := len(w.slots[1][3])
+		w.advance(now, fire)
+		if err := w.check(); err != nil {
+			t.Fatalf("tick %d: %v", now, err)
+		}
+		left := len(w.slots[1][3])
+		maxMoved = max(maxMoved, before-left)
+		switch {
+		case now < 128 && left != n:
+			t.Fatalf("tick %d: moved %d before block 2 began", now, n-left)
+		case now >= 128 && now < 192:
+			// Pending: at most its share per tick, and on schedule.
+			if want := (n*(192-int(now)) + 63) / 64; left > want {
+				t.Fatalf("tick %d: %d left, want at most %d", now, left, want)
+			}
+		case now >= 192 && left != 0:
+			t.Fatalf("tick %d: %d still on level 1", now, left)
+		}
+	}
+	if fired != n || w.n != 0 {
+		t.Fatalf("fired %d of %d, n %d", fired, n, w.n)
+	}
+	if share := (n + 63) / 64; maxMoved > share+1 {
+		t.Fatalf("moved up to %d timers in one tick, want about %d", maxMoved, share)
+	}
+	checkWheelEmpty(t, w)
 }
 
 // TestWheelNextSkipsIdleSpans checks that an empty stretch of the wheel is
