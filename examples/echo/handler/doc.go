@@ -11,6 +11,9 @@
 //   - the generated frame, once cogen has run (echo_cogen.go).
 //
 // [ServeStackless] and [ServeStackful] are the accept loops that run a
-// handler per connection on a loop; the echo benchmarks, driven by
-// internal/echoload, compare the models on server CPU per request.
+// handler per connection on a loop, and [ServeGoroutines] the baseline with
+// Go's net package; the echo benchmarks, driven by internal/echoload,
+// compare them on server CPU per request:
+//
+//	go test -run NONE -bench Echo -benchtime 200000x ./examples/echo/handler
 package handler

@@ -20,26 +20,31 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+type variant struct {
+	name  string
+	start func(t *testing.T, l *loop.Loop, fd int) (done func() (bool, error))
+}
+
 // variants are the ways the echo handler runs on a loop: each starts a
 // handler for fd on l and returns a func reporting whether it has finished
 // and with what result.
-var variants = []struct {
-	name  string
-	start func(t *testing.T, l *loop.Loop, fd int) (done func() (bool, error))
-}{
-	{"stackless-hand", func(t *testing.T, l *loop.Loop, fd int) func() (bool, error) {
-		f := NewHandEchoFrame(fd)
-		task := stackless.Spawn(l, f)
-		return func() (bool, error) { return task.Done(), f.Result() }
-	}},
-	{"stackful", func(t *testing.T, l *loop.Loop, fd int) func() (bool, error) {
+func variants() []variant {
+	vs := []variant{{"stackful", func(t *testing.T, l *loop.Loop, fd int) func() (bool, error) {
 		env := stackful.NewEnvOn(l)
 		var res error
 		finished := false
 		co := env.Create(func(co *stackful.Co) { res = Echo(co, fd); finished = true }, nil)
 		co.Resume()
 		return func() (bool, error) { return finished, res }
-	}},
+	}}}
+	for name, newFrame := range stacklessHandlers {
+		vs = append(vs, variant{"stackless-" + name, func(t *testing.T, l *loop.Loop, fd int) func() (bool, error) {
+			f := newFrame(fd)
+			task := stackless.Spawn(l, f)
+			return func() (bool, error) { return task.Done(), f.(interface{ Result() error }).Result() }
+		}})
+	}
+	return vs
 }
 
 // tcpPair returns the two ends of a loopback TCP connection, non-blocking.
@@ -90,7 +95,7 @@ func runUntil(t *testing.T, l *loop.Loop, limit time.Duration, done func() bool)
 // MsgSize come back in pieces), returns nil at end of file and closes its
 // connection.
 func TestEcho(t *testing.T) {
-	for _, v := range variants {
+	for _, v := range variants() {
 		t.Run(v.name, func(t *testing.T) {
 			l, err := loop.New()
 			if err != nil {
@@ -135,7 +140,7 @@ func TestEcho(t *testing.T) {
 // TestEchoReset: a connection reset by the peer ends each variant with the
 // error, and the connection closed.
 func TestEchoReset(t *testing.T) {
-	for _, v := range variants {
+	for _, v := range variants() {
 		t.Run(v.name, func(t *testing.T) {
 			l, err := loop.New()
 			if err != nil {
@@ -161,7 +166,11 @@ func TestEchoReset(t *testing.T) {
 // TestServers: every server answers a short echoload run over several
 // connections, and shuts down with every connection closed.
 func TestServers(t *testing.T) {
-	for _, model := range []string{"stackless", "stackful", "goroutine"} {
+	models := []string{"stackful", "goroutine"}
+	for name := range stacklessHandlers {
+		models = append(models, "stackless/"+name)
+	}
+	for _, model := range models {
 		t.Run(model, func(t *testing.T) {
 			res := runServer(t, model, echoload.Config{Conns: 20, Requests: 2000})
 			if res.Requests != 2000 {

@@ -3,7 +3,9 @@ package handler
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -170,4 +172,62 @@ func closeFD(l *loop.Loop, fd int) error {
 // small replies the same way.
 func noDelay(fd int) {
 	unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+}
+
+// A GoroutineServer is the baseline the coroutine servers are compared
+// with: Go's net package, one goroutine per connection running the same
+// handler logic as Echo (read up to MsgSize bytes, write them back, until
+// end of file or an error).
+type GoroutineServer struct {
+	ln net.Listener
+	wg sync.WaitGroup
+}
+
+// ServeGoroutines accepts connections on ln, one goroutine each, until
+// Shutdown.
+func ServeGoroutines(ln net.Listener) *GoroutineServer {
+	s := &GoroutineServer{ln: ln}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s.wg.Add(1)
+			go func() {
+				defer s.wg.Done()
+				defer c.Close()
+				var buf [MsgSize]byte
+				for {
+					n, err := c.Read(buf[:])
+					if err != nil {
+						return
+					}
+					if _, err := c.Write(buf[:n]); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return s
+}
+
+// Shutdown closes the listener and waits, for at most limit, until every
+// connection's goroutine has returned.
+func (s *GoroutineServer) Shutdown(limit time.Duration) error {
+	err := s.ln.Close()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		return fmt.Errorf("handler: connections still open after %v", limit)
+	}
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	return err
 }
