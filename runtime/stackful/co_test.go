@@ -278,6 +278,22 @@ func TestMisusePanics(t *testing.T) {
 		{"reset running", func(e *Env) {
 			e.Create(func(co *Co) { co.Reset() }, nil).Resume()
 		}, "stackful: Reset of a running coroutine"},
+		{"reset suspended", func(e *Env) {
+			co := e.Create(func(co *Co) { co.Yield() }, nil)
+			co.Resume()
+			co.Reset()
+		}, "stackful: Reset of a suspended coroutine"},
+		{"reset released", func(e *Env) {
+			co := e.Create(func(*Co) {}, nil)
+			co.Release()
+			co.Reset()
+		}, "stackful: Reset of a released coroutine"},
+		{"reset main", func(e *Env) { e.Main().Reset() }, "stackful: Reset of the main coroutine"},
+		{"wait not current", func(e *Env) {
+			co := e.Create(func(co *Co) { co.Yield() }, nil)
+			co.Resume()
+			co.Wait(new(Cond), -1)
+		}, "stackful: Wait called on a coroutine that is not the current one"},
 		{"close from coroutine", func(e *Env) {
 			e.Create(func(*Co) { e.Close() }, nil).Resume()
 		}, "stackful: Close called by a coroutine other than the main coroutine"},
