@@ -1,0 +1,41 @@
+package hook
+
+import (
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"golang.org/x/sys/unix"
+)
+
+// Poll is poll(2), timeout in milliseconds (negative: forever). In a
+// hooked coroutine it is libco's co_poll: the coroutine waits on the loop
+// for any descriptor, hook descriptor or not, while the env's other
+// coroutines run, and Revents carries poll(2)'s bits. Poll with no
+// descriptors sleeps for timeout (libco's poll(NULL, 0, ms)). Elsewhere it
+// is poll(2).
+func Poll(fds []unix.PollFd, timeout int) (int, error) {
+	co := hooked()
+	if co == nil {
+		return unix.Poll(fds, timeout)
+	}
+	var small [8]loop.PollFd
+	lfds := small[:0]
+	if len(fds) > len(small) {
+		lfds = make([]loop.PollFd, 0, len(fds))
+	}
+	for _, p := range fds {
+		lfds = append(lfds, loop.PollFd{Fd: int(p.Fd), Events: loop.Events(uint16(p.Events))})
+	}
+	d := time.Duration(-1)
+	if timeout >= 0 {
+		d = time.Duration(timeout) * time.Millisecond
+	}
+	n, err := co.Poll(lfds, d)
+	if err != nil {
+		return -1, errno(err)
+	}
+	for i := range fds {
+		fds[i].Revents = int16(lfds[i].Revents)
+	}
+	return n, nil
+}

@@ -1,0 +1,48 @@
+package hook
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Sleep is sleep(3): it sleeps for seconds and returns the seconds left
+// unslept (always 0). In a hooked coroutine it waits on the loop while the
+// env's other coroutines run; elsewhere it blocks the calling thread, as
+// sleep(3) does.
+func Sleep(seconds uint) uint {
+	sleep(time.Duration(seconds) * time.Second)
+	return 0
+}
+
+// Usleep is usleep(3), in microseconds; see Sleep.
+func Usleep(usec uint) error {
+	sleep(time.Duration(usec) * time.Microsecond)
+	return nil
+}
+
+// Nanosleep is nanosleep(2); see Sleep. In a hooked coroutine the sleep is
+// never interrupted, so leftover (if not nil) is set to zero.
+func Nanosleep(req, leftover *unix.Timespec) error {
+	if req.Nsec < 0 || req.Nsec >= 1e9 || req.Sec < 0 {
+		return unix.EINVAL
+	}
+	if co := hooked(); co != nil {
+		co.Sleep(time.Duration(req.Nano()))
+		if leftover != nil {
+			*leftover = unix.Timespec{}
+		}
+		return nil
+	}
+	return unix.Nanosleep(req, leftover)
+}
+
+func sleep(d time.Duration) {
+	if co := hooked(); co != nil {
+		co.Sleep(d)
+		return
+	}
+	ts := unix.NsecToTimespec(int64(d))
+	for unix.Nanosleep(&ts, &ts) == unix.EINTR {
+	}
+}
