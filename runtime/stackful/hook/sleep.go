@@ -22,16 +22,14 @@ func Usleep(usec uint) error {
 }
 
 // Nanosleep is nanosleep(2); see Sleep. In a hooked coroutine the sleep is
-// never interrupted, so leftover (if not nil) is set to zero.
+// never interrupted, so leftover, which nanosleep(2) writes only when
+// interrupted, is left as it is.
 func Nanosleep(req, leftover *unix.Timespec) error {
 	if req.Nsec < 0 || req.Nsec >= 1e9 || req.Sec < 0 {
 		return unix.EINVAL
 	}
 	if co := hooked(); co != nil {
 		co.Sleep(time.Duration(req.Nano()))
-		if leftover != nil {
-			*leftover = unix.Timespec{}
-		}
 		return nil
 	}
 	return unix.Nanosleep(req, leftover)

@@ -1,0 +1,197 @@
+//go:build linux
+
+package hook
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"golang.org/x/sys/unix"
+)
+
+// newEnv returns an env closed when the test ends. Like every env, it must
+// be used on the goroutine that created it: the test's.
+func newEnv(t testing.TB) *stackful.Env {
+	t.Helper()
+	e, err := stackful.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// spawn starts fn in a new coroutine with hooks enabled.
+func spawn(e *stackful.Env, fn func(co *stackful.Co)) *stackful.Co {
+	co := e.Create(func(co *stackful.Co) {
+		co.EnableHook()
+		fn(co)
+	}, nil)
+	co.Resume()
+	return co
+}
+
+// runUntil runs e's loop until done reports true, failing the test if that
+// takes longer than limit.
+func runUntil(t testing.TB, e *stackful.Env, limit time.Duration, done func() bool) {
+	t.Helper()
+	expired := false
+	var guard loop.Timer
+	e.Loop().Reset(&guard, limit, func() { expired = true })
+	if !done() {
+		if err := e.Run(func() bool { return expired || done() }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Loop().Stop(&guard)
+	if !done() {
+		t.Fatalf("not done after %v", limit)
+	}
+}
+
+// A ticker is a coroutine that counts 1 ms sleeps: proof that the env keeps
+// running while another coroutine waits.
+type ticker struct {
+	n    int
+	stop bool
+	done bool
+}
+
+func startTicker(e *stackful.Env) *ticker {
+	tk := new(ticker)
+	spawn(e, func(co *stackful.Co) {
+		for !tk.stop {
+			co.Sleep(time.Millisecond)
+			tk.n++
+		}
+		tk.done = true
+	})
+	return tk
+}
+
+// socketpair returns a connected pair of hook descriptors, closed at the
+// end of the test unless the test closed them.
+func socketpair(t testing.TB, typ int) (a, b int) {
+	t.Helper()
+	fds, err := Socketpair(unix.AF_UNIX, typ, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { Close(fds[0]); Close(fds[1]) })
+	return fds[0], fds[1]
+}
+
+// listen returns a hook descriptor listening on 127.0.0.1 and its address.
+func listen(t testing.TB, backlog int) (int, *unix.SockaddrInet4) {
+	t.Helper()
+	fd, err := Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { Close(fd) })
+	if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Listen(fd, backlog); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fd, sa.(*unix.SockaddrInet4)
+}
+
+// tcpPair returns both ends of a TCP connection on 127.0.0.1, made outside
+// any coroutine (the hooked calls then block plainly).
+func tcpPair(t testing.TB) (client, server int) {
+	t.Helper()
+	lfd, sa := listen(t, 8)
+	client, err := Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { Close(client) })
+	if err := Connect(client, sa); err != nil {
+		t.Fatal(err)
+	}
+	server, _, err = Accept(lfd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { Close(server) })
+	return client, server
+}
+
+// fillSendBuffer writes to fd until the kernel takes no more, with the
+// send buffer shrunk first; it returns the bytes written.
+func fillSendBuffer(t testing.TB, fd int) int {
+	t.Helper()
+	unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, 4096)
+	buf := make([]byte, 4096)
+	total := 0
+	for {
+		n, err := unix.Write(fd, buf)
+		if err == unix.EAGAIN {
+			return total
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += n
+	}
+}
+
+// drain reads from fd (plainly, non-blocking) until n bytes have been read
+// or nothing is left.
+func drain(fd, n int) int {
+	buf := make([]byte, 64<<10)
+	got := 0
+	for got < n {
+		m, err := unix.Read(fd, buf[:min(len(buf), n-got)])
+		if err != nil || m == 0 {
+			break
+		}
+		got += m
+	}
+	return got
+}
+
+func setTimeout(t testing.TB, fd, opt int, d time.Duration) {
+	t.Helper()
+	tv := unix.NsecToTimeval(int64(d))
+	if err := SetsockoptTimeval(fd, unix.SOL_SOCKET, opt, &tv); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func isErrno(err error, want unix.Errno) bool {
+	var e unix.Errno
+	return errors.As(err, &e) && e == want
+}
+
+// openFDs counts this process's open descriptors.
+func openFDs(t testing.TB) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	return len(ents)
+}
+
+// settledGoroutines waits a little for exiting goroutines to end and
+// returns their number.
+func settledGoroutines(want int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 200 && n > want; i++ {
+		time.Sleep(5 * time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
+}
