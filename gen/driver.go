@@ -8,6 +8,8 @@ import (
 	"io"
 	"log"
 	"os"
+	"regexp"
+	"strconv"
 	"sort"
 	"strings"
 
@@ -127,28 +129,53 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 	if err != nil {
 		return nil, nil, err
 	}
+	// Errors in dependencies stop everything; in the packages themselves,
+	// only references to names cogen is about to generate are expected
+	// (the package may use its generated frames).
+	roots := map[*packages.Package]bool{}
+	for _, p := range pkgs {
+		roots[p] = true
+	}
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if roots[p] {
+			return
+		}
 		for _, e := range p.Errors {
 			loadErrs = append(loadErrs, e.Error())
 		}
 	})
-	if len(loadErrs) > 0 {
-		return nil, nil, fmt.Errorf("cannot load packages:\n\t%s", strings.Join(dedup(loadErrs), "\n\t"))
-	}
-	var files []File
+	var done []analyzed
+	names := map[string]bool{} // generated names, in every package
 	var diags []string
-	written := map[string]bool{}
-	seenFile := map[string]bool{}
 	for _, p := range pkgs {
+		if p.Types == nil || p.TypesInfo == nil || p.Name == "main" && strings.HasSuffix(p.ID, ".test") {
+			continue
+		}
 		res, ds, err := analyze(p)
 		if err != nil {
 			return nil, nil, err
 		}
+		for _, f := range res.Funcs {
+			names[f.FrameName] = true
+			names[f.CtorName] = true
+		}
 		for _, d := range ds {
 			diags = append(diags, fmt.Sprintf("%s: %s", p.Fset.Position(d.Pos), d.Message))
 		}
-		out, err := Generate(p.Fset, p.Types, res)
+		done = append(done, analyzed{p, res})
+	}
+	for _, p := range pkgs {
+		loadErrs = append(loadErrs, unexpectedErrors(p, done, names)...)
+	}
+	var files []File
+	written := map[string]bool{}
+	seenFile := map[string]bool{}
+	for _, a := range done {
+		if len(loadErrs) > 0 {
+			break
+		}
+		out, err := Generate(a.pkg.Fset, a.pkg.Types, a.res)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -161,6 +188,9 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 			files = append(files, f)
 		}
 	}
+	if len(loadErrs) > 0 {
+		return nil, nil, fmt.Errorf("cannot load packages:\n\t%s", strings.Join(dedup(loadErrs), "\n\t"))
+	}
 	for f := range old {
 		if !written[f] {
 			files = append(files, File{Path: f})
@@ -168,6 +198,76 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, dedup(diags), nil
+}
+
+// analyzedPkg is a loaded package and what Analyzer found in it.
+type analyzedPkg struct {
+	pkg *packages.Package
+	res *Result
+}
+
+type analyzed = analyzedPkg
+
+var undefinedRE = regexp.MustCompile(`^undefined: (\w+)$`)
+
+// unexpectedErrors returns the errors of a package other than references
+// to the names generated files will declare (outside marked functions):
+// a package may use its generated frames, which do not exist yet.
+func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]bool) []string {
+	var out []string
+	for _, e := range p.Errors {
+		expected := true
+		for _, line := range strings.Split(e.Msg, "\n") {
+			if strings.HasPrefix(line, "# ") || line == "" {
+				continue
+			}
+			pos, name := e.Pos, ""
+			if m := undefinedRE.FindStringSubmatch(line); m != nil {
+				name = m[1]
+			} else if m := posUndefinedRE.FindStringSubmatch(line); m != nil {
+				pos, name = m[1], m[2]
+			}
+			if !names[name] || inMarked(done, pos) {
+				expected = false
+			}
+		}
+		if !expected {
+			out = append(out, e.Error())
+		}
+	}
+	return out
+}
+
+var posUndefinedRE = regexp.MustCompile(`^(.*): undefined: (\w+)$`)
+
+// inMarked reports whether an error position (file:line:col) is inside a
+// marked function.
+func inMarked(done []analyzed, pos string) bool {
+	file, line, ok := splitPos(pos)
+	if !ok {
+		return false
+	}
+	for _, a := range done {
+		for _, f := range a.res.Funcs {
+			start, end := a.pkg.Fset.Position(f.Decl.Pos()), a.pkg.Fset.Position(f.Decl.End())
+			if line >= start.Line && line <= end.Line && (file == start.Filename || strings.HasSuffix(start.Filename, strings.TrimPrefix(file, "."))) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var posRE = regexp.MustCompile(`^(.*):(\d+)(?::\d+)?$`)
+
+// splitPos splits file:line[:col].
+func splitPos(pos string) (string, int, bool) {
+	m := posRE.FindStringSubmatch(pos)
+	if m == nil {
+		return "", 0, false
+	}
+	line, _ := strconv.Atoi(m[2])
+	return m[1], line, true
 }
 
 // analyze runs Analyzer on one loaded package.

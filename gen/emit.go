@@ -422,7 +422,9 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		case *boxNode:
 			add(r.varPtr(n.v).Op("=").New(e.typ(n.v.typ)))
 		case *zeroNode:
-			add(r.varExpr(n.v).Op("=").Add(e.zero(n.v.typ)))
+			if !n.implicit {
+				add(r.varExpr(n.v).Op("=").Add(e.zero(n.v.typ)))
+			}
 		case *reboxNode:
 			// The next iteration's variable starts as a copy of this one's.
 			fresh := n.v.name + "Next"

@@ -121,7 +121,13 @@ type jump struct {
 type boxNode struct{ v *variable }
 
 // zeroNode resets v to its zero value (a var declaration without value).
-type zeroNode struct{ v *variable }
+// If implicit, the declaration runs at most once per call, so v is still
+// zero there (a new frame is zeroed, and Step locals start zeroed): the
+// node only marks the definition for liveness.
+type zeroNode struct {
+	v        *variable
+	implicit bool
+}
 
 // reboxNode gives a boxed loop variable a fresh copy for the next iteration.
 type reboxNode struct{ v *variable }

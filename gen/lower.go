@@ -367,7 +367,7 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) {
 						if v.boxed {
 							l.emit(&boxNode{v})
 						} else {
-							l.emit(&zeroNode{v})
+							l.emit(&zeroNode{v: v, implicit: l.loops == 0 && !l.hasGoto})
 						}
 					}
 				}

@@ -33,7 +33,8 @@ func benchEcho(b *testing.B, model string) {
 // BenchmarkEchoStackless run, by name. Once cogen has generated
 // echo_cogen.go, its frame joins them as "generated" (NewEchoFrame).
 var stacklessHandlers = map[string]func(fd int) stackless.Frame{
-	"hand": func(fd int) stackless.Frame { return NewHandEchoFrame(fd) },
+	"hand":      func(fd int) stackless.Frame { return NewHandEchoFrame(fd) },
+	"generated": func(fd int) stackless.Frame { return NewEchoFrame(fd) },
 }
 
 // BenchmarkEchoStackless serves 100 connections of 64-byte ping-pong with

@@ -1,5 +1,7 @@
 package handler
 
+//go:generate cogen
+
 import "github.com/cogen-go/cogen/runtime/stackful"
 
 // MsgSize is the most Echo reads before writing back.
