@@ -9,8 +9,8 @@ import (
 	"log"
 	"os"
 	"regexp"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
