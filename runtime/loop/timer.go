@@ -30,7 +30,8 @@ type Timer struct {
 func (t *Timer) Scheduled() bool { return t.state != timerIdle }
 
 // Reset schedules t to call fn after d (d <= 0: in this iteration's timer
-// step), replacing any earlier schedule of t. It allocates nothing.
+// step), replacing any earlier schedule of t. It allocates nothing, but for
+// the occasional growth of a wheel slot's array (amortized; slots keep theirs).
 func (l *Loop) Reset(t *Timer, d time.Duration, fn func()) {
 	if t.waiter != nil {
 		panic("loop: Reset on a waiter's deadline timer")
