@@ -54,6 +54,46 @@ func BenchmarkIterPullSwitch(b *testing.B) {
 	}
 }
 
+// BenchmarkStackfulSwitchRatio measures Resume+Yield and a bare iter.Pull
+// round trip in alternating chunks of 1,000, so that both see the same load
+// on a shared machine, and reports stackful's time per round trip as a
+// multiple of iter.Pull's (x-iter.Pull); ns/op is the stackful round trip.
+func BenchmarkStackfulSwitchRatio(b *testing.B) {
+	e := benchEnv(b)
+	co := e.Create(func(co *Co) {
+		for {
+			co.Yield()
+		}
+	}, nil)
+	co.Resume()
+	next, stop := iter.Pull(func(yield func(struct{}) bool) {
+		for yield(struct{}{}) {
+		}
+	})
+	defer stop()
+	next()
+	const chunk = 1000
+	var tCo, tPull time.Duration
+	b.ResetTimer()
+	for done := 0; done < b.N; done += chunk {
+		t0 := time.Now()
+		for range chunk {
+			co.Resume()
+		}
+		t1 := time.Now()
+		for range chunk {
+			next()
+		}
+		tCo += t1.Sub(t0)
+		tPull += time.Since(t1)
+	}
+	b.StopTimer()
+	rounds := float64((b.N + chunk - 1) / chunk * chunk)
+	b.ReportMetric(float64(tCo.Nanoseconds())/rounds, "ns/op")
+	b.ReportMetric(float64(tPull.Nanoseconds())/rounds, "ns/iter.Pull")
+	b.ReportMetric(float64(tCo)/float64(tPull), "x-iter.Pull")
+}
+
 func benchAttrs() []namedAttr {
 	return []namedAttr{
 		{"default", nil},
