@@ -1,0 +1,112 @@
+package gen_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cogen-go/cogen/gen"
+)
+
+const badSource = `package bad
+
+import "github.com/cogen-go/cogen/runtime/stackful"
+
+//co:stackless
+func Bad(co *stackful.Co) {
+	defer println()
+	co.Gosched()
+}
+
+//co:stackless
+func Good(co *stackful.Co) {
+	co.Gosched()
+}
+`
+
+// writeBad adds a package with a diagnostic to the test module.
+func writeBad(t *testing.T, w *workspace) string {
+	dir := filepath.Join(w.dir, "bad")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.go"), []byte(badSource), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func cogen(t *testing.T, dir string, args ...string) (string, int) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(goEnv(dir), asCogen+"=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+// TestCLI checks the exit statuses: 1 with diagnostics (and nothing
+// written, not even for the good function), 2 on bad usage, 0 otherwise.
+func TestCLI(t *testing.T) {
+	w := setup(t)
+	dir := writeBad(t, w)
+	out, code := cogen(t, dir)
+	if code != 1 || !strings.Contains(out, "bad.go:7:2: defer is not supported") {
+		t.Errorf("diagnostics: exit %d, output:\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad_cogen.go")); !os.IsNotExist(err) {
+		t.Errorf("cogen wrote output despite a diagnostic: %v", err)
+	}
+	if out, code := cogen(t, dir, "-nosuchflag"); code != 2 {
+		t.Errorf("bad usage: exit %d, output:\n%s", code, out)
+	}
+	if out, code := cogen(t, w.dir, "-n", "./cases/sleep"); code != 0 || out != "" {
+		t.Errorf("-n on a good package: exit %d, output:\n%s", code, out)
+	}
+	if out, code := cogen(t, w.dir, "./nosuchdir"); code != 1 || !strings.HasPrefix(out, "cogen: ") {
+		t.Errorf("missing package: exit %d, output:\n%s", code, out)
+	}
+}
+
+// TestVetTool runs cogen as go vet's analysis tool.
+func TestVetTool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	w := setup(t)
+	writeBad(t, w)
+	cmd := exec.Command("go", "vet", "-vettool="+os.Args[0], "./bad", "./cases/sleep")
+	cmd.Dir = w.dir
+	cmd.Env = append(goEnv(w.dir), asCogen+"=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "bad.go:7:2: defer is not supported") {
+		t.Errorf("go vet -vettool=cogen: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "sleep") {
+		t.Errorf("diagnostics for a good package:\n%s", out)
+	}
+}
+
+func TestOutputName(t *testing.T) {
+	for src, want := range map[string]string{
+		"a/echo.go":               "a/echo_cogen.go",
+		"echo_test.go":            "echo_cogen_test.go",
+		"echo_linux.go":           "echo_cogen_linux.go",
+		"echo_linux_amd64.go":     "echo_cogen_linux_amd64.go",
+		"echo_amd64_test.go":      "echo_cogen_amd64_test.go",
+		"my_handler.go":           "my_handler_cogen.go",
+		"linux.go":                "linux_cogen.go",
+		"x_windows_arm64_test.go": "x_cogen_windows_arm64_test.go",
+	} {
+		if got := gen.OutputName(src); got != want {
+			t.Errorf("OutputName(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
