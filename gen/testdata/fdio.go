@@ -2,8 +2,10 @@ package fdio
 
 import (
 	"fmt"
+	"time"
 
 	"cogentest/trace"
+	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"golang.org/x/sys/unix"
 )
@@ -34,8 +36,23 @@ func Run(co *stackful.Co, t *trace.T) {
 		t.Printf("echo %q", buf[:m])
 		done++
 	}
+	t.Loop.AfterFunc(time.Millisecond, func() { unix.Write(fds[0], []byte("late")) })
+	n, err = pollRead(co, fds[1], buf[:])
+	t.Printf("poll read %q %v", buf[:n], err)
 	co.Close(fds[0])
 	co.Close(fds[1])
 	m, err := co.Read(fds[1], buf[:])
 	t.Printf("read after close %d %v", m, err != nil)
+}
+
+// pollRead waits for fd to be readable with Poll, then reads.
+//
+//co:stackless
+func pollRead(co *stackful.Co, fd int, buf []byte) (int, error) {
+	fds := []loop.PollFd{{Fd: fd, Events: loop.EventIn}}
+	n, err := co.Poll(fds, time.Second)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	return co.Read(fd, buf)
 }
