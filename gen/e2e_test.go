@@ -306,6 +306,13 @@ func (w *workspace) run() {
 		w.runErr = fmt.Errorf("building the harness: %v\n%s", err, out)
 		return
 	}
+	vet := exec.CommandContext(ctx, "go", "vet", "./cases/...")
+	vet.Dir = w.dir
+	vet.Env = goEnv(w.dir)
+	if out, err := vet.CombinedOutput(); err != nil {
+		w.runErr = fmt.Errorf("go vet of the generated code: %v\n%s", err, out)
+		return
+	}
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Dir = w.dir
 	out, err := cmd.CombinedOutput()

@@ -523,7 +523,13 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		add(e.setPC(p, t.next))
 		add(jen.Return(jen.Id(p.task).Dot("Call").Call(r.varPtr(t.child))))
 	case *unreachableTerm:
-		add(jen.Panic(jen.Lit("cogen: " + p.fn.FrameName + ": unreachable")))
+		// After a terminating statement of the source (an infinite loop,
+		// a panic) nothing more is needed, and vet would call it dead.
+		if len(b.nodes) == 0 {
+			add(jen.Panic(jen.Lit("cogen: " + p.fn.FrameName + ": unreachable")))
+		} else if _, ok := b.nodes[len(b.nodes)-1].(*stmtNode); !ok {
+			add(jen.Panic(jen.Lit("cogen: " + p.fn.FrameName + ": unreachable")))
+		}
 	}
 	return out
 }
