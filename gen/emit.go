@@ -106,7 +106,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func generateFile(fset *token.FileSet, pkg *types.Package, af *ast.File, src string, funcs []*Func) ([]byte, error) {
+func generateFile(fset *token.FileSet, pkg *types.Package, af *ast.File, src string, funcs []*Func) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("cogen: internal error generating code for %s: %v", filepath.Base(src), r)
+		}
+	}()
 	e := &emitter{fset: fset, pkg: pkg, srcName: filepath.Base(src)}
 	e.file = jen.NewFilePathName(pkg.Path(), pkg.Name())
 	for _, cg := range af.Comments {

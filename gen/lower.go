@@ -38,7 +38,7 @@ type jctx struct {
 }
 
 // lowerFunc checks and lowers one marked function.
-func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (*plan, bool) {
+func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *plan, ok bool) {
 	s := check(pass, fn, marked)
 	if !s.ok {
 		return nil, false
@@ -61,6 +61,12 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (*pl
 		l.names.reserve(imp.Name())
 	}
 	l.p.info, l.p.objVars, l.p.synth = l.info, l.vars, l.synth
+	defer func() {
+		if r := recover(); r != nil {
+			pass.Reportf(fn.Decl.Name.Pos(), "internal error: cogen cannot rewrite %s: %v", fn.Decl.Name.Name, r)
+			p, ok = nil, false
+		}
+	}()
 	l.lower()
 	if !l.ok {
 		return nil, false
