@@ -62,18 +62,16 @@ const flagHook uint8 = 1 // hooks enabled (libco's co_enable_hook_sys)
 // yields to whoever resumed it, and the loop resumes it when the wait ends.
 type Co struct {
 	// Layout: the waiter is embedded so waiting allocates nothing, and the
-	// whole fits the 176-byte size class: the budget for a suspended
+	// whole fits the 160-byte size class: the budget for a suspended
 	// coroutine is 3 KB, and its goroutine takes 2.7 of it.
 	w     loop.Waiter
 	env   *Env
 	fn    func(*Co)
-	next  func() (struct{}, bool) // switch into the coroutine (iter.Pull's next, or the env's starter)
-	stop  func()                  // unwind it (iter.Pull's stop); used by Env.Close
+	next  func() (struct{}, bool) // switch into the coroutine: iter.Pull's next, or a starter (see start)
 	yield func(struct{}) bool     // switch back to the resumer (iter.Pull's yield)
 	lprev *Co                     // env's list of live (started, unfinished) coroutines
 	lnext *Co
-	share *ShareStack // shared-stack group, or nil
-	extra *coExtra    // rarely used state, allocated on first use
+	extra *coExtra // rarely used state, allocated on first use
 
 	stackSize int32 // bytes of frames reserving a private stack, or 0
 	state     uint8
@@ -111,7 +109,7 @@ func (e *Env) Create(fn func(co *Co), attr *Attr) *Co {
 	if attr != nil {
 		if attr.ShareStack != nil {
 			attr.ShareStack.bind(e)
-			co.share = attr.ShareStack
+			co.next = attr.ShareStack.starter
 		} else if attr.StackSize > 0 {
 			co.stackSize = int32(reservation(attr.StackSize))
 		}
@@ -189,8 +187,9 @@ func (co *Co) Yield() {
 	e.depth--
 	e.current = e.stack[e.depth-1]
 	co.state = stateSuspended
-	if !co.yield(struct{}{}) {
-		panic(errUnwind)
+	co.yield(struct{}{})
+	if co.state == stateUnwinding {
+		panic(errUnwind) // Env.Close resumed co to unwind it
 	}
 }
 
@@ -201,15 +200,18 @@ func (co *Co) suspend(state uint8) {
 	e.depth--
 	e.current = e.stack[e.depth-1]
 	co.state = state
-	if !co.yield(struct{}{}) {
+	co.yield(struct{}{})
+	if co.state == stateUnwinding {
 		panic(errUnwind)
 	}
 }
 
-// start runs co for the first time, on a carrier of its share stack or on a
-// goroutine of its own. It is called through the env's starter as if it
-// were co's next, on the resumer's goroutine, with co already pushed.
-func (co *Co) start() {
+// start runs co for the first time, on a carrier of share if that is not
+// nil, else on a goroutine of its own. Until then co's next is a starter,
+// the env's or its share stack's (one closure each, so that creating a
+// coroutine allocates nothing but the Co), which calls start as if it were
+// co's next: on the resumer's goroutine, with co already pushed.
+func (co *Co) start(share *ShareStack) {
 	e := co.env
 	if e.closed {
 		e.depth--
@@ -218,18 +220,12 @@ func (co *Co) start() {
 		panic("stackful: Resume on a closed env")
 	}
 	e.addLive(co)
-	if co.share != nil {
-		co.share.start(co)
+	if share != nil {
+		share.start(co)
 		return
 	}
-	co.next, co.stop = iter.Pull(co.body)
+	co.next, _ = iter.Pull(e.body) // Env.Close unwinds through next, not stop
 	co.next()
-}
-
-// body is the goroutine of a coroutine that has one of its own.
-func (co *Co) body(yield func(struct{}) bool) {
-	co.yield = yield
-	co.run()
 }
 
 // run calls fn on the coroutine's goroutine and always returns normally,
@@ -274,7 +270,7 @@ func (co *Co) finish(p any, normal bool) {
 	e.stack[d] = nil
 	e.depth = d
 	e.current = e.stack[d-1]
-	co.next, co.stop, co.yield = nil, nil, nil
+	co.next, co.yield = e.starter, nil // for Reset; a share stack's carrier puts its own
 }
 
 // A misuseError is the panic value of a misused Resume or Yield: a snapshot
@@ -374,7 +370,6 @@ func (co *Co) Reset() {
 	if x := co.extra; x != nil {
 		x.spec, x.vars, x.panicValue = nil, nil, nil
 	}
-	co.next = co.env.starter
 	co.w.Init(co.env.loop, (*wakeup)(co))
 }
 

@@ -33,9 +33,10 @@ type Env struct {
 	liveHead *Co // started and unfinished coroutines, for Close
 	live     int
 
-	shares   []*ShareStack           // share stacks bound to this env
-	mainStop func() bool             // stop function of the main coroutine's waits
-	starter  func() (struct{}, bool) // the next of coroutines not started yet
+	shares   []*ShareStack                   // share stacks bound to this env
+	mainStop func() bool                     // stop function of the main coroutine's waits
+	starter  func() (struct{}, bool)         // the next of coroutines not started yet
+	body     func(yield func(struct{}) bool) // iter.Pull's sequence for every coroutine with a goroutine of its own
 	closing  bool
 	closed   bool
 	mainG    uintptr // the main goroutine's identity in Self's registry
@@ -69,8 +70,13 @@ func NewEnvOn(l *loop.Loop) *Env {
 	e.current = &e.main
 	e.mainStop = func() bool { return !e.main.w.Armed() && !e.main.w.Queued() }
 	e.starter = func() (struct{}, bool) {
-		e.current.start() // Resume has pushed the coroutine
+		e.current.start(nil) // Resume has pushed the coroutine
 		return struct{}{}, true
+	}
+	e.body = func(yield func(struct{}) bool) {
+		co := e.current // the first next has just pushed it
+		co.yield = yield
+		co.run()
 	}
 	e.mainG = register(&e.main) // Self's registry (self.go)
 	return e
@@ -170,7 +176,7 @@ func (e *Env) Close() error {
 		e.stack[e.depth] = co // depth is 1: there is room
 		e.depth++
 		e.current = co
-		co.stop()
+		co.next() // co's Yield or wait sees stateUnwinding and panics
 		switch co.state {
 		case stateDead:
 		case statePanicked:

@@ -122,11 +122,12 @@ func reserve1K(rest int) {
 // A ShareStack is bound to the first env that uses it; [Env.Close] ends its
 // idle carriers. It must not be shared between envs.
 type ShareStack struct {
-	count int
-	size  int
-	env   *Env
-	idle  []*carrier
-	stats ShareStackStats
+	count   int
+	size    int
+	env     *Env
+	idle    []*carrier
+	stats   ShareStackStats
+	starter func() (struct{}, bool) // next of the group's coroutines until they start
 }
 
 // ShareStackStats are a share stack's counters.
@@ -148,7 +149,12 @@ func AllocShareStack(count, size int) *ShareStack {
 	if size < 0 {
 		panic("stackful: AllocShareStack with a negative size")
 	}
-	return &ShareStack{count: count, size: size}
+	s := &ShareStack{count: count, size: size}
+	s.starter = func() (struct{}, bool) {
+		s.env.current.start(s) // Resume has pushed the coroutine
+		return struct{}{}, true
+	}
+	return s
 }
 
 // Count returns the number of idle carriers the group keeps.
@@ -198,17 +204,18 @@ func (s *ShareStack) start(co *Co) {
 		s.stats.Carriers++
 	}
 	c.co = co
-	co.next, co.stop = c.next, c.stop
+	co.next = c.next
 	c.next()
 }
 
 func (c *carrier) body(yield func(struct{}) bool) {
+	s := c.share
 	for {
 		co := c.co
 		co.yield = yield
 		co.run()
+		co.next = s.starter // for Reset
 		c.co = nil
-		s := c.share
 		if s.env.closing || len(s.idle) >= s.count {
 			return
 		}
