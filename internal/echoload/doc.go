@@ -29,6 +29,14 @@
 //	b.ReportMetric(res.ReqPerSec(), "req/s")
 //	b.ReportMetric(res.CPUPerReqMicros(), "us-cpu/req")
 //
+// With [Config.HTTP] set the same client speaks HTTP/1.1 instead: each
+// request is a keep-alive GET, answered once the whole response has
+// arrived, so that an HTTP server is measured the same way.
+//
+// Besides CPU time, the result counts the read and write system calls the
+// server's process made in the window ([Result.ServerReads],
+// [Result.ServerWrites], from /proc/self/io).
+//
 // The window opens once every connection is established and closes when the
 // last request has been answered, so connection setup and teardown are not
 // measured. Every run is bounded in time: the child gives up, and the parent

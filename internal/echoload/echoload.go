@@ -27,8 +27,16 @@ type Config struct {
 	Addr string
 	// Conns is the number of connections (default 100).
 	Conns int
-	// Size is the message size in bytes (default 64).
+	// Size is the message size in bytes (default 64). An HTTP run ignores
+	// it.
 	Size int
+	// HTTP, if set, makes each request a keep-alive HTTP/1.1 GET of Path
+	// (default "/") instead of an echoed message; a request is answered
+	// once the response's status line (which must be 200), headers and
+	// Content-Length bytes of body have arrived.
+	HTTP bool
+	// Path is the path an HTTP run requests.
+	Path string
 	// Requests, if positive, ends the run once that many requests have been
 	// answered in total.
 	Requests int64
@@ -54,6 +62,9 @@ func (c *Config) fill() error {
 	if c.Size <= 0 {
 		c.Size = 64
 	}
+	if c.Path == "" {
+		c.Path = "/"
+	}
 	if c.Requests < 0 {
 		return errors.New("echoload: negative request count")
 	}
@@ -75,6 +86,21 @@ type Result struct {
 	Requests  int64         // requests answered in the window
 	Elapsed   time.Duration // the window, as the client measured it
 	ServerCPU time.Duration // user+system CPU of the server's process in the window
+	// ServerReads and ServerWrites count the read and write system calls
+	// (read, readv, recvfrom... and write, writev, sendto...; successful or
+	// not, EAGAIN included) the server's process made in the window, from
+	// the syscr and syscw lines of /proc/self/io; -1 where that file is not
+	// available. epoll_wait and other calls are not counted.
+	ServerReads, ServerWrites int64
+}
+
+// SyscallsPerReq returns the server's read and write system calls per
+// request, and false if they were not counted.
+func (r Result) SyscallsPerReq() (float64, bool) {
+	if r.ServerReads < 0 || r.ServerWrites < 0 || r.Requests == 0 {
+		return 0, false
+	}
+	return float64(r.ServerReads+r.ServerWrites) / float64(r.Requests), true
 }
 
 // ReqPerSec returns requests per second over the window.
@@ -155,6 +181,7 @@ func (ld *Load) watch(out io.Reader) {
 	kill := time.AfterFunc(ld.cfg.Timeout+5*time.Second, func() { ld.cmd.Process.Kill() })
 	defer kill.Stop()
 	var cpu0, cpu1 time.Duration
+	var io0, io1 ioCounts
 	var opened, closed, reported bool
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
@@ -162,8 +189,10 @@ func (ld *Load) watch(out io.Reader) {
 		switch {
 		case len(f) == 1 && f[0] == "start":
 			cpu0, opened = processCPU(), true
+			io0 = processIO()
 		case len(f) == 1 && f[0] == "stop":
 			cpu1, closed = processCPU(), true
+			io1 = processIO()
 		case len(f) == 3 && f[0] == "result":
 			n, err1 := strconv.ParseInt(f[1], 10, 64)
 			ns, err2 := strconv.ParseInt(f[2], 10, 64)
@@ -182,7 +211,47 @@ func (ld *Load) watch(out io.Reader) {
 		ld.err = fmt.Errorf("echoload: client ended without a complete report: %s", strings.TrimSpace(ld.stderr.String()))
 	default:
 		ld.res.ServerCPU = cpu1 - cpu0
+		ld.res.ServerReads, ld.res.ServerWrites = -1, -1
+		if io0.ok && io1.ok {
+			ld.res.ServerReads, ld.res.ServerWrites = io1.reads-io0.reads, io1.writes-io0.writes
+		}
 	}
+}
+
+// ioCounts are the read and write system calls of a process so far.
+type ioCounts struct {
+	reads, writes int64
+	ok            bool
+}
+
+// processIO returns this process's read and write system calls so far,
+// from /proc/self/io (all threads). Reading the file is one more read
+// call, counted at the start of the window and not at its end.
+func processIO() ioCounts {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return ioCounts{}
+	}
+	var c ioCounts
+	var seen int
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "syscr":
+			c.reads, seen = n, seen+1
+		case "syscw":
+			c.writes, seen = n, seen+1
+		}
+	}
+	c.ok = seen == 2
+	return c
 }
 
 // processCPU returns the user plus system CPU time of this process.
@@ -279,23 +348,12 @@ func runClient(cfg Config, report io.Writer) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			msg := make([]byte, cfg.Size)
-			for j := range msg {
-				msg[j] = byte(i + j)
-			}
-			echo := make([]byte, cfg.Size)
+			ask := newAsker(cfg, c, i)
 			for !stop.Load() {
 				if cfg.Requests > 0 && issued.Add(1) > cfg.Requests {
 					return
 				}
-				_, err := c.Write(msg)
-				if err == nil {
-					_, err = io.ReadFull(c, echo)
-				}
-				if err == nil && !bytes.Equal(echo, msg) {
-					err = errors.New("echo differs from the message")
-				}
-				if err != nil {
+				if err := ask(); err != nil {
 					errOnce.Do(func() { firstErr = fmt.Errorf("echoload: connection %d: %w", i, err) })
 					stop.Store(true)
 					return
@@ -316,4 +374,71 @@ func runClient(cfg Config, report io.Writer) error {
 	conns = nil
 	fmt.Fprintf(report, "result %d %d\n", answered.Load(), elapsed.Nanoseconds())
 	return nil
+}
+
+// newAsker returns the function that makes one request on connection i
+// and waits for its answer: an echoed message, or an HTTP response.
+func newAsker(cfg Config, c net.Conn, i int) func() error {
+	if cfg.HTTP {
+		req := []byte("GET " + cfg.Path + " HTTP/1.1\r\nHost: " + cfg.Addr + "\r\nUser-Agent: echoload\r\n\r\n")
+		br := bufio.NewReaderSize(c, 4096)
+		return func() error {
+			if _, err := c.Write(req); err != nil {
+				return err
+			}
+			return readResponse(br)
+		}
+	}
+	msg := make([]byte, cfg.Size)
+	for j := range msg {
+		msg[j] = byte(i + j)
+	}
+	echo := make([]byte, cfg.Size)
+	return func() error {
+		_, err := c.Write(msg)
+		if err == nil {
+			_, err = io.ReadFull(c, echo)
+		}
+		if err == nil && !bytes.Equal(echo, msg) {
+			err = errors.New("echo differs from the message")
+		}
+		return err
+	}
+}
+
+// readResponse reads one HTTP/1.1 response with status 200 and a
+// Content-Length body from br, and discards it. It parses no more than that,
+// so that the client spends as little as it can per request.
+func readResponse(br *bufio.Reader) error {
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(line, []byte("HTTP/1.1 200 ")) {
+		return fmt.Errorf("response %q", bytes.TrimSpace(line))
+	}
+	length := -1
+	for {
+		line, err = br.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			break
+		}
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if ok && bytes.EqualFold(k, []byte("Content-Length")) {
+			n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+			if err != nil || n < 0 {
+				return fmt.Errorf("bad Content-Length %q", v)
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return errors.New("response without Content-Length")
+	}
+	_, err = br.Discard(length)
+	return err
 }
