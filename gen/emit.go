@@ -323,7 +323,7 @@ func (e *emitter) stepBody(fn *Func) []jen.Code {
 	}
 	reach := reachable(p)
 	var emitted []*block
-	for _, b := range p.blocks {
+	for _, b := range layout(p) {
 		if reach[b] || len(b.nodes) > 0 {
 			emitted = append(emitted, b)
 		}
@@ -346,6 +346,33 @@ func (e *emitter) stepBody(fn *Func) []jen.Code {
 	body = append(body, loop)
 	body = append(body, jen.Comment(restoreMarker))
 	return body
+}
+
+// layout orders the states so that a state is followed by the one it most
+// often continues into, which then needs no trip through the switch.
+func layout(p *plan) []*block {
+	placed := map[*block]bool{}
+	var order []*block
+	for _, start := range p.blocks {
+		for b := start; b != nil && !placed[b]; {
+			placed[b] = true
+			order = append(order, b)
+			switch t := b.term.(type) {
+			case *jumpTerm:
+				b = t.to
+			case *branchTerm:
+				b = t.then
+				if placed[b] {
+					b = t.els
+				}
+			case *callTerm:
+				b = t.next
+			default:
+				b = nil
+			}
+		}
+	}
+	return order
 }
 
 // reachable returns the blocks control can reach from the entry.
@@ -462,7 +489,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		add(e.jumpLast(r, t.jump, next)...)
 	case *branchTerm:
 		if t.then == next && t.els != next {
-			add(jen.If(jen.Op("!").Parens(r.expr(t.cond))).Block(e.jumpCode(r, jump{to: t.els}, false)...))
+			add(jen.If(r.negate(t.cond)).Block(e.jumpCode(r, jump{to: t.els}, false)...))
 			add(e.jumpLast(r, jump{to: t.then}, next)...)
 		} else {
 			add(jen.If(r.expr(t.cond)).Block(e.jumpCode(r, jump{to: t.then}, false)...))

@@ -475,3 +475,22 @@ func (r *rctx) returnStmt(s *ast.ReturnStmt) []jen.Code {
 	}
 	return append(out, jen.Return(jen.Qual(stacklessPath, "Done")))
 }
+
+// negate renders the negation of a condition. Only == and != invert
+// exactly (with NaN, !(a < b) is not a >= b).
+func (r *rctx) negate(cond ast.Expr) *jen.Statement {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return r.expr(c.X)
+		}
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.EQL:
+			return r.expr(c.X).Op("!=").Add(r.expr(c.Y))
+		case token.NEQ:
+			return r.expr(c.X).Op("==").Add(r.expr(c.Y))
+		}
+	}
+	return jen.Op("!").Parens(r.expr(cond))
+}

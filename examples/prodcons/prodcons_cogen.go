@@ -59,7 +59,14 @@ func (f *ProducerFrame) Step(co *stackless.Task) stackless.Status {
 //line prodcons.go:50
 			f.tmp = f.p.Interval
 			f.PC = 6
-			continue
+			fallthrough
+		case 6:
+//line prodcons.go:50
+			co.Poll(nil, f.tmp)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			fallthrough
 		case 3:
 //line prodcons.go:43
 			f.round++
@@ -71,19 +78,11 @@ func (f *ProducerFrame) Step(co *stackless.Task) stackless.Status {
 //line prodcons.go:53
 			f.p.Cond.Broadcast()
 			return stackless.Done
-		case 6:
-//line prodcons.go:50
-			co.Poll(nil, f.tmp)
-			if co.Blocked() {
-				return stackless.Suspend
-			}
-			f.PC = 3
-			continue
 		default:
 			panic("cogen: ProducerFrame: invalid resume point")
 		}
 	}
-//line prodcons_cogen.go:87
+//line prodcons_cogen.go:86
 }
 
 // A compile error here means the signature of Producer changed: run cogen again.
@@ -116,7 +115,7 @@ func (f *ConsumerFrame) Step(co *stackless.Task) stackless.Status {
 			f.cid = f.p.cid
 			fallthrough
 		case 2:
-			if !(len(f.p.data) == 0) {
+			if len(f.p.data) != 0 {
 				f.PC = 7
 				continue
 			}
@@ -130,14 +129,7 @@ func (f *ConsumerFrame) Step(co *stackless.Task) stackless.Status {
 //line prodcons.go:68
 			f.tmp = &f.p.Cond
 			f.PC = 9
-			continue
-		case 7:
-//line prodcons.go:71
-			fmt.Fprintf(f.p.Out, "[%d] - del data:%d\n", f.cid, f.p.data[0])
-//line prodcons.go:72
-			f.p.data = f.p.data[1:]
-			f.PC = 2
-			continue
+			fallthrough
 		case 9:
 //line prodcons.go:68
 			co.Wait(f.tmp, -1)
@@ -146,11 +138,18 @@ func (f *ConsumerFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			f.PC = 2
 			continue
+		case 7:
+//line prodcons.go:71
+			fmt.Fprintf(f.p.Out, "[%d] - del data:%d\n", f.cid, f.p.data[0])
+//line prodcons.go:72
+			f.p.data = f.p.data[1:]
+			f.PC = 2
+			continue
 		default:
 			panic("cogen: ConsumerFrame: invalid resume point")
 		}
 	}
-//line prodcons_cogen.go:154
+//line prodcons_cogen.go:153
 }
 
 // A compile error here means the signature of Consumer changed: run cogen again.

@@ -69,7 +69,7 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err1 = r3
-			if !(err1 != nil) {
+			if err1 == nil {
 				f.PC = 2
 				continue
 			}
