@@ -168,6 +168,11 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 	for _, p := range pkgs {
 		loadErrs = append(loadErrs, unexpectedErrors(p, done, names)...)
 	}
+	// A file in both a package and its test variant is generated from the
+	// package itself, whatever the order of loading.
+	sort.SliceStable(done, func(i, j int) bool {
+		return !strings.Contains(done[i].pkg.ID, "[") && strings.Contains(done[j].pkg.ID, "[")
+	})
 	var files []File
 	written := map[string]bool{}
 	seenFile := map[string]bool{}
