@@ -1,0 +1,52 @@
+package gen
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
+)
+
+// TestVocabulary checks that every method the generator keeps as a call on
+// the handle exists with the same signature on the stackless task: the
+// rewrite changes the receiver's type and nothing else.
+func TestVocabulary(t *testing.T) {
+	co := reflect.TypeFor[*stackful.Co]()
+	task := reflect.TypeFor[*stackless.Task]()
+	names := []string{}
+	for name := range waitingMethods {
+		names = append(names, name)
+	}
+	for name := range plainMethods {
+		names = append(names, name)
+	}
+	for _, name := range names {
+		a, ok := co.MethodByName(name)
+		if !ok {
+			t.Errorf("*stackful.Co has no method %s", name)
+			continue
+		}
+		b, ok := task.MethodByName(name)
+		if !ok {
+			t.Errorf("*stackless.Task has no method %s", name)
+			continue
+		}
+		// Compare without the receiver.
+		at, bt := a.Type, b.Type
+		if at.NumIn() != bt.NumIn() || at.NumOut() != bt.NumOut() || at.IsVariadic() != bt.IsVariadic() {
+			t.Errorf("%s: %v vs %v", name, at, bt)
+			continue
+		}
+		for i := 1; i < at.NumIn(); i++ {
+			if at.In(i) != bt.In(i) {
+				t.Errorf("%s: parameter %d: %v vs %v", name, i, at.In(i), bt.In(i))
+			}
+		}
+		for i := 0; i < at.NumOut(); i++ {
+			if at.Out(i) != bt.Out(i) {
+				t.Errorf("%s: result %d: %v vs %v", name, i, at.Out(i), bt.Out(i))
+			}
+		}
+	}
+}
