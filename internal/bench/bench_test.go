@@ -1,0 +1,113 @@
+package bench
+
+import (
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/internal/echoload"
+)
+
+func TestMain(m *testing.M) {
+	echoload.MaybeRunChild()
+	os.Exit(m.Run())
+}
+
+func openFDs() int {
+	ents, _ := os.ReadDir("/proc/self/fd")
+	return len(ents)
+}
+
+// checkNoLeaks fails t if, within a few seconds, the process does not get
+// back to the descriptors and goroutines it had when the returned function
+// was made.
+func checkNoLeaks(t *testing.T) func() {
+	fds, goroutines := openFDs(), runtime.NumGoroutine()
+	return func() {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for openFDs() > fds || runtime.NumGoroutine() > goroutines {
+			if time.Now().After(deadline) {
+				t.Fatalf("fds %d -> %d, goroutines %d -> %d", fds, openFDs(), goroutines, runtime.NumGoroutine())
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// TestRunEcho: every echo server answers exactly the requests of a short
+// run, with at least one read and one write per request, and leaves no
+// descriptor or goroutine behind.
+func TestRunEcho(t *testing.T) {
+	for _, model := range EchoModels {
+		t.Run(model, func(t *testing.T) {
+			defer checkNoLeaks(t)()
+			res, err := RunEcho(model, echoload.Config{Conns: 20, Requests: 2000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Requests != 2000 || res.ServerCPU <= 0 {
+				t.Fatalf("%+v", res)
+			}
+			if n, ok := res.SyscallsPerReq(); !ok || n < 2 {
+				t.Fatalf("%v read+write syscalls per request", n)
+			}
+			t.Log(res)
+		})
+	}
+	if _, err := RunEcho("nonsense", echoload.Config{Requests: 1}); err == nil {
+		t.Fatal("unknown model accepted")
+	}
+}
+
+// TestRunHTTP: both hello servers answer a short keep-alive run.
+func TestRunHTTP(t *testing.T) {
+	for _, model := range HTTPModels {
+		t.Run(model, func(t *testing.T) {
+			defer checkNoLeaks(t)()
+			res, err := RunHTTP(model, echoload.Config{Conns: 10, Requests: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Requests != 1000 {
+				t.Fatalf("%+v", res)
+			}
+			t.Log(res)
+		})
+	}
+}
+
+// TestSleepers: in every model each sleeper wakes, never early, and the
+// results are ordered.
+func TestSleepers(t *testing.T) {
+	for _, model := range SleepModels {
+		t.Run(model, func(t *testing.T) {
+			r, err := Sleepers(model, 1000, 20*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.N != 1000 || r.Early != 0 || r.Start <= 0 || r.LateP50 > r.LateP99 || r.LateP99 > r.LateMax || r.LateMax > 5*time.Second {
+				t.Fatalf("%+v", r)
+			}
+			t.Logf("%+v", r)
+		})
+	}
+}
+
+// TestMemory: every mode reports a plausible size per coroutine (a
+// measurement in a shared test process, so only loose bounds).
+func TestMemory(t *testing.T) {
+	for _, mode := range MemoryModes {
+		t.Run(mode, func(t *testing.T) {
+			r, err := Memory(mode, 2000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.PerCo < 64 || r.PerCoGC < 64 || r.PerCo > 1<<20 {
+				t.Fatalf("%+v", r)
+			}
+			t.Logf("%+v", r)
+		})
+	}
+}

@@ -1,0 +1,137 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/examples/echo/handler"
+	"github.com/cogen-go/cogen/internal/echoload"
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
+)
+
+// EchoModels are the echo servers StartEchoServer knows: one stackful
+// coroutine per connection running handler.Echo, one stackless task per
+// connection running the generated EchoFrame or the hand-written
+// HandEchoFrame (all three on one event loop), and Go's net package with
+// one goroutine per connection.
+var EchoModels = []string{"stackful", "stackless/generated", "stackless/hand", "goroutine"}
+
+// StacklessEchoHandlers are the stackless forms of handler.Echo, by name.
+var StacklessEchoHandlers = map[string]func(fd int) stackless.Frame{
+	"hand":      func(fd int) stackless.Frame { return handler.NewHandEchoFrame(fd) },
+	"generated": func(fd int) stackless.Frame { return handler.NewEchoFrame(fd) },
+}
+
+// StartEchoServer starts an echo server of the model on a fresh listener
+// on 127.0.0.1 and returns its address and the function that shuts it
+// down. The stackful and stackless servers run on l (nothing runs until l
+// does; call it on l's goroutine); the goroutine server ignores l.
+func StartEchoServer(model string, l *loop.Loop) (addr string, shutdown func(time.Duration) error, err error) {
+	if model == "goroutine" {
+		ln, err := net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			return "", nil, err
+		}
+		return ln.Addr().String(), handler.ServeGoroutines(ln).Shutdown, nil
+	}
+	newFrame := StacklessEchoHandlers[strings.TrimPrefix(model, "stackless/")]
+	if model != "stackful" && (!strings.HasPrefix(model, "stackless/") || newFrame == nil) {
+		return "", nil, fmt.Errorf("bench: unknown echo model %q", model)
+	}
+	lfd, addr, err := echoload.ListenFD()
+	if err != nil {
+		return "", nil, err
+	}
+	if model != "stackful" {
+		return addr, handler.ServeStackless(l, lfd, newFrame).Shutdown, nil
+	}
+	env := stackful.NewEnvOn(l)
+	s := handler.ServeStackful(env, lfd, handler.Echo)
+	return addr, func(limit time.Duration) error {
+		err := s.Shutdown(limit)
+		if cerr := env.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
+}
+
+// RunEcho serves one echoload run (cfg.Addr is filled in) with an echo
+// server of the model, shuts the server down, and returns what the load
+// client measured.
+func RunEcho(model string, cfg echoload.Config) (echoload.Result, error) {
+	l, err := loop.New()
+	if err != nil {
+		return echoload.Result{}, err
+	}
+	defer l.Close()
+	addr, shutdown, err := StartEchoServer(model, l)
+	if err != nil {
+		return echoload.Result{}, err
+	}
+	cfg.Addr = addr
+	return serveLoad(cfg, shutdown, func(ld *echoload.Load) error {
+		if model == "goroutine" {
+			<-ld.Done()
+			return nil
+		}
+		return serveUntil(l, ld)
+	})
+}
+
+// serveLoad starts the load described by cfg, serves it with serve, shuts
+// the server down and returns the load's result.
+func serveLoad(cfg echoload.Config, shutdown func(time.Duration) error, serve func(*echoload.Load) error) (echoload.Result, error) {
+	ld, err := echoload.Start(cfg)
+	if err != nil {
+		shutdown(time.Second)
+		return echoload.Result{}, err
+	}
+	serr := serve(ld)
+	res, err := ld.Wait()
+	if shErr := shutdown(10 * time.Second); shErr != nil {
+		err = errors.Join(err, fmt.Errorf("shutdown: %w", shErr))
+	}
+	return res, errors.Join(serr, err)
+}
+
+// serveUntil runs l until the load has ended.
+func serveUntil(l *loop.Loop, ld *echoload.Load) error {
+	over := false
+	go func() {
+		<-ld.Done()
+		l.Submit(func() { over = true })
+	}()
+	return l.Run(func() bool { return over })
+}
+
+// EchoConns is the number of connections of the echo benchmarks under
+// go test.
+const EchoConns = 100
+
+// Echo serves one echoload run of b.N requests over 100 connections with
+// the model and reports the wall time per request (ns/op), requests per
+// second, the server's CPU time per request and its read and write system
+// calls per request.
+func Echo(b *testing.B, model string) {
+	res, err := RunEcho(model, echoload.Config{Conns: EchoConns, Requests: int64(b.N)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reportLoad(b, res)
+}
+
+func reportLoad(b *testing.B, res echoload.Result) {
+	b.ReportMetric(float64(res.Elapsed.Nanoseconds())/float64(max(res.Requests, 1)), "ns/op")
+	b.ReportMetric(res.ReqPerSec(), "req/s")
+	b.ReportMetric(res.CPUPerReqMicros(), "us-cpu/req")
+	if n, ok := res.SyscallsPerReq(); ok {
+		b.ReportMetric(n, "rw-syscalls/req")
+	}
+}
