@@ -90,23 +90,25 @@
 //
 //   - Default: a goroutine stack that starts at the runtime minimum (2 KiB)
 //     and doubles by copying when a call needs more. A suspended coroutine
-//     costs 2,957 bytes (2 KiB stack, the goroutine and the iter.Pull
-//     state, the 176-byte Co); libco: 18 KB private, 8.7 KB shared.
+//     costs 2,988 bytes: the 2 KiB stack, the goroutine descriptor and the
+//     iter.Pull state (about 700), the 160-byte Co and its entry in
+//     [Self]'s registry (about 60); libco: 18 KB private, 8.7 KB shared.
 //   - Private (StackSize): the stack is grown to StackSize up front, when
 //     the coroutine starts, in one step (frames that are reserved but never
 //     touched, so only the few hundred bytes in use are copied). A later
 //     call within the reservation pays no growth: a first call 80 KiB deep
-//     takes 1.5 µs with a 128 KiB private stack and 25–35 µs without (six
+//     takes 1.5 µs with a 128 KiB private stack and 28–34 µs without (six
 //     growth copies, each walking every frame). The reservation itself
-//     costs about 0.6 µs at start, and 128 KiB per suspended coroutine.
+//     costs about 0.6–1 µs at start, and 128 KiB per suspended coroutine.
 //   - Shared (ShareStack from [AllocShareStack]): a Go coroutine cannot
 //     leave its goroutine stack, so the group shares carriers instead: a
 //     coroutine starts on an idle carrier goroutine of its group, and when
 //     it finishes the carrier, stack included, goes back to the group (up
 //     to count idle ones) to run the next. Creating, running and releasing
 //     a coroutine then allocates only the Co and starts no goroutine (about
-//     0.4 µs against 0.6 µs). Carrier stacks start minimal and grow and
-//     shrink on demand; size reserves nothing.
+//     0.33 µs against 0.57 µs). Carrier stacks start minimal and grow and
+//     shrink on demand; size reserves nothing. A suspended coroutine holds
+//     its carrier: 3,037 bytes.
 //
 // What Go does not allow: a stack that outlives its goroutine's suspension
 // elsewhere (a suspended coroutine keeps its goroutine stack; libco copies a
@@ -130,22 +132,25 @@
 //
 // # Costs
 //
-// Measured on the project's 2-core x86-64 VM (go test -bench, Go 1.26; the
-// machine is shared, so single runs vary by 10–20%):
+// Measured on the project's 2-core x86-64 VM (go test -bench, Go 1.26,
+// -benchtime=300ms -count=5, best and median; the machine is shared with
+// other work, so single runs vary by 10–30%):
 //
-//	BenchmarkIterPullSwitch             62 ns   bare iter.Pull next + yield
-//	BenchmarkStackfulSwitch             79 ns   Resume + Yield, 0 allocs
-//	BenchmarkStackfulCreateRelease      0.6 µs  default (8 allocs); 0.4 µs shared (1 alloc); 1.4 µs private 128 KiB
-//	BenchmarkStackfulMemory             2,957 B per suspended coroutine (default), 2,989 (shared), 132 KB (private 128 KiB; 66 KB after a GC)
-//	BenchmarkCondSignal                 0.44 µs signal, loop iteration (one epoll_wait), resume and yield back
+//	BenchmarkIterPullSwitch          62–65 ns   bare iter.Pull next + yield
+//	BenchmarkStackfulSwitch          79–83 ns   Resume + Yield, 0 allocs
+//	BenchmarkStackfulSwitchRatio     1.22–1.28  x iter.Pull, in alternating chunks (load-robust)
+//	BenchmarkStackfulCreateRelease   0.55–0.6 µs default (7 allocs, 352 B); 0.31–0.35 µs shared (1 alloc); 1.3–2 µs private 128 KiB
+//	BenchmarkStackfulFirstDeepCall   28–34 µs default; 1.5 µs private 128 KiB (the call alone)
+//	BenchmarkStackfulMemory          2,988 B per suspended coroutine (default); 3,037 (shared); 131,904 (private 128 KiB; 66,336 after a GC)
+//	BenchmarkCondSignal              0.45–0.48 µs: signal, one loop iteration (an epoll_wait), resume, yield back
 //
-// What Resume and Yield add to iter.Pull's round trip (1.25x) is almost all
-// the call level they are: after a switch the CPU mispredicts every return
-// into a frame of the other stack, about 6 ns per level and side. iter.Pull
-// with one non-inlined wrapper per side measures 1.21x; the state checks,
-// the call-stack push and pop and the panic check cost the remaining 2–3 ns.
-// Resume cannot be inlined (calling next alone takes most of the inliner's
-// budget).
+// What Resume and Yield add to iter.Pull's round trip (about 1.25x, above
+// the 1.2x the project aimed for) is almost all the call level they are:
+// after a switch the CPU mispredicts every return into a frame of the other
+// stack, about 6 ns per level and side. Bare iter.Pull with one non-inlined
+// wrapper per side measures 1.21x; the state checks, the call-stack push and
+// pop and the panic check cost the remaining 2–3 ns. Resume cannot be
+// inlined (calling next alone takes most of the inliner's budget).
 //
 // # Threads
 //
