@@ -119,7 +119,9 @@ func (e *Env) Closed() bool { return e.closed }
 
 // Run runs the event loop until stop returns true (libco's co_eventloop with
 // its pfn; a nil stop runs until the loop is closed). stop is called once per
-// iteration, after the woken coroutines have run. Coroutines whose waits end
+// iteration, after the woken coroutines have run; the first iteration waits
+// for something to happen if nothing is ready, so check a condition that may
+// already hold before calling Run. Coroutines whose waits end
 // are resumed from the loop, that is, by the coroutine calling Run, normally
 // the main coroutine. A panic in a coroutine resumed by the loop propagates
 // out of Run.
