@@ -73,6 +73,27 @@ func TestCLI(t *testing.T) {
 	if out, code := cogen(t, w.dir, "./nosuchdir"); code != 1 || !strings.HasPrefix(out, "cogen: ") {
 		t.Errorf("missing package: exit %d, output:\n%s", code, out)
 	}
+	// A package that uses generated frames, its own or another package's,
+	// can be regenerated: references to the names about to be generated
+	// are expected while the old output is set aside.
+	user := filepath.Join(w.dir, "user")
+	if err := os.MkdirAll(user, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	src := "package user\n\nimport \"cogentest/cases/sleep\"\n\nvar _ = sleep.NewRunFrame\n"
+	if err := os.WriteFile(filepath.Join(user, "user.go"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := cogen(t, w.dir, "-n", "./cases/sleep", "./user"); code != 0 {
+		t.Errorf("package using generated names: exit %d, output:\n%s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(user, "user.go"), []byte(src+"var _ = sleep.NoSuchName\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := cogen(t, w.dir, "-n", "./cases/sleep", "./user"); code != 1 || !strings.Contains(out, "NoSuchName") {
+		t.Errorf("real type error: exit %d, output:\n%s", code, out)
+	}
+	os.RemoveAll(user)
 }
 
 // TestVetTool runs cogen as go vet's analysis tool.

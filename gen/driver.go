@@ -213,7 +213,7 @@ type analyzedPkg struct {
 
 type analyzed = analyzedPkg
 
-var undefinedRE = regexp.MustCompile(`^undefined: (\w+)$`)
+var undefinedRE = regexp.MustCompile(`^undefined: (?:\w+\.)?(\w+)$`)
 
 // unexpectedErrors returns the errors of a package other than references
 // to the names generated files will declare (outside marked functions):
@@ -243,7 +243,7 @@ func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]boo
 	return out
 }
 
-var posUndefinedRE = regexp.MustCompile(`^(.*): undefined: (\w+)$`)
+var posUndefinedRE = regexp.MustCompile(`^(.*): undefined: (?:\w+\.)?(\w+)$`)
 
 // inMarked reports whether an error position (file:line:col) is inside a
 // marked function.

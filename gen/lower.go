@@ -209,12 +209,15 @@ func (l *lowerer) declare(obj types.Object) *variable {
 }
 
 // temp creates a temporary of type t and returns an identifier naming it.
-func (l *lowerer) temp(t types.Type) *ast.Ident {
+func (l *lowerer) temp(t types.Type) *ast.Ident { return l.tempNamed(t, "tmp") }
+
+// tempNamed is temp with a name saying what the temporary holds.
+func (l *lowerer) tempNamed(t types.Type, base string) *ast.Ident {
 	if t == nil {
 		panic("cogen: internal error: temp of unknown type")
 	}
 	t = types.Default(t)
-	v := l.newVar(l.names.fresh("tmp"), t, nil, kTemp, token.NoPos)
+	v := l.newVar(l.names.fresh(base), t, nil, kTemp, token.NoPos)
 	id := ast.NewIdent(v.name)
 	l.synth[id] = v
 	l.stypes[id] = t

@@ -138,7 +138,7 @@ func (l *lowerer) rangeArray(s *ast.RangeStmt, label string, a *types.Array, ptr
 
 // indexLoop iterates i over [0, n), with x[i] as the value.
 func (l *lowerer) indexLoop(s *ast.RangeStmt, label string, x, n ast.Expr) {
-	i := l.temp(intType)
+	i := l.tempNamed(intType, "index")
 	iv := l.synth[i]
 	l.assignStmt([]ast.Expr{i}, []ast.Expr{intLit(0)}, s.Pos())
 	l.rangeLoop(s, label, func(body, done *block) {
@@ -173,7 +173,7 @@ func (l *lowerer) rangeInt(s *ast.RangeStmt, label string) {
 		}
 	}
 	n := l.spill(l.expr(s.X), t)
-	i := l.temp(t)
+	i := l.tempNamed(t, "index")
 	iv := l.synth[i]
 	l.assignStmt([]ast.Expr{i}, []ast.Expr{intLit(0)}, s.Pos())
 	l.rangeLoop(s, label, func(body, done *block) {
@@ -188,13 +188,13 @@ func (l *lowerer) rangeInt(s *ast.RangeStmt, label string) {
 func (l *lowerer) rangeString(s *ast.RangeStmt, label string) {
 	x := l.spill(l.expr(s.X), l.typeOf(s.X))
 	xv := l.synth[x.(*ast.Ident)]
-	i, next := l.temp(intType), l.temp(intType)
+	i, next := l.tempNamed(intType, "index"), l.tempNamed(intType, "nextIndex")
 	iv, nv := l.synth[i], l.synth[next]
-	size := l.temp(intType)
+	size := l.tempNamed(intType, "size")
 	sv := l.synth[size]
 	var rv *variable
 	if l.used(s.Value) {
-		rv = l.synth[l.temp(types.Typ[types.Rune])]
+		rv = l.synth[l.tempNamed(types.Typ[types.Rune], "rune")]
 	}
 	l.assignStmt([]ast.Expr{i}, []ast.Expr{intLit(0)}, s.Pos())
 	l.rangeLoop(s, label, func(body, done *block) {
@@ -243,18 +243,18 @@ func (l *lowerer) rangeMap(s *ast.RangeStmt, label string, t *types.Map) {
 	}
 	m := l.spill(l.expr(s.X), l.typeOf(s.X))
 	mv := l.synth[m.(*ast.Ident)]
-	keys := l.temp(types.NewSlice(t.Key()))
+	keys := l.tempNamed(types.NewSlice(t.Key()), "keys")
 	kv := l.synth[keys]
 	l.emit(&synthNode{kind: synthMapKeys, defs: []*variable{kv}, uses: []*variable{mv}, types: []types.Type{t.Key()}})
-	i := l.temp(intType)
+	i := l.tempNamed(intType, "index")
 	iv := l.synth[i]
 	l.assignStmt([]ast.Expr{i}, []ast.Expr{intLit(0)}, s.Pos())
-	k, ok := l.temp(t.Key()), l.temp(types.Typ[types.Bool])
+	k, ok := l.tempNamed(t.Key(), "key"), l.tempNamed(types.Typ[types.Bool], "ok")
 	kt, okt := l.synth[k], l.synth[ok]
 	var vt *variable
 	vref := func() ast.Expr { return ast.NewIdent("_") }
 	if l.used(s.Value) {
-		vt = l.synth[l.temp(t.Elem())]
+		vt = l.synth[l.tempNamed(t.Elem(), "value")]
 		vref = func() ast.Expr { return l.tempRef(vt) }
 	}
 	l.rangeLoop(s, label, func(body, done *block) {
@@ -280,10 +280,10 @@ func (l *lowerer) rangeMap(s *ast.RangeStmt, label string, t *types.Map) {
 func (l *lowerer) rangeChan(s *ast.RangeStmt, label string, t *types.Chan) {
 	ch := l.spill(l.expr(s.X), l.typeOf(s.X))
 	cv := l.synth[ch.(*ast.Ident)]
-	okt := l.synth[l.temp(types.Typ[types.Bool])]
+	okt := l.synth[l.tempNamed(types.Typ[types.Bool], "ok")]
 	var vt *variable
 	if l.used(s.Key) {
-		vt = l.synth[l.temp(t.Elem())]
+		vt = l.synth[l.tempNamed(t.Elem(), "value")]
 	}
 	l.rangeLoop(s, label, func(body, done *block) {
 		var v ast.Expr = ast.NewIdent("_")
@@ -323,7 +323,7 @@ func (l *lowerer) rangeFunc(s *ast.RangeStmt, label string, sig *types.Signature
 	nextRes = append(nextRes, types.NewVar(token.NoPos, nil, "", boolT))
 	nextT := types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(nextRes...), false)
 	stopT := types.NewSignatureType(nil, nil, nil, nil, nil, false)
-	next, stop := l.synth[l.temp(nextT)], l.synth[l.temp(stopT)]
+	next, stop := l.synth[l.tempNamed(nextT, "next")], l.synth[l.tempNamed(stopT, "stop")]
 	l.p.usesIter = true
 	l.emit(&synthNode{kind: synthPull, defs: []*variable{next, stop}, uses: []*variable{sv}, types: elems, arity: arity})
 	var vals []*variable
@@ -335,7 +335,7 @@ func (l *lowerer) rangeFunc(s *ast.RangeStmt, label string, sig *types.Signature
 			e = s.Value
 		}
 		if l.used(e) {
-			vals = append(vals, l.synth[l.temp(t)])
+			vals = append(vals, l.synth[l.tempNamed(t, "value")])
 		} else {
 			vals = append(vals, nil)
 		}
@@ -343,7 +343,7 @@ func (l *lowerer) rangeFunc(s *ast.RangeStmt, label string, sig *types.Signature
 	if arity == 0 {
 		vals = append(vals, nil)
 	}
-	ok := l.synth[l.temp(boolT)]
+	ok := l.synth[l.tempNamed(boolT, "ok")]
 	l.rangeLoop(s, label, func(body, done *block) {
 		l.emit(&synthNode{kind: synthPullNext, defs: append(append([]*variable{}, vals...), ok), uses: []*variable{next}, arity: arity})
 		l.setTerm(&branchTerm{cond: l.tempRef(ok), then: body, els: done})
