@@ -39,7 +39,7 @@ var plainMethods = map[string]bool{"Close": true}
 // the rewrite of the others. Its result is a *Result.
 var Analyzer = &analysis.Analyzer{
 	Name:       "cogen",
-	Doc:        "check //co: directives and plan the rewrite of //co:stackless functions into stackless state machines",
+	Doc:        "cogen: rewrite //co: functions into state machines\n\nReports misplaced or unknown //co: directives and the constructs of //co:stackless functions that cannot be rewritten into stackless frames.",
 	URL:        "https://pkg.go.dev/github.com/cogen-go/cogen/gen",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),

@@ -1,4 +1,10 @@
-// Package gen is cogen: rewrite //co: functions into state machines
+// Package gen defines cogen's Analyzer, which checks //co: directives and
+// plans the rewrite of marked functions, and the transformer that emits
+// the rewritten code.
+//
+// # Analyzer cogen
+//
+// cogen: rewrite //co: functions into state machines
 //
 // A function marked //co:stackless is ordinary Go that runs as a stackful
 // coroutine (runtime/stackful). cogen derives its stackless twin, a frame
@@ -60,10 +66,20 @@
 // Task.Call. The generated code uses runtime/stackless only; types the
 // source mentions (stackful.Cond is loop.Cond) pass through unchanged.
 //
-// Running a frame:
+// The same function runs in both models on one loop:
 //
-//	t := stackless.Spawn(l, NewEchoFrame(fd))
-//	err := stackless.Run(l, t)
+//	env := stackful.NewEnvOn(l)
+//	co := env.Create(func(co *stackful.Co) { Echo(co, fd1) }, nil)
+//	co.Resume()                                // stackful: runs to its first wait
+//
+//	frame := NewEchoFrame(fd2)
+//	t := stackless.Spawn(l, frame)             // stackless: queued on the loop
+//	if err := stackless.Run(l, t); err == nil { // runs l until t is done
+//		err = frame.Result()                   // what Echo returned
+//	}
+//
+// Yield keeps its meaning per model: a stackful coroutine goes back to its
+// resumer, a stackless task waits for Task.Resume.
 //
 // # What is rewritten
 //
@@ -94,7 +110,22 @@
 // heap cell each time, as Go gives it a new variable.
 //
 // Range over a function iterator uses iter.Pull; every way out of the loop
-// stops the iterator (a panic in the loop body does not).
+// stops the iterator (a panic in the loop body does not, in v1). Range over
+// a map iterates over a snapshot of its keys, looking each one up before
+// its iteration: entries deleted before they are reached are not produced,
+// as the language requires.
+//
+// # Using cogen
+//
+//	cogen [-n] [-tags list] [packages]
+//
+// Packages default to the one in the current directory, so that
+// //go:generate cogen needs no arguments. With any diagnostic cogen writes
+// nothing and exits with status 1; bad usage exits with status 2; -n only
+// checks. Generated files that are no longer needed (their source has no
+// marked function left) are removed. A package may use its own generated
+// frames (or another package's): references to the names about to be
+// generated do not stop a regeneration.
 //
 // # Diagnostics
 //
