@@ -1,0 +1,54 @@
+// Command cobench measures the coroutine models of this module side by
+// side, in one run, and prints a table.
+//
+// Usage:
+//
+//	cobench [-quick | -long] [-only groups] [-format markdown|json|csv] [-o file] [-svg file] [-memn n]
+//
+// With no flags it takes under two minutes on two cores and measures every
+// group of rows:
+//
+//	switch  one round trip: stackful Resume+Yield, stackless Gosched through
+//	        the ready queue, bare iter.Pull, goroutine+channel ping-pong, and
+//	        a plain function call as the floor
+//	create  create + run (one switch on the way) + release: stackful with
+//	        each stack mode, stackless, goroutine
+//	timers  timer add+cancel on the loop's wheel and with time.AfterFunc;
+//	        100,000 coroutines sleeping one second in each model: the time
+//	        to start them all and how late they wake
+//	memory  memory held per suspended coroutine, 100,000 of them (-memn
+//	        changes the count; -long makes it 1,000,000), each mode in a
+//	        fresh process
+//	echo    64-byte echo on loopback with 100 and 1,000 connections of the
+//	        one load client (internal/echoload): requests per second, server
+//	        CPU per request and server read+write system calls per request,
+//	        for stackful, stackless (generated and hand-written frames) and
+//	        goroutine-per-connection servers, each in a fresh process
+//	http    HTTP/1.1 hello with 100 keep-alive connections of the same
+//	        client: stackful against net/http
+//
+// Every row gives its value and unit, its ratio to the base row of its
+// measure (the stackless one; net/http for http) and, as reference only,
+// the figure of libco or of a Go peer from the design brief: those are not
+// measured in the run.
+//
+// The micro benchmarks are the bodies in internal/bench, the same ones `go
+// test -bench` runs in each package, run here with testing.Benchmark at a
+// fixed benchtime, in interleaved rounds (the median is reported) so that
+// every model sees the same load on a shared machine. Memory, sleepers,
+// echo and HTTP rows each run in a child process (this binary re-executed),
+// so that heaps, goroutines and CPU accounting do not mix; the echo load
+// client is a grandchild.
+//
+// Flags:
+//
+//	-quick    a short run (under 20 s): fewer coroutines, short windows
+//	-long     longer windows, more rounds, 1,000,000 coroutines for memory
+//	-only     a comma-separated list of groups to run
+//	-format   markdown (default), json or csv
+//	-o        write the table to a file instead of standard output
+//	-svg      also write a bar chart of every measure as SVG
+//	-memn     the number of suspended coroutines per memory row
+//
+// Progress goes to standard error.
+package main

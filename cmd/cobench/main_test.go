@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/internal/echoload"
+)
+
+func TestMain(m *testing.M) {
+	echoload.MaybeRunChild()
+	maybeRunChild()
+	os.Exit(m.Run())
+}
+
+func openFDs() int {
+	ents, _ := os.ReadDir("/proc/self/fd")
+	return len(ents)
+}
+
+// TestQuick runs `cobench -quick -format=json`: the output parses, every
+// group is there with every row valued and a base row per measure, the
+// run takes well under the 20 s budget, and no child process, descriptor
+// or goroutine is left behind.
+func TestQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole quick run")
+	}
+	fds, goroutines := openFDs(), runtime.NumGoroutine()
+	var stdout, stderr bytes.Buffer
+	t0 := time.Now()
+	if code := cobench([]string{"-quick", "-format=json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	took := time.Since(t0)
+	t.Logf("took %v", took)
+	if took > 60*time.Second { // 20 s on a quiet machine; generous for a shared one
+		t.Errorf("cobench -quick took %v", took)
+	}
+	var rep report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("output does not parse: %v\n%s", err, stdout.String())
+	}
+	if rep.Machine.CPUs <= 0 || rep.Machine.Go == "" || rep.Command != "go run ./cmd/cobench -quick -format=json" {
+		t.Errorf("machine %+v, command %q", rep.Machine, rep.Command)
+	}
+	seen := map[string]bool{}
+	bases := map[string]int{}
+	measures := map[string]bool{}
+	for _, r := range rep.Rows {
+		seen[r.Group] = true
+		measures[r.Measure] = true
+		if r.Base {
+			bases[r.Measure]++
+		}
+		if !(r.Value > 0) || r.Unit == "" || r.Model == "" || r.Measure == "" {
+			t.Errorf("row without a value: %+v", r)
+		}
+		if r.Base && r.Ratio != 1 {
+			t.Errorf("base row with ratio %v: %+v", r.Ratio, r)
+		}
+	}
+	for _, g := range groups {
+		if !seen[g] {
+			t.Errorf("no %s rows", g)
+		}
+	}
+	for m := range measures {
+		if bases[m] != 1 {
+			t.Errorf("measure %q has %d base rows", m, bases[m])
+		}
+	}
+	// Every model of every group is there.
+	for _, want := range []struct{ group, model string }{
+		{"switch", "stackful Resume+Yield"}, {"switch", "stackless Gosched via ready queue"},
+		{"switch", "iter.Pull next+yield"}, {"switch", "goroutine + chan ping-pong"}, {"switch", "plain func call (floor)"},
+		{"create", "stackful default"}, {"create", "stackful private128K"}, {"create", "stackful shared"},
+		{"create", "stackless"}, {"create", "goroutine"},
+		{"memory", "stackful/default"}, {"memory", "stackless/echo"}, {"memory", "goroutine"},
+		{"timers", "time.AfterFunc + Stop"}, {"timers", "stackless"}, {"timers", "goroutine (time.Sleep)"},
+		{"echo", "stackful"}, {"echo", "stackless (generated EchoFrame)"}, {"echo", "goroutine per conn (Go net)"},
+		{"http", "stackful"}, {"http", "net/http"},
+	} {
+		if !slices.ContainsFunc(rep.Rows, func(r Row) bool { return r.Group == want.group && r.Model == want.model }) {
+			t.Errorf("no %s row for %s", want.group, want.model)
+		}
+	}
+	if !strings.Contains(stderr.String(), "cobench: done in") {
+		t.Errorf("no progress on stderr:\n%s", stderr.String())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for openFDs() > fds || runtime.NumGoroutine() > goroutines {
+		if time.Now().After(deadline) {
+			t.Fatalf("fds %d -> %d, goroutines %d -> %d", fds, openFDs(), goroutines, runtime.NumGoroutine())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if kids := children(t); len(kids) > 0 {
+		t.Fatalf("child processes left: %v", kids)
+	}
+}
+
+// children lists the processes whose parent is this one.
+func children(t *testing.T) []string {
+	t.Helper()
+	self := os.Getpid()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	var kids []string
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so cut at the last ')'.
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(self) {
+			kids = append(kids, e.Name())
+		}
+	}
+	return kids
+}
+
+// TestFormats: markdown, csv and the SVG chart are written where -o and
+// -svg say, for a run limited with -only.
+func TestFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"markdown", "csv"} {
+		out := filepath.Join(dir, "table."+format)
+		svg := filepath.Join(dir, "chart.svg")
+		var stdout, stderr bytes.Buffer
+		code := cobench([]string{"-quick", "-only=switch,timers", "-format=" + format, "-o", out, "-svg", svg}, &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("-o given, yet stdout got %q", stdout.String())
+		}
+		table, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(table)), "\n")
+		switch format {
+		case "markdown":
+			if !strings.HasPrefix(lines[0], "Measured ") || !strings.HasPrefix(lines[2], "| group | measure |") {
+				t.Fatalf("markdown:\n%s", table)
+			}
+			for _, l := range lines[4:] {
+				if strings.Count(l, " | ")+2 != 9 || !strings.HasSuffix(l, "|") {
+					t.Errorf("bad table line %q", l)
+				}
+			}
+			if strings.Contains(string(table), "| memory |") {
+				t.Error("-only=switch,timers ran memory")
+			}
+		case "csv":
+			if lines[0] != "group,measure,model,value,unit,ratio,base,reference,note" || len(lines) < 10 {
+				t.Fatalf("csv:\n%s", table)
+			}
+		}
+		chart, err := os.ReadFile(svg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(chart, []byte("<svg ")) || !bytes.HasSuffix(chart, []byte("</svg>\n")) || !bytes.Contains(chart, []byte("switch round trip")) {
+			t.Fatalf("svg:\n%s", chart)
+		}
+	}
+}
+
+// TestUsage: bad flags exit with status 2 and say why.
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"-only=nonsense"}, {"-format=xml"}, {"-quick", "-long"}, {"extra"}, {"-memn=-1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := cobench(args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
+}
+
+// TestBinary builds cobench and runs it as a user would, on a small group:
+// the child processes it starts are the binary itself.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	exe := filepath.Join(t.TempDir(), "cobench")
+	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(exe, "-quick", "-only=memory", "-memn=2000", "-format=json")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	var rep report
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 5 {
+		t.Fatalf("%d memory rows", len(rep.Rows))
+	}
+	for _, r := range rep.Rows {
+		if r.Value < 100 || !strings.Contains(r.Measure, "2,000") {
+			t.Errorf("%+v", r)
+		}
+	}
+}

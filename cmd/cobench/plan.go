@@ -1,0 +1,398 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/internal/bench"
+	"github.com/cogen-go/cogen/internal/echoload"
+)
+
+// groups are the row groups, in the order they run and print.
+var groups = []string{"switch", "create", "timers", "memory", "echo", "http"}
+
+// A Row is one line of the table.
+type Row struct {
+	Group   string  `json:"group"`
+	Measure string  `json:"measure"`
+	Model   string  `json:"model"`
+	Value   float64 `json:"value"`
+	Unit    string  `json:"unit"`
+	// Ratio is Value divided by the value of the base row of the same
+	// measure; 0 if the measure has no base row.
+	Ratio float64 `json:"ratio"`
+	// Base marks the row the others of its measure are compared with.
+	Base bool `json:"base,omitempty"`
+	// Reference is libco's figure, or a Go peer's, from the design brief:
+	// not measured in this run.
+	Reference string `json:"reference,omitempty"`
+	Note      string `json:"note,omitempty"`
+}
+
+// settings are the sizes of a run.
+type settings struct {
+	benchtime time.Duration // per micro benchmark run
+	rounds    int           // interleaved runs of every micro benchmark
+	memN      int           // suspended coroutines per memory row
+	sleepN    int           // sleeping coroutines
+	sleepD    time.Duration // their sleep
+	window    time.Duration // echo and HTTP load window
+	conns     []int         // echo connection counts
+	httpConns int
+}
+
+func settingsFor(o *options) settings {
+	s := settings{
+		benchtime: 150 * time.Millisecond, rounds: 3,
+		memN: 100_000, sleepN: 100_000, sleepD: time.Second,
+		window: 2 * time.Second, conns: []int{100, 1000}, httpConns: 100,
+	}
+	switch {
+	case o.quick:
+		s.benchtime, s.rounds = 40*time.Millisecond, 1
+		s.memN, s.sleepN, s.sleepD = 10_000, 10_000, 200*time.Millisecond
+		s.window = 400 * time.Millisecond
+	case o.long:
+		s.benchtime, s.rounds = 400*time.Millisecond, 5
+		s.memN, s.sleepD = 1_000_000, 2*time.Second
+		s.window = 5 * time.Second
+	}
+	if o.memN > 0 {
+		s.memN = o.memN
+	}
+	return s
+}
+
+// A micro is a benchmark body run in this process with testing.Benchmark.
+type micro struct {
+	group, measure, model string
+	fn                    func(*testing.B)
+	base                  bool
+	ref                   string
+}
+
+func micros() []micro {
+	const sw, cr, tm = "switch round trip", "create + run + release", "timer add + cancel"
+	ms := []micro{
+		{"switch", sw, "stackful Resume+Yield", bench.StackfulSwitch, false, "libco 30 ns private, 57–60 ns shared"},
+		{"switch", sw, "stackless Gosched via ready queue", bench.StacklessSwitch, true, "goal ≤ 10 ns"},
+		{"switch", sw, "iter.Pull next+yield", bench.IterPullSwitch, false, "Go: iter.Pull 72 ns"},
+		{"switch", sw, "goroutine + chan ping-pong", bench.ChanPingPong, false, "Go: goroutine+chan 330 ns"},
+		{"switch", sw, "plain func call (floor)", bench.FuncCall, false, ""},
+	}
+	for _, mode := range bench.StackfulModes {
+		ms = append(ms, micro{"create", cr, "stackful " + mode, func(b *testing.B) { bench.StackfulCreateRelease(b, mode) }, false, "libco 159 ns"})
+	}
+	ms = append(ms,
+		micro{"create", cr, "stackless", bench.StacklessCreateRelease, true, "goal ≤ 100 ns"},
+		micro{"create", cr, "goroutine", bench.GoroutineCreate, false, "Go: iter.Pull create+next+stop 420–530 ns"},
+		micro{"timers", tm, "loop wheel (both models)", bench.WheelAddCancel, true, "goal ≤ 0.5× AfterFunc+Stop"},
+		micro{"timers", tm, "time.AfterFunc + Stop", bench.AfterFuncStop, false, "Go: 182 ns"},
+	)
+	return ms
+}
+
+// run measures the selected groups and returns their rows.
+func run(o *options) ([]Row, error) {
+	s := settingsFor(o)
+	p := o.progress
+	var rows []Row
+	sel := func(g string) bool { return len(o.only) == 0 || o.only[g] }
+
+	var ms []micro
+	for _, m := range micros() {
+		if sel(m.group) {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) > 0 {
+		r, err := runMicros(ms, s, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	if sel("timers") {
+		r, err := runSleepers(s, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	if sel("memory") {
+		r, err := runMemory(s, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	if sel("echo") {
+		for _, conns := range s.conns {
+			r, err := runLoad("echo", conns, s, p)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, r...)
+		}
+	}
+	if sel("http") {
+		r, err := runLoad("http", s.httpConns, s, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	slices.SortStableFunc(rows, func(a, b Row) int {
+		return slices.Index(groups, a.Group) - slices.Index(groups, b.Group)
+	})
+	setRatios(rows)
+	return rows, nil
+}
+
+// setRatios divides every row's value by the base row's of its measure.
+func setRatios(rows []Row) {
+	base := map[string]float64{}
+	for _, r := range rows {
+		if r.Base {
+			base[r.Group+"\x00"+r.Measure] = r.Value
+		}
+	}
+	for i := range rows {
+		if b := base[rows[i].Group+"\x00"+rows[i].Measure]; b != 0 {
+			rows[i].Ratio = rows[i].Value / b
+		}
+	}
+}
+
+// runMicros runs every micro benchmark s.rounds times, interleaved, and
+// reports the median time per op of each.
+func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
+	restore, err := setBenchtime(s.benchtime)
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
+	ns := make([][]float64, len(ms))
+	allocs := make([]int64, len(ms))
+	for round := range s.rounds {
+		for i, m := range ms {
+			p.step("%s: %s (round %d/%d)", m.group, m.model, round+1, s.rounds)
+			r := testing.Benchmark(m.fn)
+			if r.N == 0 {
+				return nil, fmt.Errorf("%s: %s: the benchmark failed", m.group, m.model)
+			}
+			ns[i] = append(ns[i], float64(r.T.Nanoseconds())/float64(r.N))
+			allocs[i] = r.AllocsPerOp()
+		}
+	}
+	rows := make([]Row, len(ms))
+	for i, m := range ms {
+		rows[i] = Row{
+			Group: m.group, Measure: m.measure, Model: m.model,
+			Value: median(ns[i]), Unit: "ns/op", Base: m.base, Reference: m.ref,
+			Note: fmt.Sprintf("%d allocs/op", allocs[i]),
+		}
+	}
+	return rows, nil
+}
+
+func median(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
+}
+
+// runSleepers runs s.sleepN sleeping coroutines of each model, each in a
+// child process.
+func runSleepers(s settings, p *progress) ([]Row, error) {
+	results := make([]bench.SleepResult, len(bench.SleepModels))
+	for i, model := range bench.SleepModels {
+		p.step("timers: %s %s sleepers", count(s.sleepN), model)
+		r := &results[i]
+		if err := p.during(func() error {
+			return runChild(task{Kind: "sleep", Mode: model, N: s.sleepN, D: s.sleepD}, s.sleepD+2*time.Minute, r)
+		}); err != nil {
+			return nil, err
+		}
+		if r.Early > 0 {
+			return nil, fmt.Errorf("timers: %s: %d sleepers woke early", model, r.Early)
+		}
+	}
+	names := map[string]string{"goroutine": "goroutine (time.Sleep)"}
+	refs := map[string]string{
+		"stackful":  "libco: fires up to 1 ms early",
+		"goroutine": "Go: 1M timers due within 1 s fall 1–2 s behind",
+	}
+	title := fmt.Sprintf("%s sleepers (%v each)", count(s.sleepN), s.sleepD)
+	var rows []Row
+	add := func(measure, unit string, value func(r bench.SleepResult) float64, ref map[string]string, note func(r bench.SleepResult) string) {
+		for i, model := range bench.SleepModels {
+			name := names[model]
+			if name == "" {
+				name = model
+			}
+			row := Row{Group: "timers", Measure: title + ": " + measure, Model: name, Value: value(results[i]), Unit: unit,
+				Base: model == "stackless", Reference: ref[model]}
+			if note != nil {
+				row.Note = note(results[i])
+			}
+			rows = append(rows, row)
+		}
+	}
+	add("start all", "ms", func(r bench.SleepResult) float64 { return ms(r.Start) }, nil,
+		func(r bench.SleepResult) string {
+			return fmt.Sprintf("%.0f ns per coroutine", float64(r.Start.Nanoseconds())/float64(r.N))
+		})
+	add("wake-up lateness p99", "ms", func(r bench.SleepResult) float64 { return ms(r.LateP99) }, refs,
+		func(r bench.SleepResult) string { return fmt.Sprintf("p50 %.2f ms; none early", ms(r.LateP50)) })
+	add("wake-up lateness max", "ms", func(r bench.SleepResult) float64 { return ms(r.LateMax) }, nil, nil)
+	return rows, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// privateN is the most coroutines the private-stack memory row creates:
+// each reserves 128 KiB.
+const privateN = 2000
+
+// runMemory measures each memory mode in a child process.
+func runMemory(s settings, p *progress) ([]Row, error) {
+	var rows []Row
+	measure := fmt.Sprintf("memory per suspended coroutine (%s)", count(s.memN))
+	for _, mode := range bench.MemoryModes {
+		n := s.memN
+		note := ""
+		if mode == "stackful/private128K" && n > privateN {
+			n = privateN
+			note = fmt.Sprintf("%s coroutines, not %s: 128 KiB reserved each", count(n), count(s.memN))
+		}
+		p.step("memory: %s coroutines, %s", count(n), mode)
+		var r bench.MemoryResult
+		if err := p.during(func() error {
+			return runChild(task{Kind: "memory", Mode: mode, N: n}, 5*time.Minute, &r)
+		}); err != nil {
+			return nil, err
+		}
+		note = joinNote(note, fmt.Sprintf("%.0f B before a GC", r.PerCo))
+		ref := ""
+		switch mode {
+		case "stackful/default":
+			ref = "libco 18 KB private (128 KiB stacks)"
+		case "stackful/private128K":
+			ref = "libco 18 KB private"
+		case "stackful/shared":
+			ref = "libco 8.7 KB shared"
+		case "stackless/echo":
+			ref = "goal ≤ 256 B"
+			note = joinNote(note, "task + generated EchoFrame; the loop's fd registration (both models) not counted")
+		case "goroutine":
+			ref = "Go: parked goroutine 2.75 KB"
+		}
+		rows = append(rows, Row{Group: "memory", Measure: measure, Model: mode, Value: r.PerCoGC, Unit: "B",
+			Base: mode == "stackless/echo", Reference: ref, Note: note})
+	}
+	return rows, nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// loadRefs are the brief's figures for the load rows, by kind, connections,
+// model and metric.
+var loadRefs = map[string]string{
+	"echo/100/stackful/cpu":             "libco ~10 µs",
+	"echo/100/goroutine/cpu":            "Go net 9.0 µs",
+	"echo/100/stackful/rps":             "libco 101–109K",
+	"echo/100/goroutine/rps":            "Go net 102K",
+	"echo/100/stackful/sys":             "libco 2 (+2 epoll_ctl)",
+	"echo/1000/stackful/cpu":            "libco ~17 µs",
+	"echo/1000/goroutine/cpu":           "Go net 12.6 µs",
+	"echo/1000/stackful/rps":            "libco 69–79K",
+	"echo/1000/goroutine/rps":           "Go net 77K",
+	"echo/1000/stackful/sys":            "libco 2 (+2 epoll_ctl)",
+	"echo/100/stackless/generated/cpu":  "goal ≤ 8 µs",
+	"echo/1000/stackless/generated/cpu": "goal ≤ 11 µs",
+	"http/100/net/http/rps":             "Go: net/http 65K (wrk)",
+	"http/100/net/http/cpu":             "Go: net/http ~17 µs (wrk)",
+	"http/100/stackful/rps":             "goal ≥ 1.3× net/http",
+	"http/100/stackful/cpu":             "goal ≤ 12 µs",
+}
+
+// runLoad serves the load of kind ("echo" or "http") with every model of
+// the kind, each server in a child process.
+func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
+	models, base := bench.EchoModels, "stackless/generated"
+	title := fmt.Sprintf("echo %s conns", count(conns))
+	if kind == "http" {
+		models, base = bench.HTTPModels, "net/http"
+		title = fmt.Sprintf("HTTP hello %s conns", count(conns))
+	}
+	results := make([]echoload.Result, len(models))
+	for i, model := range models {
+		p.step("%s: %s conns, %s server", kind, count(conns), model)
+		r := &results[i]
+		if err := p.during(func() error {
+			return runChild(task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+2*time.Minute, r)
+		}); err != nil {
+			return nil, err
+		}
+		if r.Requests == 0 {
+			return nil, fmt.Errorf("%s: %s: no request answered", title, model)
+		}
+	}
+	names := map[string]string{
+		"stackless/generated": "stackless (generated EchoFrame)",
+		"stackless/hand":      "stackless (hand-written frame)",
+		"goroutine":           "goroutine per conn (Go net)",
+	}
+	var rows []Row
+	add := func(measure, metric, unit string, value func(r echoload.Result) (float64, bool), note func(r echoload.Result) string) {
+		for i, model := range models {
+			v, ok := value(results[i])
+			if !ok {
+				continue
+			}
+			name := names[model]
+			if name == "" {
+				name = model
+			}
+			row := Row{Group: kind, Measure: title + ": " + measure, Model: name, Value: v, Unit: unit,
+				Base: model == base, Reference: loadRefs[fmt.Sprintf("%s/%d/%s/%s", kind, conns, model, metric)]}
+			if note != nil {
+				row.Note = note(results[i])
+			}
+			rows = append(rows, row)
+		}
+	}
+	add("server CPU per request", "cpu", "µs/req", func(r echoload.Result) (float64, bool) { return r.CPUPerReqMicros(), true }, nil)
+	add("requests/s", "rps", "req/s", func(r echoload.Result) (float64, bool) { return r.ReqPerSec(), true },
+		func(r echoload.Result) string {
+			return fmt.Sprintf("%s requests in %.2f s", groupDigits(fmt.Sprint(r.Requests)), r.Elapsed.Seconds())
+		})
+	add("server read+write syscalls per request", "sys", "calls/req", echoload.Result.SyscallsPerReq,
+		func(r echoload.Result) string {
+			return fmt.Sprintf("%.2f reads + %.2f writes; epoll_wait not counted",
+				float64(r.ServerReads)/float64(r.Requests), float64(r.ServerWrites)/float64(r.Requests))
+		})
+	return rows, nil
+}
+
+// count formats n with a k or M suffix when it is a round number of them.
+func count(n int) string {
+	switch {
+	case n >= 1_000_000 && n%1_000_000 == 0:
+		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 10_000 && n%1000 == 0:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return groupDigits(fmt.Sprint(n))
+}
