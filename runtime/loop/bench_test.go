@@ -11,44 +11,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// benchDurations are the timer durations both add+cancel benchmarks use:
-// random, from 1 ms to 10 s, so the wheel places them on several levels.
-func benchDurations() []time.Duration {
-	rng := rand.New(rand.NewPCG(11, 12))
-	ds := make([]time.Duration, 1024)
-	for i := range ds {
-		ds[i] = time.Millisecond + time.Duration(rng.Int64N(int64(10*time.Second)))
-	}
-	return ds
-}
-
-// BenchmarkWheelAddCancel is one Loop.Reset plus Loop.Stop of a reused
-// Timer: the loop's equivalent of time.AfterFunc + Stop.
-func BenchmarkWheelAddCancel(b *testing.B) {
-	l := newLoop(b)
-	ds := benchDurations()
-	var t Timer
-	fn := func() {}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		l.Reset(&t, ds[i&(len(ds)-1)], fn)
-		l.Stop(&t)
-		i++
-	}
-}
-
-// BenchmarkAfterFuncStop is the Go baseline for BenchmarkWheelAddCancel.
-func BenchmarkAfterFuncStop(b *testing.B) {
-	ds := benchDurations()
-	fn := func() {}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		time.AfterFunc(ds[i&(len(ds)-1)], fn).Stop()
-		i++
-	}
-}
+// BenchmarkWheelAddCancel and BenchmarkAfterFuncStop are in
+// bench_ext_test.go: their bodies live in internal/bench, shared with
+// cmd/cobench.
 
 // BenchmarkWheelFire1M adds 1,000,000 timers to a loop, with deadlines
 // spread at random over one second, runs the loop until all have fired, and

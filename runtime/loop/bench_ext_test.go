@@ -1,0 +1,19 @@
+//go:build linux
+
+package loop_test
+
+import (
+	"testing"
+
+	"github.com/cogen-go/cogen/internal/bench"
+)
+
+// BenchmarkWheelAddCancel is one Loop.Reset plus Loop.Stop of a reused
+// Timer, with random durations from 1 ms to 10 s: the loop's equivalent of
+// time.AfterFunc + Stop. The body is bench.WheelAddCancel, which
+// cmd/cobench runs too.
+func BenchmarkWheelAddCancel(b *testing.B) { bench.WheelAddCancel(b) }
+
+// BenchmarkAfterFuncStop is the Go baseline for BenchmarkWheelAddCancel,
+// with the same durations.
+func BenchmarkAfterFuncStop(b *testing.B) { bench.AfterFuncStop(b) }
