@@ -1,10 +1,8 @@
 package handler
 
 import (
-	"maps"
 	"net"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,43 +14,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// benchConns is the number of connections of the echo benchmarks.
-const benchConns = 100
-
-// benchEcho serves one echoload run of b.N requests with the model and
-// reports the wall time per request (ns/op), requests per second and the
-// server's CPU time per request.
-func benchEcho(b *testing.B, model string) {
-	res := runServer(b, model, echoload.Config{Conns: benchConns, Requests: int64(b.N)})
-	b.ReportMetric(float64(res.Elapsed.Nanoseconds())/float64(max(res.Requests, 1)), "ns/op")
-	b.ReportMetric(res.ReqPerSec(), "req/s")
-	b.ReportMetric(res.CPUPerReqMicros(), "us-cpu/req")
-}
-
-// stacklessHandlers are the stackless forms of Echo that the tests and
-// BenchmarkEchoStackless run, by name. Once cogen has generated
-// echo_cogen.go, its frame joins them as "generated" (NewEchoFrame).
+// stacklessHandlers are the stackless forms of Echo that the tests run, by
+// name: the hand-written frame and the one cogen generated in echo_cogen.go.
+// BenchmarkEchoStackless runs the same two, through internal/bench.
 var stacklessHandlers = map[string]func(fd int) stackless.Frame{
 	"hand":      func(fd int) stackless.Frame { return NewHandEchoFrame(fd) },
 	"generated": func(fd int) stackless.Frame { return NewEchoFrame(fd) },
 }
 
-// BenchmarkEchoStackless serves 100 connections of 64-byte ping-pong with
-// one stackless task per connection on one loop, for each stackless form of
-// Echo.
-func BenchmarkEchoStackless(b *testing.B) {
-	for _, name := range slices.Sorted(maps.Keys(stacklessHandlers)) {
-		b.Run(name, func(b *testing.B) { benchEcho(b, "stackless/"+name) })
-	}
-}
-
-// BenchmarkEchoStackful serves the same load with one stackful coroutine
-// per connection running Echo, on the same kind of loop.
-func BenchmarkEchoStackful(b *testing.B) { benchEcho(b, "stackful") }
-
-// BenchmarkEchoGoroutine serves the same load with Go's net package: one
-// goroutine per connection, reading up to 64 bytes and writing them back.
-func BenchmarkEchoGoroutine(b *testing.B) { benchEcho(b, "goroutine") }
+// BenchmarkEchoStackless, BenchmarkEchoStackful and BenchmarkEchoGoroutine
+// are in bench_ext_test.go: their bodies live in internal/bench, shared
+// with cmd/cobench.
 
 func heapInUse() uint64 {
 	runtime.GC()
