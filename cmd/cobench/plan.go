@@ -39,25 +39,26 @@ type settings struct {
 	sleepN    int           // sleeping coroutines
 	sleepD    time.Duration // their sleep
 	window    time.Duration // echo and HTTP load window
+	loads     int           // interleaved windows per echo and HTTP server
 	conns     []int         // echo connection counts
 	httpConns int
 }
 
 func settingsFor(o *options) settings {
 	s := settings{
-		benchtime: 150 * time.Millisecond, rounds: 3,
+		benchtime: 150 * time.Millisecond, rounds: 5,
 		memN: 100_000, sleepN: 100_000, sleepD: time.Second,
-		window: 2 * time.Second, conns: []int{100, 1000}, httpConns: 100,
+		window: 1500 * time.Millisecond, loads: 2, conns: []int{100, 1000}, httpConns: 100,
 	}
 	switch {
 	case o.quick:
 		s.benchtime, s.rounds = 40*time.Millisecond, 1
 		s.memN, s.sleepN, s.sleepD = 10_000, 10_000, 200*time.Millisecond
-		s.window = 400 * time.Millisecond
+		s.window, s.loads = 400*time.Millisecond, 1
 	case o.long:
 		s.benchtime, s.rounds = 400*time.Millisecond, 5
 		s.memN, s.sleepD = 1_000_000, 2*time.Second
-		s.window = 5 * time.Second
+		s.window, s.loads = 3*time.Second, 3
 	}
 	if o.memN > 0 {
 		s.memN = o.memN
@@ -336,17 +337,23 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 		models, base = bench.HTTPModels, "net/http"
 		title = fmt.Sprintf("HTTP hello %s conns", count(conns))
 	}
+	// Each server serves s.loads windows, the models taking turns, so that
+	// a burst of load from elsewhere on the machine does not fall on one
+	// model only; a model's figures are over all its windows together.
 	results := make([]echoload.Result, len(models))
-	for i, model := range models {
-		p.step("%s: %s conns, %s server", kind, count(conns), model)
-		r := &results[i]
-		if err := p.during(func() error {
-			return runChild(task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+2*time.Minute, r)
-		}); err != nil {
-			return nil, err
-		}
-		if r.Requests == 0 {
-			return nil, fmt.Errorf("%s: %s: no request answered", title, model)
+	for round := range s.loads {
+		for i, model := range models {
+			p.step("%s: %s conns, %s server (window %d/%d)", kind, count(conns), model, round+1, s.loads)
+			var r echoload.Result
+			if err := p.during(func() error {
+				return runChild(task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+2*time.Minute, &r)
+			}); err != nil {
+				return nil, err
+			}
+			if r.Requests == 0 {
+				return nil, fmt.Errorf("%s: %s: no request answered", title, model)
+			}
+			results[i] = addResults(results[i], r)
 		}
 	}
 	names := map[string]string{
@@ -384,6 +391,21 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 				float64(r.ServerReads)/float64(r.Requests), float64(r.ServerWrites)/float64(r.Requests))
 		})
 	return rows, nil
+}
+
+// addResults adds up the figures of two load windows.
+func addResults(a, b echoload.Result) echoload.Result {
+	a.Conns = b.Conns
+	a.Requests += b.Requests
+	a.Elapsed += b.Elapsed
+	a.ServerCPU += b.ServerCPU
+	if a.ServerReads < 0 || b.ServerReads < 0 || a.ServerWrites < 0 || b.ServerWrites < 0 {
+		a.ServerReads, a.ServerWrites = -1, -1
+	} else {
+		a.ServerReads += b.ServerReads
+		a.ServerWrites += b.ServerWrites
+	}
+	return a
 }
 
 // count formats n with a k or M suffix when it is a round number of them.
