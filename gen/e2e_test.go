@@ -42,7 +42,8 @@ func TestMain(m *testing.M) {
 type workspace struct {
 	once    sync.Once
 	dir     string
-	cases   []string
+	cases   []string // testdata programs
+	random  []string // random programs (differential test only)
 	err     error
 	genOut  string
 	runOnce sync.Once
@@ -118,6 +119,17 @@ func (w *workspace) build() error {
 			return err
 		}
 	}
+	for seed := int64(1); seed <= randomPrograms; seed++ {
+		name := fmt.Sprintf("random%d", seed)
+		dir := filepath.Join(w.dir, "cases", name)
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte(randProgram(name, seed)), 0o666); err != nil {
+			return err
+		}
+		w.random = append(w.random, name)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
@@ -130,6 +142,9 @@ func (w *workspace) build() error {
 	}
 	return nil
 }
+
+// randomPrograms is how many random programs the differential test runs.
+const randomPrograms = 12
 
 // TestGolden compares the generated file of every testdata program with
 // testdata/<case>.golden (refresh with go test ./gen -update).
@@ -166,8 +181,8 @@ func TestDeterministic(t *testing.T) {
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("second run: %v %v", err, diags)
 	}
-	if len(files) != len(w.cases) {
-		t.Fatalf("second run produced %d files for %d cases", len(files), len(w.cases))
+	if len(files) != len(w.cases)+len(w.random) {
+		t.Fatalf("second run produced %d files for %d cases", len(files), len(w.cases)+len(w.random))
 	}
 	for _, f := range files {
 		old, err := os.ReadFile(f.Path)
@@ -283,7 +298,7 @@ func main() {
 // run builds the harness and runs every program once.
 func (w *workspace) run() {
 	var buf bytes.Buffer
-	if err := harness.Execute(&buf, w.cases); err != nil {
+	if err := harness.Execute(&buf, append(append([]string{}, w.cases...), w.random...)); err != nil {
 		w.runErr = err
 		return
 	}
@@ -345,7 +360,7 @@ func TestDifferential(t *testing.T) {
 	if w.runErr != nil {
 		t.Fatal(w.runErr)
 	}
-	for _, c := range w.cases {
+	for _, c := range append(append([]string{}, w.cases...), w.random...) {
 		t.Run(c, func(t *testing.T) {
 			lines := w.results[c]
 			ok := 0
