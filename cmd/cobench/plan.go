@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/internal/bench"
-	"github.com/cogen-go/cogen/internal/echoload"
 )
 
 // groups are the row groups, in the order they run and print.
@@ -340,11 +339,11 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 	// Each server serves s.loads windows, the models taking turns, so that
 	// a burst of load from elsewhere on the machine does not fall on one
 	// model only; a model's figures are over all its windows together.
-	results := make([]echoload.Result, len(models))
+	results := make([]bench.LoadResult, len(models))
 	for round := range s.loads {
 		for i, model := range models {
 			p.step("%s: %s conns, %s server (window %d/%d)", kind, count(conns), model, round+1, s.loads)
-			var r echoload.Result
+			var r bench.LoadResult
 			if err := p.during(func() error {
 				return runChild(task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+2*time.Minute, &r)
 			}); err != nil {
@@ -362,7 +361,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 		"goroutine":           "goroutine per conn (Go net)",
 	}
 	var rows []Row
-	add := func(measure, metric, unit string, value func(r echoload.Result) (float64, bool), note func(r echoload.Result) string) {
+	add := func(measure, metric, unit string, value func(r bench.LoadResult) (float64, bool), note func(r bench.LoadResult) string) {
 		for i, model := range models {
 			v, ok := value(results[i])
 			if !ok {
@@ -380,21 +379,29 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			rows = append(rows, row)
 		}
 	}
-	add("server CPU per request", "cpu", "µs/req", func(r echoload.Result) (float64, bool) { return r.CPUPerReqMicros(), true }, nil)
-	add("requests/s", "rps", "req/s", func(r echoload.Result) (float64, bool) { return r.ReqPerSec(), true },
-		func(r echoload.Result) string {
+	add("server CPU per request", "cpu", "µs/req", func(r bench.LoadResult) (float64, bool) { return r.CPUPerReqMicros(), true }, nil)
+	add("requests/s", "rps", "req/s", func(r bench.LoadResult) (float64, bool) { return r.ReqPerSec(), true },
+		func(r bench.LoadResult) string {
 			return fmt.Sprintf("%s requests in %.2f s", groupDigits(fmt.Sprint(r.Requests)), r.Elapsed.Seconds())
 		})
-	add("server read+write syscalls per request", "sys", "calls/req", echoload.Result.SyscallsPerReq,
-		func(r echoload.Result) string {
-			return fmt.Sprintf("%.2f reads + %.2f writes; epoll_wait not counted",
-				float64(r.ServerReads)/float64(r.Requests), float64(r.ServerWrites)/float64(r.Requests))
+	add("server read+write syscalls per request", "sys", "calls/req", func(r bench.LoadResult) (float64, bool) { return r.SyscallsPerReq() },
+		func(r bench.LoadResult) string {
+			note := fmt.Sprintf("%.2f reads + %.2f writes", float64(r.ServerReads)/float64(r.Requests), float64(r.ServerWrites)/float64(r.Requests))
+			if r.LoopPolls < 0 {
+				return note + "; epoll_wait of Go's poller not observable"
+			}
+			return note + fmt.Sprintf("; plus %.3f epoll_wait (loop count, whole run)", float64(r.LoopPolls)/float64(r.Requests))
 		})
 	return rows, nil
 }
 
 // addResults adds up the figures of two load windows.
-func addResults(a, b echoload.Result) echoload.Result {
+func addResults(a, b bench.LoadResult) bench.LoadResult {
+	if a.LoopPolls < 0 || b.LoopPolls < 0 {
+		a.LoopPolls = -1
+	} else {
+		a.LoopPolls += b.LoopPolls
+	}
 	a.Conns = b.Conns
 	a.Requests += b.Requests
 	a.Elapsed += b.Elapsed

@@ -62,27 +62,43 @@ func StartEchoServer(model string, l *loop.Loop) (addr string, shutdown func(tim
 	}, nil
 }
 
+// A LoadResult is what the load client measured, plus what the server's
+// loop counted.
+type LoadResult struct {
+	echoload.Result
+	// LoopPolls counts the returns from epoll_wait of the server's event
+	// loop over the whole run, connection setup and shutdown included; -1
+	// for a server that has no loop of its own (Go's runtime poller is not
+	// observable).
+	LoopPolls int64
+}
+
 // RunEcho serves one echoload run (cfg.Addr is filled in) with an echo
 // server of the model, shuts the server down, and returns what the load
 // client measured.
-func RunEcho(model string, cfg echoload.Config) (echoload.Result, error) {
+func RunEcho(model string, cfg echoload.Config) (LoadResult, error) {
 	l, err := loop.New()
 	if err != nil {
-		return echoload.Result{}, err
+		return LoadResult{}, err
 	}
 	defer l.Close()
 	addr, shutdown, err := StartEchoServer(model, l)
 	if err != nil {
-		return echoload.Result{}, err
+		return LoadResult{}, err
 	}
 	cfg.Addr = addr
-	return serveLoad(cfg, shutdown, func(ld *echoload.Load) error {
+	res, err := serveLoad(cfg, shutdown, func(ld *echoload.Load) error {
 		if model == "goroutine" {
 			<-ld.Done()
 			return nil
 		}
 		return serveUntil(l, ld)
 	})
+	polls := int64(l.Stats().Polls)
+	if model == "goroutine" {
+		polls = -1
+	}
+	return LoadResult{res, polls}, err
 }
 
 // serveLoad starts the load described by cfg, serves it with serve, shuts
@@ -117,8 +133,9 @@ const EchoConns = 100
 
 // Echo serves one echoload run of b.N requests over 100 connections with
 // the model and reports the wall time per request (ns/op), requests per
-// second, the server's CPU time per request and its read and write system
-// calls per request.
+// second, the server's CPU time per request, its read and write system
+// calls per request and, for the servers on the event loop, the loop's
+// epoll_wait calls per request.
 func Echo(b *testing.B, model string) {
 	res, err := RunEcho(model, echoload.Config{Conns: EchoConns, Requests: int64(b.N)})
 	if err != nil {
@@ -127,11 +144,14 @@ func Echo(b *testing.B, model string) {
 	reportLoad(b, res)
 }
 
-func reportLoad(b *testing.B, res echoload.Result) {
+func reportLoad(b *testing.B, res LoadResult) {
 	b.ReportMetric(float64(res.Elapsed.Nanoseconds())/float64(max(res.Requests, 1)), "ns/op")
 	b.ReportMetric(res.ReqPerSec(), "req/s")
 	b.ReportMetric(res.CPUPerReqMicros(), "us-cpu/req")
 	if n, ok := res.SyscallsPerReq(); ok {
 		b.ReportMetric(n, "rw-syscalls/req")
+	}
+	if res.LoopPolls >= 0 && res.Requests > 0 {
+		b.ReportMetric(float64(res.LoopPolls)/float64(res.Requests), "epoll-waits/req")
 	}
 }

@@ -85,47 +85,49 @@ func StackfulHello(co *stackful.Co, fd int) error {
 // RunHTTP serves one echoload HTTP run (cfg.Addr and cfg.HTTP are filled
 // in) with a hello server of the model, shuts the server down, and returns
 // what the load client measured.
-func RunHTTP(model string, cfg echoload.Config) (echoload.Result, error) {
+func RunHTTP(model string, cfg echoload.Config) (LoadResult, error) {
 	cfg.HTTP = true
 	switch model {
 	case "stackful":
 		l, err := loop.New()
 		if err != nil {
-			return echoload.Result{}, err
+			return LoadResult{}, err
 		}
 		defer l.Close()
 		lfd, addr, err := echoload.ListenFD()
 		if err != nil {
-			return echoload.Result{}, err
+			return LoadResult{}, err
 		}
 		env := stackful.NewEnvOn(l)
 		s := handler.ServeStackful(env, lfd, StackfulHello)
 		cfg.Addr = addr
-		return serveLoad(cfg, func(limit time.Duration) error {
+		res, err := serveLoad(cfg, func(limit time.Duration) error {
 			err := s.Shutdown(limit)
 			if cerr := env.Close(); cerr != nil && err == nil {
 				err = cerr
 			}
 			return err
 		}, func(ld *echoload.Load) error { return serveUntil(l, ld) })
+		return LoadResult{res, int64(l.Stats().Polls)}, err
 	case "net/http":
 		ln, err := net.Listen("tcp4", "127.0.0.1:0")
 		if err != nil {
-			return echoload.Result{}, err
+			return LoadResult{}, err
 		}
 		srv := &http.Server{Handler: http.HandlerFunc(HelloHandler)}
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(ln) }()
 		cfg.Addr = ln.Addr().String()
-		return serveLoad(cfg, func(time.Duration) error {
+		res, err := serveLoad(cfg, func(time.Duration) error {
 			err := srv.Close()
 			if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 				err = serr
 			}
 			return err
 		}, func(ld *echoload.Load) error { <-ld.Done(); return nil })
+		return LoadResult{res, -1}, err
 	}
-	return echoload.Result{}, fmt.Errorf("bench: unknown HTTP model %q", model)
+	return LoadResult{}, fmt.Errorf("bench: unknown HTTP model %q", model)
 }
 
 // HTTP serves one echoload HTTP run of b.N keep-alive GETs over 100
