@@ -113,6 +113,41 @@ func TestVetTool(t *testing.T) {
 	if strings.Contains(string(out), "sleep") {
 		t.Errorf("diagnostics for a good package:\n%s", out)
 	}
+
+	// An edit not followed by regeneration is reported.
+	stale := filepath.Join(w.dir, "stale")
+	src, err := os.ReadFile(filepath.Join("testdata", "sleep.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = []byte(strings.Replace(string(src), "package sleep", "package stale", 1))
+	if err := os.MkdirAll(stale, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stale, "stale.go"), src, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := cogen(t, stale); code != 0 {
+		t.Fatalf("cogen: exit %d\n%s", code, out)
+	}
+	vet := func() (string, error) {
+		cmd := exec.Command("go", "vet", "-vettool="+os.Args[0], "./stale")
+		cmd.Dir = w.dir
+		cmd.Env = append(goEnv(w.dir), asCogen+"=1")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := vet(); err != nil {
+		t.Errorf("fresh output: %v\n%s", err, out)
+	}
+	edited := strings.Replace(string(src), "sum := 0", "sum := 1", 1)
+	if err := os.WriteFile(filepath.Join(stale, "stale.go"), []byte(edited), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := vet(); err == nil || !strings.Contains(out, "stale_cogen.go:4:1: stale_cogen.go is stale") {
+		t.Errorf("stale output not reported: %v\n%s", err, out)
+	}
+	os.RemoveAll(stale)
 }
 
 func TestOutputName(t *testing.T) {
