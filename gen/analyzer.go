@@ -3,8 +3,8 @@ package gen
 import (
 	"go/ast"
 	"go/token"
-	"path/filepath"
 	"go/types"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
