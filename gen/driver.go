@@ -129,22 +129,10 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 	if err != nil {
 		return nil, nil, err
 	}
-	// Errors in dependencies stop everything; in the packages themselves,
-	// only references to names cogen is about to generate are expected
-	// (the package may use its generated frames).
-	roots := map[*packages.Package]bool{}
-	for _, p := range pkgs {
-		roots[p] = true
-	}
+	// While earlier output is set aside, references to the names it
+	// declares are expected errors (in the packages and in those that
+	// import them); any other error stops everything.
 	var loadErrs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if roots[p] {
-			return
-		}
-		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
-		}
-	})
 	var done []analyzed
 	names := map[string]bool{} // generated names, in every package
 	var diags []string
@@ -165,9 +153,9 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 		}
 		done = append(done, analyzed{p, res})
 	}
-	for _, p := range pkgs {
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		loadErrs = append(loadErrs, unexpectedErrors(p, done, names)...)
-	}
+	})
 	// A file in both a package and its test variant is generated from the
 	// package itself, whatever the order of loading.
 	sort.SliceStable(done, func(i, j int) bool {
