@@ -133,11 +133,12 @@
 // directives; marked functions without the handle as first parameter;
 // misuse of the handle; and the constructs v1 does not rewrite: defer,
 // recover, closures that suspend, select with a suspension point in it,
-// type declarations at the top level of a function with suspension
-// points, range across a suspension over a map whose keys can be NaN,
-// variables whose type generated code cannot name (declared in the
-// function or unexported in another package), and calls of marked methods
-// through embedded fields. A construct the transformer cannot handle is a
+// range across a suspension over a map whose keys can be NaN, values live
+// across a suspension whose type is declared inside the function (the
+// frame is a package-level type; such types are otherwise hoisted to the
+// top of Step), variables whose type generated code cannot name
+// (unexported in another package), and calls of marked methods through
+// embedded fields. A construct the transformer cannot handle is a
 // diagnostic, never wrong code.
 //
 // The same analyzer runs under go vet:

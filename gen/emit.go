@@ -27,6 +27,9 @@ type emitter struct {
 	pkg     *types.Package
 	file    *jen.File
 	srcName string
+	// locals names the types declared inside the function being emitted
+	// (hoisted to the top of its Step, possibly renamed).
+	locals map[types.Object]string
 }
 
 // restoreMarker is replaced after formatting by a //line directive that
@@ -220,6 +223,12 @@ func (e *emitter) fieldType(v *variable) *jen.Statement {
 
 func (e *emitter) function(fn *Func) {
 	p := fn.plan
+	e.locals = map[types.Object]string{}
+	for _, v := range p.vars {
+		if _, ok := v.obj.(*types.TypeName); ok {
+			e.locals[v.obj] = v.name
+		}
+	}
 	name := fn.Decl.Name.Name
 	if recv := fn.Obj.Type().(*types.Signature).Recv(); recv != nil {
 		name = recvTypeName(recv.Type()) + "." + name

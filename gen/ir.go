@@ -24,7 +24,8 @@ type plan struct {
 	label   string // label of the dispatch loop, if a jump needs it
 	vars    []*variable
 	blocks  []*block
-	// hoisted holds local const declarations, rendered at the top of Step.
+	// hoisted holds local const and type declarations, rendered at the
+	// top of Step in source order.
 	hoisted []*ast.GenDecl
 	// params are the frame fields set by the constructor, in order; nil
 	// entries are blank or unnamed parameters.
@@ -53,7 +54,7 @@ const (
 	kResult                // a result, named or not
 	kLocal                 // a variable declared at the lowered level
 	kTemp                  // a value the lowering introduced
-	kConst                 // a local constant, hoisted to the top of Step
+	kConst                 // a local constant or type, hoisted to the top of Step
 	kChild                 // the frame of a called //co:stackless function
 )
 

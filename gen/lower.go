@@ -365,7 +365,13 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) {
 		}
 		l.p.hoisted = append(l.p.hoisted, gd)
 	case token.TYPE:
-		l.errorf(gd.Pos(), "a type declared inside a //co:stackless function must be inside a statement without suspension points; move it to package level (v1)")
+		for _, spec := range gd.Specs {
+			ts := spec.(*ast.TypeSpec)
+			if obj := l.info.Defs[ts.Name]; obj != nil {
+				l.declareObj(obj, kConst, ts.Pos())
+			}
+		}
+		l.p.hoisted = append(l.p.hoisted, gd)
 	case token.VAR:
 		for _, spec := range gd.Specs {
 			vs := spec.(*ast.ValueSpec)

@@ -406,7 +406,7 @@ func (r *rctx) genDecl(d *ast.GenDecl) *jen.Statement {
 			}
 			specs = append(specs, s)
 		case *ast.TypeSpec:
-			s := jen.Id(sp.Name.Name)
+			s := r.expr(sp.Name)
 			if sp.TypeParams != nil {
 				s = s.Types(r.fields(sp.TypeParams, false)...)
 			}

@@ -125,6 +125,9 @@ func (e *emitter) signature(sig *types.Signature) *jen.Statement {
 
 // qual names a declared type, qualified by its package when needed.
 func (e *emitter) qual(obj types.Object) *jen.Statement {
+	if name, ok := e.locals[obj]; ok {
+		return jen.Id(name)
+	}
 	if obj.Pkg() == nil {
 		return jen.Id(obj.Name())
 	}
@@ -133,7 +136,7 @@ func (e *emitter) qual(obj types.Object) *jen.Statement {
 
 // unnameable returns a named type inside t that the generated code cannot
 // name: one declared inside a function, or unexported in another package.
-func unnameable(t types.Type, pkg *types.Package) types.Object {
+func unnameable(t types.Type, pkg *types.Package, hoisted map[types.Object]bool) types.Object {
 	var bad types.Object
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type)
@@ -144,6 +147,9 @@ func unnameable(t types.Type, pkg *types.Package) types.Object {
 		seen[t] = true
 		check := func(obj types.Object) {
 			if obj.Pkg() == nil {
+				return
+			}
+			if hoisted[obj] {
 				return
 			}
 			if obj.Parent() != obj.Pkg().Scope() || (obj.Pkg() != pkg && !obj.Exported()) {
@@ -212,16 +218,32 @@ func unnameable(t types.Type, pkg *types.Package) types.Object {
 }
 
 // checkTypes reports variables whose type the generated code cannot name.
+// A Step local may have a type declared in the function (it is hoisted to
+// the top of Step); a frame field may not.
 func (l *lowerer) checkTypes() bool {
+	hoisted := map[types.Object]bool{}
+	for _, v := range l.p.vars {
+		if _, ok := v.obj.(*types.TypeName); ok {
+			hoisted[v.obj] = true
+		}
+	}
 	for _, v := range l.p.vars {
 		if v.typ == nil || v.kind == kConst {
 			continue
 		}
-		if bad := unnameable(v.typ, l.pass.Pkg); bad != nil {
-			pos := v.pos
-			if !pos.IsValid() {
-				pos = l.fn.Decl.Name.Pos()
+		pos := v.pos
+		if !pos.IsValid() {
+			pos = l.fn.Decl.Name.Pos()
+		}
+		if v.field {
+			if bad := unnameable(v.typ, l.pass.Pkg, nil); bad != nil {
+				if hoisted[bad] {
+					l.errorf(pos, "%s lives across a suspension but its type mentions %s, declared inside the function; declare the type at package level (v1)", v.name, bad.Name())
+				} else {
+					l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", v.name, bad.Name())
+				}
 			}
+		} else if bad := unnameable(v.typ, l.pass.Pkg, hoisted); bad != nil {
 			l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", v.name, bad.Name())
 		}
 	}

@@ -81,6 +81,11 @@ func Run(co *stackful.Co, t *trace.T) {
 	if e == nil && pass(co, 1) == 1 {
 		t.Printf("nil error")
 	}
+	type pair struct{ a, b int }
+	const scale = 3
+	pr := pair{a: pass(co, 1) * scale}
+	pr.b = pr.a + 1
+	t.Printf("local type %v", pr)
 	s := it.tags[:0:0]
 	s = append(s, "t")
 	co.Gosched()

@@ -76,9 +76,12 @@ func unsupported(co *stackful.Co, ch chan int) {
 
 //co:stackless
 func localType(co *stackful.Co) {
-	type local struct{ x int } // want `a type declared inside a //co:stackless function must be inside a statement without suspension points`
+	type local struct{ x int }
+	v := local{} // want `v lives across a suspension but its type mentions local, declared inside the function`
 	co.Gosched()
-	_ = local{}
+	_ = v
+	w := local{x: 1} // fine: w does not live across a suspension
+	_ = w
 }
 
 //co:stackless
