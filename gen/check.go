@@ -238,10 +238,6 @@ func (s *scan) markedCallee(call *ast.CallExpr) *callee {
 			if m == nil {
 				return nil
 			}
-			if len(sel.Index()) > 1 {
-				s.errorf(f.Sel.Pos(), "calling //co:stackless method %s through an embedded field is not supported (v1); name the field", f.Sel.Name)
-				return nil
-			}
 			var targs []types.Type
 			rt := types.Unalias(sel.Recv())
 			if p, ok := rt.(*types.Pointer); ok {

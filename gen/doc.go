@@ -34,7 +34,8 @@
 //	}
 //
 // The first parameter is the coroutine handle. Methods (pointer or value
-// receivers) and generic functions can be marked too. The suspension points
+// receivers, called directly or promoted through embedded fields) and
+// generic functions can be marked too. The suspension points
 // are:
 //
 //   - calls of the handle's waiting methods, recognised by go/types: Read,

@@ -349,19 +349,32 @@ func (l *lowerer) receiver(sel *ast.SelectorExpr) ast.Expr {
 	selection := l.info.Selections[sel]
 	m := selection.Obj().(*types.Func)
 	_, wantPtr := types.Unalias(m.Type().(*types.Signature).Recv().Type()).(*types.Pointer)
+	x := sel.X
 	xt := l.typeOf(sel.X)
+	// A promoted method: name the embedded fields on the way.
+	path := selection.Index()
+	for _, idx := range path[:len(path)-1] {
+		st := types.Unalias(xt).Underlying()
+		if p, ok := st.(*types.Pointer); ok {
+			st = types.Unalias(p.Elem()).Underlying()
+		}
+		field := st.(*types.Struct).Field(idx)
+		x = &ast.SelectorExpr{X: x, Sel: ast.NewIdent(field.Name())}
+		xt = field.Type()
+		l.stypes[x] = xt
+	}
 	_, isPtr := types.Unalias(xt).Underlying().(*types.Pointer)
 	switch {
 	case wantPtr && !isPtr:
-		e := &ast.UnaryExpr{Op: token.AND, X: sel.X}
+		e := &ast.UnaryExpr{Op: token.AND, X: x}
 		l.stypes[e] = types.NewPointer(xt)
 		return e
 	case !wantPtr && isPtr:
-		e := &ast.StarExpr{X: sel.X}
+		e := &ast.StarExpr{X: x}
 		l.stypes[e] = types.Unalias(xt).Underlying().(*types.Pointer).Elem()
 		return e
 	}
-	return sel.X
+	return x
 }
 
 // child returns the frame field that holds calls of c. One field serves

@@ -40,8 +40,18 @@ func (s *stack[E]) Pop(co *stackful.Co) (E, bool) {
 	return v, true
 }
 
+type named struct {
+	counter
+	label string
+}
+
+type wrapped struct {
+	*named
+}
+
 // Run covers methods with pointer and value receivers, called through
-// values and pointers, and methods of generic types.
+// values and pointers, promoted through embedded fields, and methods of
+// generic types.
 //
 //co:stackless
 func Run(co *stackful.Co, t *trace.T) {
@@ -63,6 +73,11 @@ func Run(co *stackful.Co, t *trace.T) {
 		}
 		t.Printf("pop %s", v)
 	}
+	var nm named
+	w := wrapped{named: &named{label: "w"}}
+	nm.Add(co, 5)
+	w.Add(co, 6)
+	t.Printf("promoted %d %d %d %d", nm.Get(co), w.Get(co), nm.n, w.n)
 	ps := &stack[int]{}
 	ps.Push(co, 7)
 	v, ok := ps.Pop(co)
