@@ -22,37 +22,9 @@ func benchEnv(b *testing.B) *Env {
 	return e
 }
 
-// BenchmarkStackfulSwitch is one Resume plus one Yield.
-func BenchmarkStackfulSwitch(b *testing.B) {
-	e := benchEnv(b)
-	co := e.Create(func(co *Co) {
-		for {
-			co.Yield()
-		}
-	}, nil)
-	co.Resume()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		co.Resume()
-	}
-}
-
-// BenchmarkIterPullSwitch is the same round trip on bare iter.Pull: one next
-// plus one yield.
-func BenchmarkIterPullSwitch(b *testing.B) {
-	next, stop := iter.Pull(func(yield func(struct{}) bool) {
-		for yield(struct{}{}) {
-		}
-	})
-	defer stop()
-	next()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		next()
-	}
-}
+// BenchmarkStackfulSwitch, BenchmarkIterPullSwitch and
+// BenchmarkStackfulCreateRelease are in bench_ext_test.go: their bodies live
+// in internal/bench, shared with cmd/cobench.
 
 // BenchmarkStackfulSwitchRatio measures Resume+Yield and a bare iter.Pull
 // round trip in alternating chunks of 1,000, so that both see the same load
@@ -99,24 +71,6 @@ func benchAttrs() []namedAttr {
 		{"default", nil},
 		{"private128K", &Attr{StackSize: 128 << 10}},
 		{"shared", &Attr{ShareStack: AllocShareStack(16, 128<<10)}},
-	}
-}
-
-// BenchmarkStackfulCreateRelease creates a coroutine, runs it to its end
-// (one Yield on the way) and releases it.
-func BenchmarkStackfulCreateRelease(b *testing.B) {
-	for _, a := range benchAttrs() {
-		b.Run(a.name, func(b *testing.B) {
-			e := benchEnv(b)
-			fn := func(co *Co) { co.Yield() }
-			b.ReportAllocs()
-			for range b.N {
-				co := e.Create(fn, a.attr)
-				co.Resume()
-				co.Resume()
-				co.Release()
-			}
-		})
 	}
 }
 
