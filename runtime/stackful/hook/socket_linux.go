@@ -61,7 +61,8 @@ func adopt(fd int, nonblock bool) {
 // the pending error, SO_ERROR, to the retried connect); SO_SNDTIMEO bounds
 // the wait (ETIMEDOUT). Elsewhere it blocks as connect(2) does, reading
 // SO_ERROR once poll(2) reports the socket writable; an expired SO_SNDTIMEO
-// gives EINPROGRESS, as the kernel does.
+// gives EINPROGRESS (EALREADY if a connect was already in progress), as the
+// kernel does.
 func Connect(fd int, sa unix.Sockaddr) error {
 	st, co, err := prepare(fd)
 	if err != nil {
@@ -85,11 +86,11 @@ func Connect(fd int, sa unix.Sockaddr) error {
 	if err != unix.EINPROGRESS && err != unix.EALREADY {
 		return err
 	}
-	if err := pollReady(fd, true, d); err != nil {
-		if err == unix.EAGAIN {
-			return unix.EINPROGRESS
+	if perr := pollReady(fd, true, d); perr != nil {
+		if perr == unix.EAGAIN {
+			return err // the kernel's: EINPROGRESS, or EALREADY if it was already
 		}
-		return err
+		return perr
 	}
 	soerr, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ERROR)
 	if err != nil {
