@@ -248,9 +248,10 @@ func runSleepers(s settings, p *progress) ([]Row, error) {
 		func(r bench.SleepResult) string {
 			return fmt.Sprintf("%.0f ns per coroutine", float64(r.Start.Nanoseconds())/float64(r.N))
 		})
-	add("wake-up lateness p99", "ms", func(r bench.SleepResult) float64 { return ms(r.LateP99) }, refs,
-		func(r bench.SleepResult) string { return fmt.Sprintf("p50 %.2f ms; none early", ms(r.LateP50)) })
-	add("wake-up lateness max", "ms", func(r bench.SleepResult) float64 { return ms(r.LateMax) }, nil, nil)
+	add("wake-up lateness p50", "ms", func(r bench.SleepResult) float64 { return ms(r.LateP50) }, refs,
+		func(r bench.SleepResult) string { return "none early" })
+	add("wake-up lateness p99", "ms", func(r bench.SleepResult) float64 { return ms(r.LateP99) }, nil,
+		func(r bench.SleepResult) string { return fmt.Sprintf("max %.2f ms", ms(r.LateMax)) })
 	return rows, nil
 }
 
