@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -72,22 +73,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		o.only = map[string]bool{}
 		for g := range strings.SplitSeq(*only, ",") {
 			g = strings.TrimSpace(g)
-			if !contains(groups, g) {
+			if !slices.Contains(groups, g) {
 				return nil, fmt.Errorf("unknown group %q in -only (groups: %s)", g, strings.Join(groups, ","))
 			}
 			o.only[g] = true
 		}
 	}
 	return o, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // cobench runs the command with args and returns its exit status.

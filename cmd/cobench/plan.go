@@ -101,14 +101,14 @@ func run(o *options) ([]Row, error) {
 	var rows []Row
 	sel := func(g string) bool { return len(o.only) == 0 || o.only[g] }
 
-	var ms []micro
+	var selected []micro
 	for _, m := range micros() {
 		if sel(m.group) {
-			ms = append(ms, m)
+			selected = append(selected, m)
 		}
 	}
-	if len(ms) > 0 {
-		r, err := runMicros(ms, s, p)
+	if len(selected) > 0 {
+		r, err := runMicros(selected, s, p)
 		if err != nil {
 			return nil, err
 		}
