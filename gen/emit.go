@@ -239,7 +239,7 @@ func (e *emitter) function(fn *Func) {
 
 	fields := []jen.Code{jen.Qual(stacklessPath, "Base")}
 	for _, v := range p.vars {
-		if v.field && !(v.kind == kParam && v.obj == nil) {
+		if v.field && v.shares == nil && !(v.kind == kParam && v.obj == nil) {
 			fields = append(fields, jen.Id(v.name).Add(e.fieldType(v)))
 		}
 	}
@@ -463,7 +463,8 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		case *boxNode:
 			add(r.varPtr(n.v).Op("=").New(e.typ(n.v.typ)))
 		case *zeroNode:
-			if !n.implicit {
+			// A shared field may hold another variable's old value.
+			if !n.implicit || r.p.shared(n.v) {
 				add(r.varExpr(n.v).Op("=").Add(e.zero(n.v.typ)))
 			}
 		case *reboxNode:

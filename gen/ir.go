@@ -40,11 +40,27 @@ type plan struct {
 func (p *plan) fieldVars() []*variable {
 	var out []*variable
 	for _, v := range p.vars {
-		if v.field {
+		if v.field && v.shares == nil {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// shared reports whether v's frame field also holds other variables.
+func (p *plan) shared(v *variable) bool {
+	if !v.field {
+		return false
+	}
+	if v.shares != nil {
+		return true
+	}
+	for _, w := range p.vars {
+		if w.shares == v {
+			return true
+		}
+	}
+	return false
 }
 
 type varKind uint8
@@ -78,6 +94,9 @@ type variable struct {
 	field bool
 	// child describes the callee frame for kChild.
 	child *callee
+	// shares is the variable whose frame field this one uses, when their
+	// values are never live at the same time.
+	shares *variable
 }
 
 type block struct {

@@ -293,3 +293,112 @@ func liveness(p *plan) {
 		}
 	}
 }
+
+// shareFields lets frame fields of the same type share storage when their
+// values are never live at the same time (like register allocation, with
+// fields as registers), so that a frame holds at most the values live at
+// once. Parameters, results, child frames and variables whose address is
+// taken keep a field of their own.
+func shareFields(p *plan) {
+	eligible := func(v *variable) bool {
+		return v != nil && v.field && (v.kind == kLocal || v.kind == kTemp) && !v.addrTaken && !v.boxed
+	}
+	n := len(p.vars)
+	conflict := make([]bitset, n)
+	for i := range conflict {
+		conflict[i] = newBitset(n)
+	}
+	mark := func(d *variable, live bitset) {
+		if !eligible(d) {
+			return
+		}
+		live.each(func(i int) {
+			if i != d.id && eligible(p.vars[i]) {
+				conflict[d.id].set(i)
+				conflict[i].set(d.id)
+			}
+		})
+	}
+	for _, b := range p.blocks {
+		live := newBitset(n)
+		succs, edefs := edges(b.term)
+		for j, s := range succs {
+			live.or(s.liveIn)
+			if edefs[j] != nil {
+				mark(edefs[j], s.liveIn)
+			}
+		}
+		for _, v := range p.termUses(b.term) {
+			live.set(v.id)
+		}
+		for k := len(b.nodes) - 1; k >= 0; k-- {
+			nd := b.nodes[k]
+			if sn, ok := nd.(*stmtNode); ok && sn.nested != nil {
+				for _, t := range sn.nested.targets {
+					live.or(t.liveIn)
+				}
+			}
+			uses, defs := p.useDef(nd)
+			for _, d := range defs {
+				mark(d, live)
+			}
+			// A copy between two variables must not become a self-assignment.
+			if sn, ok := nd.(*stmtNode); ok && sn.nested == nil {
+				if as, ok := sn.stmt.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+					for i := range as.Lhs {
+						a, _ := ast.Unparen(as.Lhs[i]).(*ast.Ident)
+						c, _ := ast.Unparen(as.Rhs[i]).(*ast.Ident)
+						if a != nil && c != nil {
+							if va, vc := p.resolve(a), p.resolve(c); eligible(va) && eligible(vc) && va != vc {
+								conflict[va.id].set(vc.id)
+								conflict[vc.id].set(va.id)
+							}
+						}
+					}
+				}
+			}
+			// Values defined together must not share either.
+			for _, d := range defs {
+				for _, e := range defs {
+					if d != e && eligible(d) && eligible(e) {
+						conflict[d.id].set(e.id)
+					}
+				}
+			}
+			for _, d := range defs {
+				live.clear(d.id)
+			}
+			for _, u := range uses {
+				live.set(u.id)
+			}
+		}
+	}
+	var slots []*variable
+	for _, v := range p.vars {
+		if !eligible(v) {
+			continue
+		}
+		placed := false
+		for _, s := range slots {
+			if !types.Identical(s.typ, v.typ) {
+				continue
+			}
+			free := true
+			for _, w := range p.vars {
+				if (w == s || w.shares == s) && conflict[v.id].has(w.id) {
+					free = false
+					break
+				}
+			}
+			if free {
+				v.shares = s
+				v.name = s.name
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			slots = append(slots, v)
+		}
+	}
+}

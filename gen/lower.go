@@ -72,6 +72,7 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 		return nil, false
 	}
 	liveness(l.p)
+	shareFields(l.p)
 	if !l.checkTypes() {
 		return nil, false
 	}

@@ -138,7 +138,7 @@ func (g *progGen) block(b *strings.Builder, indent, depth int) {
 
 func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 	tab := strings.Repeat("\t", indent)
-	k := g.r.Intn(18)
+	k := g.r.Intn(19)
 	if depth <= 0 && k >= 5 {
 		k = g.r.Intn(5)
 	}
@@ -246,6 +246,12 @@ func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 		fmt.Fprintf(b, "%sfor %s, %s := range \"a\\xffé\" {\n", tab, i, r)
 		fmt.Fprintf(b, "%s\t%s += %s + int(%s)\n", tab, g.v(), i, r)
 		g.loopBody(b, indent, depth, i)
+	case 18:
+		z := g.fresh("z")
+		fmt.Fprintf(b, "%svar %s int\n%st.Printf(\"zero %%d\", %s)\n", tab, z, tab, z)
+		g.vars = append(g.vars, z)
+		g.block(b, indent, depth-1)
+		g.vars = g.vars[:len(g.vars)-1]
 	case 17:
 		l := g.fresh("L")
 		fmt.Fprintf(b, "%sif %s {\n%s\tgoto %s\n%s}\n%s{\n", tab, g.cond(1), tab, l, tab, tab)
