@@ -106,7 +106,8 @@
 //
 // Liveness analysis keeps in the frame only the values live across a
 // suspension (plus parameters, results and the child frame of a call);
-// everything else is a local of Step. A variable whose address is taken
+// everything else is a local of Step. Fields of the same type whose values
+// are never live at the same time share storage, as registers do. A variable whose address is taken
 // and whose declaration runs more than once per call (in a loop) gets a new
 // heap cell each time, as Go gives it a new variable.
 //
