@@ -1,0 +1,64 @@
+// Package conet is Go's net interfaces on stackful coroutines: listeners,
+// conns, packet conns, a dialer and a resolver whose blocking calls, made in
+// a coroutine, wait on the env's event loop while the env's other
+// coroutines run. Unmodified code written against net.Conn and
+// net.Listener - bufio, net/textproto, crypto/tls, http.ReadRequest, a
+// database driver given a custom dialer - runs on coroutines this way.
+//
+// # The contract
+//
+// It is package hook's: in a coroutine with hooks enabled
+// ([stackful.Co.EnableHook]; [Serve] enables them on the coroutines it
+// runs), Read, Write, Accept, the connect of Dial and name lookups wait on
+// the loop. Everywhere else - other goroutines, the env's main goroutine,
+// coroutines with hooks disabled - the same objects behave as package
+// net's: they wait in Go's runtime poller (through an *os.File made on
+// first such use), blocking only the calling goroutine. A conn may be used
+// both ways, and passed freely between the two worlds.
+//
+// Code that receives no *stackful.Co still finds its coroutine: see
+// [stackful.Self], the goroutine-identity registry that package hook
+// documents.
+//
+// # The net.Conn contract
+//
+// Conns honour all of it. Deadlines apply to calls in progress: setting
+// one, from any goroutine, wakes a waiting coroutine to look at it again.
+// A call whose deadline has passed fails with an error for which
+// errors.Is(err, os.ErrDeadlineExceeded) holds and Timeout() is true. Close,
+// from a coroutine of the same env or from any goroutine, wakes every
+// pending call, which fails with net.ErrClosed; the descriptor is closed
+// once no call uses it, after its registration with the loop has been
+// dropped. Several coroutines may read (or write) one conn at once: they
+// take turns. [Conn.CloseWrite] half-closes a stream.
+//
+// Errors are *net.OpError values wrapping what package net would wrap:
+// *os.SyscallError with the errno (errors.Is(err, syscall.ECONNRESET)),
+// os.ErrDeadlineExceeded, net.ErrClosed, io.EOF unwrapped at end of stream.
+//
+// # Envs
+//
+// A conn is served by the env whose hooked coroutine first waits on it: its
+// descriptor is registered with that env's loop, once, for its whole life
+// (no epoll_ctl per wait, unlike libco). Using it from a hooked coroutine
+// of another env fails; from plain goroutines it always works. For several
+// cores, run one env per goroutine (optionally locked to its thread with
+// runtime.LockOSThread), each with its own listener made by
+// [ListenReusePort] on the same address: the kernel spreads connections
+// across them.
+//
+// # Name lookups
+//
+// [Resolver] makes any *net.Resolver yield: its lookups run on a helper
+// goroutine while the coroutine waits on the loop (see its documentation
+// for why a Resolver whose Dial returns coroutine conns could not yield).
+// [Dialer] resolves host names with it.
+//
+// # Costs
+//
+// On top of the loop's read and write, a call costs a goroutine-identity
+// lookup (about 13 ns) and a few atomic operations; a request-response
+// exchange on a conn makes one read(2) and one write(2) system call when
+// the data is there, and an epoll_wait per loop iteration shared by every
+// conn that became ready.
+package conet
