@@ -175,5 +175,3 @@ func (fd *netFD) coDo(co *stackful.Co, write bool, call func(s int) error) error
 		}
 	}
 }
-
-
