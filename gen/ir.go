@@ -19,6 +19,7 @@ type plan struct {
 	// source, and the identifiers the lowering made for temps.
 	objVars map[types.Object]*variable
 	synth   map[*ast.Ident]*variable
+	stypes  map[ast.Expr]types.Type // types of expressions the lowering built
 	recv    string // name of the frame receiver in generated methods
 	task    string // name of the task parameter of Step
 	label   string // label of the dispatch loop, if a jump needs it

@@ -60,7 +60,7 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 	for _, imp := range pass.Pkg.Imports() {
 		l.names.reserve(imp.Name())
 	}
-	l.p.info, l.p.objVars, l.p.synth = l.info, l.vars, l.synth
+	l.p.info, l.p.objVars, l.p.synth, l.p.stypes = l.info, l.vars, l.synth, l.stypes
 	defer func() {
 		if r := recover(); r != nil {
 			pass.Reportf(fn.Decl.Name.Pos(), "internal error: cogen cannot rewrite %s: %v", fn.Decl.Name.Name, r)

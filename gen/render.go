@@ -485,12 +485,42 @@ func (r *rctx) negate(cond ast.Expr) *jen.Statement {
 			return r.expr(c.X)
 		}
 	case *ast.BinaryExpr:
-		switch c.Op {
-		case token.EQL:
-			return r.expr(c.X).Op("!=").Add(r.expr(c.Y))
-		case token.NEQ:
-			return r.expr(c.X).Op("==").Add(r.expr(c.Y))
+		inverse := map[token.Token]string{token.EQL: "!=", token.NEQ: "=="}
+		if r.ordered(c.X) && r.ordered(c.Y) {
+			inverse[token.LSS], inverse[token.LEQ] = ">=", ">"
+			inverse[token.GTR], inverse[token.GEQ] = "<=", "<"
 		}
+		if op, ok := inverse[c.Op]; ok {
+			return r.expr(c.X).Op(op).Add(r.expr(c.Y))
+		}
+	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr:
+		return jen.Op("!").Add(r.expr(cond))
 	}
 	return jen.Op("!").Parens(r.expr(cond))
+}
+
+// ordered reports whether e is known to be an integer or a string, whose
+// order comparisons invert exactly.
+func (r *rctx) ordered(e ast.Expr) bool {
+	if lit, ok := e.(*ast.BasicLit); ok {
+		return lit.Kind == token.INT || lit.Kind == token.STRING
+	}
+	var t types.Type
+	if id, ok := e.(*ast.Ident); ok {
+		if v := r.p.resolve(id); v != nil {
+			t = v.typ
+		}
+	}
+	if t == nil {
+		if st, ok := r.p.stypes[e]; ok {
+			t = st
+		} else if tv, ok := r.p.info.Types[e]; ok {
+			t = tv.Type
+		}
+	}
+	if t == nil {
+		return false
+	}
+	b, ok := types.Unalias(t).Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsString) != 0
 }

@@ -39,7 +39,7 @@ func (f *ProducerFrame) Step(co *stackless.Task) stackless.Status {
 			f.round = 0
 			fallthrough
 		case 1:
-			if !(f.round < f.p.Rounds) {
+			if f.round >= f.p.Rounds {
 				f.PC = 4
 				continue
 			}
