@@ -18,7 +18,7 @@ func Run(co *stackful.Co, t *trace.T) {
 		if signal {
 			t.Loop.AfterFunc(time.Millisecond, func() { c.Signal() })
 		}
-		ok := co.Wait(&c, 20*time.Millisecond)
+		ok := co.Wait(&c, 200*time.Millisecond)
 		t.Printf("wait %d signalled=%v got=%v", i, signal, ok)
 	}
 	t.Loop.AfterFunc(2*time.Millisecond, func() { c.Broadcast() })
