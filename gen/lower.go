@@ -134,52 +134,6 @@ func (l *lowerer) lower() {
 	thread(p)
 }
 
-// thread redirects jumps to empty blocks that only jump on, so that the
-// generated switch has fewer states.
-func thread(p *plan) {
-	target := func(b *block) *block {
-		for n := 0; n < len(p.blocks) && b.index != 0 && len(b.nodes) == 0 && !b.suspend; n++ {
-			j, ok := b.term.(*jumpTerm)
-			if !ok || len(j.stops) > 0 {
-				break
-			}
-			b = j.to
-		}
-		return b
-	}
-	for _, b := range p.blocks {
-		switch t := b.term.(type) {
-		case *jumpTerm:
-			t.to = target(t.to)
-		case *branchTerm:
-			t.then, t.els = target(t.then), target(t.els)
-		case *switchTerm:
-			t.dflt = target(t.dflt)
-			for i := range t.clauses {
-				t.clauses[i].to = target(t.clauses[i].to)
-			}
-		case *typeSwitchTerm:
-			t.dflt.to = target(t.dflt.to)
-			for i := range t.clauses {
-				t.clauses[i].to = target(t.clauses[i].to)
-			}
-		}
-		for _, n := range b.nodes {
-			sn, ok := n.(*stmtNode)
-			if !ok || sn.nested == nil {
-				continue
-			}
-			for k, j := range sn.nested.jumps {
-				j.to = target(j.to)
-				sn.nested.jumps[k] = j
-			}
-			for i, t := range sn.nested.targets {
-				sn.nested.targets[i] = target(t)
-			}
-		}
-	}
-}
-
 func (l *lowerer) newVar(name string, t types.Type, obj types.Object, kind varKind, pos token.Pos) *variable {
 	v := &variable{id: len(l.p.vars), name: name, typ: t, obj: obj, kind: kind, pos: pos}
 	if obj != nil {
@@ -548,154 +502,6 @@ func (l *lowerer) varRef(v *variable) *ast.Ident {
 	return l.tempRef(v)
 }
 
-func (l *lowerer) stopsAll() []*variable {
-	var stops []*variable
-	for c := l.ctx; c != nil; c = c.parent {
-		if c.stop != nil {
-			stops = append(stops, c.stop)
-		}
-	}
-	return stops
-}
-
-// stopsTo lists the iterators a jump from pos to target leaves: those of
-// the range-over-func loops around pos that do not contain the target.
-func (l *lowerer) stopsUntil(target *jctx) []*variable {
-	var stops []*variable
-	for c := l.ctx; c != nil && c != target; c = c.parent {
-		if c.stop != nil {
-			stops = append(stops, c.stop)
-		}
-	}
-	return stops
-}
-
-func (l *lowerer) stopsForGoto(labelPos token.Pos) []*variable {
-	var stops []*variable
-	for c := l.ctx; c != nil; c = c.parent {
-		if c.stop != nil && !(c.body.Pos() <= labelPos && labelPos < c.body.End()) {
-			stops = append(stops, c.stop)
-		}
-	}
-	return stops
-}
-
-// branch lowers break, continue and goto at the lowered level.
-func (l *lowerer) branch(s *ast.BranchStmt) {
-	j, ok := l.resolveBranch(s, nil)
-	if !ok {
-		return
-	}
-	l.setTerm(&jumpTerm{j})
-}
-
-// resolveBranch finds where a branch statement goes. inner lists the
-// statements a nested branch is inside of, when they are copied whole.
-func (l *lowerer) resolveBranch(s *ast.BranchStmt, _ []ast.Node) (jump, bool) {
-	switch s.Tok {
-	case token.GOTO:
-		b := l.labelBlock(s.Label.Name)
-		return jump{to: b, stops: l.stopsForGoto(l.labelPos(s.Label))}, true
-	case token.BREAK, token.CONTINUE:
-		for c := l.ctx; c != nil; c = c.parent {
-			if s.Label != nil && c.label != s.Label.Name {
-				continue
-			}
-			if s.Tok == token.CONTINUE {
-				if c.cont == nil {
-					continue
-				}
-				return jump{to: c.cont, stops: l.stopsUntil(c)}, true
-			}
-			return jump{to: c.brk, stops: l.stopsUntil(c)}, true
-		}
-	case token.FALLTHROUGH:
-		l.errorf(s.Pos(), "internal error: misplaced fallthrough")
-		return jump{}, false
-	}
-	l.errorf(s.Pos(), "internal error: cannot resolve %s", s.Tok)
-	return jump{}, false
-}
-
-func (l *lowerer) labelPos(id *ast.Ident) token.Pos {
-	if obj := l.info.Uses[id]; obj != nil {
-		return obj.Pos()
-	}
-	return id.Pos()
-}
-
-// nested keeps a statement without suspension points whole, and records
-// where the branches and returns that leave it go.
-func (l *lowerer) nested(s ast.Stmt, label string) {
-	info := &nestedInfo{jumps: map[*ast.BranchStmt]jump{}, returns: map[*ast.ReturnStmt][]*variable{}}
-	inside := map[string]bool{}
-	ast.Inspect(s, func(n ast.Node) bool {
-		if ls, ok := n.(*ast.LabeledStmt); ok {
-			inside[ls.Label.Name] = true
-		}
-		_, lit := n.(*ast.FuncLit)
-		return !lit
-	})
-	if label != "" {
-		inside[label] = true
-	}
-	var walk func(n ast.Node, brk, cont bool)
-	walk = func(n ast.Node, brk, cont bool) {
-		switch n := n.(type) {
-		case nil:
-			return
-		case *ast.FuncLit:
-			return
-		case *ast.ForStmt, *ast.RangeStmt:
-			brk, cont = true, true
-		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-			brk = true
-		case *ast.BranchStmt:
-			native := false
-			switch n.Tok {
-			case token.BREAK:
-				native = (n.Label == nil && brk) || (n.Label != nil && inside[n.Label.Name])
-			case token.CONTINUE:
-				native = (n.Label == nil && cont) || (n.Label != nil && inside[n.Label.Name])
-			case token.GOTO:
-				native = inside[n.Label.Name]
-			case token.FALLTHROUGH:
-				native = true
-			}
-			if !native {
-				if j, ok := l.resolveBranch(n, nil); ok {
-					info.jumps[n] = j
-					info.targets = append(info.targets, j.to)
-					l.p.dispatch = true
-				}
-			}
-			return
-		case *ast.ReturnStmt:
-			info.returns[n] = l.stopsAll()
-		}
-		for _, c := range children(n) {
-			walk(c, brk, cont)
-		}
-	}
-	walk(s, false, false)
-	if label != "" {
-		// The label stays on the statement only if something inside uses it.
-		used := false
-		ast.Inspect(s, func(n ast.Node) bool {
-			if bs, ok := n.(*ast.BranchStmt); ok && bs.Label != nil && bs.Label.Name == label {
-				if _, out := info.jumps[bs]; !out {
-					used = true
-				}
-			}
-			return true
-		})
-		if used {
-			s = &ast.LabeledStmt{Label: ast.NewIdent(label), Stmt: s}
-		}
-	}
-	l.emit(&stmtNode{stmt: s, pos: s.Pos(), nested: info})
-}
-
 func (l *lowerer) ifStmt(s *ast.IfStmt) {
 	if s.Init != nil {
 		l.stmt(s.Init, "")
@@ -766,8 +572,8 @@ func (l *lowerer) forStmt(s *ast.ForStmt, label string) {
 	l.cur = done
 }
 
-// condTemp spills a condition value when it was computed over several
-// blocks.
+// keepType records that an expression the lowering built has the type of
+// the one it replaces.
 func (l *lowerer) keepType(n ast.Expr, orig ast.Expr) ast.Expr {
 	l.stypes[n] = l.typeOf(orig)
 	return n

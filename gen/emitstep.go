@@ -1,0 +1,379 @@
+package gen
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// The Step method: a dispatch loop over the states, each rendered from its
+// nodes and terminator.
+
+func (e *emitter) stepBody(fn *Func) []jen.Code {
+	p := fn.plan
+	r := &rctx{e: e, p: p}
+	var body []jen.Code
+	for _, gd := range p.hoisted {
+		body = append(body, r.genDecl(gd))
+	}
+	var locals []jen.Code
+	for _, v := range p.vars {
+		if v.field || v.kind == kParam || v.kind == kResult || v.kind == kConst || v.kind == kChild {
+			continue
+		}
+		locals = append(locals, jen.Id(v.name).Add(e.fieldType(v)))
+	}
+	if len(locals) == 1 {
+		body = append(body, jen.Var().Add(locals[0]))
+	} else if len(locals) > 1 {
+		body = append(body, jen.Var().Defs(locals...))
+	}
+	reach := reachable(p)
+	var emitted []*block
+	for _, b := range layout(p) {
+		if reach[b] || len(b.nodes) > 0 {
+			emitted = append(emitted, b)
+		}
+	}
+	var cases []jen.Code
+	for i, b := range emitted {
+		var next *block
+		if i+1 < len(emitted) {
+			next = emitted[i+1]
+		}
+		cases = append(cases, jen.Case(jen.Lit(b.index)).Block(e.blockCode(r, b, next)...))
+	}
+	cases = append(cases, jen.Default().Block(
+		jen.Panic(jen.Lit(fmt.Sprintf("cogen: %s: invalid resume point", fn.FrameName))),
+	))
+	loop := jen.For().Block(jen.Switch(jen.Id(p.recv).Dot("PC")).Block(cases...))
+	if p.dispatch {
+		body = append(body, jen.Id(p.label).Op(":"))
+	}
+	body = append(body, loop)
+	body = append(body, jen.Comment(restoreMarker))
+	return body
+}
+
+// layout orders the states so that a state is followed by the one it most
+// often continues into, which then needs no trip through the switch.
+func layout(p *plan) []*block {
+	placed := map[*block]bool{}
+	var order []*block
+	for _, start := range p.blocks {
+		for b := start; b != nil && !placed[b]; {
+			placed[b] = true
+			order = append(order, b)
+			switch t := b.term.(type) {
+			case *jumpTerm:
+				b = t.to
+			case *branchTerm:
+				b = t.then
+				if placed[b] {
+					b = t.els
+				}
+			case *callTerm:
+				b = t.next
+			default:
+				b = nil
+			}
+		}
+	}
+	return order
+}
+
+// reachable returns the blocks control can reach from the entry.
+func reachable(p *plan) map[*block]bool {
+	seen := map[*block]bool{}
+	var visit func(b *block)
+	visit = func(b *block) {
+		if b == nil || seen[b] {
+			return
+		}
+		seen[b] = true
+		for _, n := range b.nodes {
+			if sn, ok := n.(*stmtNode); ok && sn.nested != nil {
+				for _, t := range sn.nested.targets {
+					visit(t)
+				}
+			}
+		}
+		succs, _ := edges(b.term)
+		for _, s := range succs {
+			visit(s)
+		}
+	}
+	visit(p.blocks[0])
+	return seen
+}
+
+func (e *emitter) setPC(p *plan, b *block) *jen.Statement {
+	return jen.Id(p.recv).Dot("PC").Op("=").Lit(b.index)
+}
+
+// jumpCode is a change of state: stop the iterators left, set PC, and go
+// round the dispatch loop (by label from inside copied statements).
+func (e *emitter) jumpCode(r *rctx, j jump, nested bool) []jen.Code {
+	var out []jen.Code
+	for _, v := range j.stops {
+		out = append(out, r.varExpr(v).Call())
+	}
+	out = append(out, e.setPC(r.p, j.to))
+	if nested {
+		return append(out, jen.Continue().Id(r.p.label))
+	}
+	return append(out, jen.Continue())
+}
+
+// jumpLast ends a block with a jump, falling into the next case when it is
+// the target.
+func (e *emitter) jumpLast(r *rctx, j jump, next *block) []jen.Code {
+	if j.to == next {
+		var out []jen.Code
+		for _, v := range j.stops {
+			out = append(out, r.varExpr(v).Call())
+		}
+		if next.suspend {
+			out = append(out, e.setPC(r.p, next))
+		}
+		return append(out, jen.Fallthrough())
+	}
+	return e.jumpCode(r, j, false)
+}
+
+func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
+	p := r.p
+	var out []jen.Code
+	add := func(c ...jen.Code) {
+		for _, x := range c {
+			if x != nil {
+				out = append(out, x)
+			}
+		}
+	}
+	for _, n := range b.nodes {
+		switch n := n.(type) {
+		case *stmtNode:
+			add(e.line(n.pos))
+			inner := *r
+			inner.nested = n.nested
+			add(inner.stmtBody(n.stmt)...)
+		case *boxNode:
+			add(r.varPtr(n.v).Op("=").New(e.typ(n.v.typ)))
+		case *zeroNode:
+			// A shared field may hold another variable's old value.
+			if !n.implicit || r.p.shared(n.v) {
+				add(r.varExpr(n.v).Op("=").Add(e.zero(n.v.typ)))
+			}
+		case *reboxNode:
+			// The next iteration's variable starts as a copy of this one's.
+			fresh := n.v.name + "Next"
+			add(jen.Block(
+				jen.Id(fresh).Op(":=").Add(r.varExpr(n.v)),
+				r.varPtr(n.v).Op("=").Op("&").Id(fresh),
+			))
+		case *suspendNode:
+			add(e.line(n.pos))
+			call := r.expr(n.call)
+			if n.results != nil {
+				add(jen.List(ids(n.results)...).Op(":=").Add(call))
+			} else {
+				add(call)
+			}
+			add(jen.If(jen.Id(p.task).Dot("Blocked").Call()).Block(jen.Return(jen.Qual(stacklessPath, "Suspend"))))
+			add(e.bindResults(r, n.results, n.box, n.targets)...)
+		case *resultNode:
+			if n.results != nil {
+				add(jen.List(ids(n.results)...).Op(":=").Add(r.varPtr(n.child).Dot("Result").Call()))
+			}
+			add(r.varPtr(n.child).Op("=").Nil())
+			add(e.bindResults(r, n.results, n.box, n.targets)...)
+		case *synthNode:
+			add(e.synth(r, n))
+		}
+	}
+	switch t := b.term.(type) {
+	case *jumpTerm:
+		add(e.jumpLast(r, t.jump, next)...)
+	case *branchTerm:
+		if t.then == next && t.els != next {
+			add(jen.If(r.negate(t.cond)).Block(e.jumpCode(r, jump{to: t.els}, false)...))
+			add(e.jumpLast(r, jump{to: t.then}, next)...)
+		} else {
+			add(jen.If(r.expr(t.cond)).Block(e.jumpCode(r, jump{to: t.then}, false)...))
+			add(e.jumpLast(r, jump{to: t.els}, next)...)
+		}
+	case *switchTerm:
+		var cases []jen.Code
+		for _, c := range t.clauses {
+			cases = append(cases, jen.Case(r.exprs(c.exprs)...).Block(e.setPC(p, c.to)))
+		}
+		add(e.setPC(p, t.dflt))
+		var head []jen.Code
+		if t.tag != nil {
+			head = append(head, r.expr(t.tag))
+		}
+		add(jen.Switch(head...).Block(cases...))
+		add(jen.Continue())
+	case *typeSwitchTerm:
+		var cases []jen.Code
+		clause := func(c typeCase) []jen.Code {
+			var body []jen.Code
+			if c.v != nil {
+				if c.v.boxed {
+					body = append(body, r.varPtr(c.v).Op("=").New(e.typ(c.v.typ)))
+				}
+				body = append(body, r.varExpr(c.v).Op("=").Id(t.bind))
+			}
+			return append(body, e.setPC(p, c.to))
+		}
+		for _, c := range t.clauses {
+			cases = append(cases, jen.Case(r.exprs(c.types)...).Block(clause(c)...))
+		}
+		if t.dflt.types == nil && t.dflt.pos.IsValid() {
+			cases = append(cases, jen.Default().Block(clause(t.dflt)...))
+		} else {
+			add(e.setPC(p, t.dflt.to))
+		}
+		var head *jen.Statement
+		if t.bind != "" {
+			head = jen.Id(t.bind).Op(":=").Add(r.expr(t.x)).Assert(jen.Type())
+		} else {
+			head = r.expr(t.x).Assert(jen.Type())
+		}
+		add(jen.Switch(head).Block(cases...))
+		add(jen.Continue())
+	case *returnTerm:
+		for _, v := range t.stops {
+			add(r.varExpr(v).Call())
+		}
+		add(jen.Return(jen.Qual(stacklessPath, "Done")))
+	case *callTerm:
+		c := t.child.child
+		var targs []jen.Code
+		for _, ta := range c.typeArgs {
+			targs = append(targs, e.typ(ta))
+		}
+		add(e.line(t.pos))
+		args := r.exprs(t.args)
+		if t.ellipsis && len(args) > 0 {
+			args[len(args)-1] = jen.Add(args[len(args)-1]).Op("...")
+		}
+		add(r.varPtr(t.child).Op("=").Add(generic(jen.Id(c.fn.CtorName), targs)).Call(args...))
+		add(e.setPC(p, t.next))
+		add(jen.Return(jen.Id(p.task).Dot("Call").Call(r.varPtr(t.child))))
+	case *unreachableTerm:
+		// After a terminating statement of the source (an infinite loop,
+		// a panic) nothing more is needed, and vet would call it dead.
+		if len(b.nodes) == 0 {
+			add(jen.Panic(jen.Lit("cogen: " + p.fn.FrameName + ": unreachable")))
+		} else if _, ok := b.nodes[len(b.nodes)-1].(*stmtNode); !ok {
+			add(jen.Panic(jen.Lit("cogen: " + p.fn.FrameName + ": unreachable")))
+		}
+	}
+	return out
+}
+
+func ids(names []string) []jen.Code {
+	out := make([]jen.Code, len(names))
+	for i, n := range names {
+		out[i] = jen.Id(n)
+	}
+	return out
+}
+
+// bindResults assigns the results of a completed call to their targets.
+func (e *emitter) bindResults(r *rctx, results []string, box []*variable, targets []ast.Expr) []jen.Code {
+	var out []jen.Code
+	for _, v := range box {
+		out = append(out, r.varPtr(v).Op("=").New(e.typ(v.typ)))
+	}
+	var lhs, rhs []jen.Code
+	for i, t := range targets {
+		if t == nil || isBlank(t) || i >= len(results) {
+			continue
+		}
+		lhs = append(lhs, r.expr(t))
+		rhs = append(rhs, jen.Id(results[i]))
+	}
+	if len(lhs) > 0 {
+		out = append(out, jen.List(lhs...).Op("=").List(rhs...))
+	}
+	return out
+}
+
+// zero is the zero value of t.
+func (e *emitter) zero(t types.Type) *jen.Statement {
+	switch u := types.Unalias(t).Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return jen.False()
+		case u.Info()&types.IsString != 0:
+			return jen.Lit("")
+		case u.Info()&types.IsNumeric != 0:
+			return jen.Lit(0)
+		case u.Kind() == types.UnsafePointer:
+			return jen.Nil()
+		}
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		if _, tp := types.Unalias(t).(*types.TypeParam); !tp {
+			return jen.Nil()
+		}
+	case *types.Struct, *types.Array:
+		return e.typ(t).Values()
+	}
+	return jen.Op("*").New(e.typ(t))
+}
+
+func (e *emitter) synth(r *rctx, n *synthNode) jen.Code {
+	def := func(i int) jen.Code {
+		if i >= len(n.defs) || n.defs[i] == nil {
+			return jen.Id("_")
+		}
+		return r.varExpr(n.defs[i])
+	}
+	switch n.kind {
+	case synthMapKeys:
+		keys, m := r.varExpr(n.defs[0]), r.varExpr(n.uses[0])
+		return jen.Block(
+			jen.Add(keys).Op("=").Make(jen.Index().Add(e.typ(n.types[0])), jen.Lit(0), jen.Len(m)),
+			jen.For(jen.Id("k").Op(":=").Range().Add(r.varExpr(n.uses[0]))).Block(
+				jen.Add(r.varExpr(n.defs[0])).Op("=").Append(r.varExpr(n.defs[0]), jen.Id("k")),
+			),
+		)
+	case synthPull:
+		seq := r.varExpr(n.uses[0])
+		var call *jen.Statement
+		switch n.arity {
+		case 0:
+			unit := jen.Struct()
+			call = jen.Qual("iter", "Pull").Types(unit).Call(
+				jen.Func().Params(jen.Id("yield").Func().Params(jen.Struct()).Bool()).Block(
+					jen.Add(seq).Call(jen.Func().Params().Bool().Block(jen.Return(jen.Id("yield").Call(jen.Struct().Values())))),
+				),
+			)
+		case 1:
+			elem := e.typ(n.types[0])
+			call = jen.Qual("iter", "Pull").Types(elem).Call(jen.Qual("iter", "Seq").Types(e.typ(n.types[0])).Call(seq))
+		default:
+			k, v := e.typ(n.types[0]), e.typ(n.types[1])
+			call = jen.Qual("iter", "Pull2").Types(k, v).Call(jen.Qual("iter", "Seq2").Types(e.typ(n.types[0]), e.typ(n.types[1])).Call(seq))
+		}
+		return jen.List(def(0), def(1)).Op("=").Add(call)
+	case synthPullNext:
+		var lhs []jen.Code
+		for i := range n.defs {
+			lhs = append(lhs, def(i))
+		}
+		return jen.List(lhs...).Op("=").Add(r.varExpr(n.uses[0])).Call()
+	case synthStop:
+		return r.varExpr(n.uses[0]).Call()
+	case synthDecodeStr:
+		s, i := r.varExpr(n.uses[0]), r.varExpr(n.uses[1])
+		return jen.List(def(0), def(1)).Op("=").Qual("unicode/utf8", "DecodeRuneInString").Call(jen.String().Call(jen.Add(s).Index(i, jen.Empty())))
+	}
+	panic("cogen: internal error: unknown synthetic node")
+}
