@@ -138,10 +138,9 @@
 // range across a suspension over a map whose keys can be NaN, values live
 // across a suspension whose type is declared inside the function (the
 // frame is a package-level type; such types are otherwise hoisted to the
-// top of Step), variables whose type generated code cannot name
-// (unexported in another package), and calls of marked methods through
-// embedded fields. A construct the transformer cannot handle is a
-// diagnostic, never wrong code.
+// top of Step), and variables whose type generated code cannot name
+// (unexported in another package). A construct the transformer cannot
+// handle is a diagnostic, never wrong code.
 //
 // The same analyzer runs under go vet:
 //
