@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestServerAndClient runs the server and the client of the example on
+// 127.0.0.1 for a second and checks the client's report and the server's
+// accounting, with one env each and with two.
+func TestServerAndClient(t *testing.T) {
+	for _, envs := range []int{1, 2} {
+		t.Run(strconv.Itoa(envs)+"envs", func(t *testing.T) {
+			g0 := runtime.NumGoroutine()
+			s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 100, envs: envs, out: new(bytes.Buffer)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			res, err := runClient(clientConfig{addr: s.addr, conns: 20, size: 64, duration: 1500 * time.Millisecond, envs: envs, out: &out})
+			s.stop()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log("\n" + out.String())
+			if res.requests < 100 || res.failures != 0 {
+				t.Errorf("%d requests, %d failures", res.requests, res.failures)
+			}
+			if !regexp.MustCompile(`(?m)^time 1: [1-9]\d* req/s, 0 failed$`).Match(out.Bytes()) {
+				t.Error("no per-second line for the first second")
+			}
+			m := regexp.MustCompile(`(?m)^total: (\d+) requests in \S+ with 20 connections: [1-9]\d* req/s, 0 failed$`).FindSubmatch(out.Bytes())
+			if m == nil || string(m[1]) != strconv.FormatInt(res.requests, 10) {
+				t.Errorf("no total line matching the result")
+			}
+			if s.stats.accepted != 20 || s.stats.rejected != 0 {
+				t.Errorf("server accepted %d, rejected %d; want 20, 0", s.stats.accepted, s.stats.rejected)
+			}
+			if n := settled(g0); n > g0 {
+				t.Errorf("%d goroutines after stop, %d before", n, g0)
+			}
+		})
+	}
+}
+
+// TestNoIdleWorker: with fewer workers than connections the server closes
+// the extra connections at once, as libco's does, and the client counts
+// the failures and reconnects.
+func TestNoIdleWorker(t *testing.T) {
+	s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 2, envs: 1, out: new(bytes.Buffer)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	res, err := runClient(clientConfig{addr: s.addr, conns: 4, size: 16, duration: 300 * time.Millisecond, envs: 1, out: &out})
+	s.stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.requests == 0 || res.failures == 0 || s.stats.rejected == 0 {
+		t.Errorf("%d requests, %d failures, %d rejected: want all three non-zero", res.requests, res.failures, s.stats.rejected)
+	}
+}
+
+func settled(want int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 200 && n > want; i++ {
+		time.Sleep(5 * time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
+}
