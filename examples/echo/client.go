@@ -97,8 +97,9 @@ func runClient(cfg clientConfig) (clientResult, error) {
 
 // pingPong is libco's readwrite_routine of the client: connect, then write
 // a message and read it back until end; on an error, close and reconnect.
-func pingPong(co *stackful.Co, sa unix.Sockaddr, size int, end time.Time, ok, failed *atomic.Int64) {
+func pingPong(co *stackful.Co, addr *unix.SockaddrInet4, size int, end time.Time, ok, failed *atomic.Int64) {
 	co.EnableHook()
+	sa := *addr // x/sys writes into a Sockaddr when it is used: one per coroutine
 	msg := bytes.Repeat([]byte("x"), size)
 	buf := make([]byte, size)
 	fd := -1
@@ -116,7 +117,7 @@ func pingPong(co *stackful.Co, sa unix.Sockaddr, size int, end time.Time, ok, fa
 				continue
 			}
 			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-			if err := hook.Connect(fd, sa); err != nil {
+			if err := hook.Connect(fd, &sa); err != nil {
 				failed.Add(1)
 				hook.Close(fd)
 				fd = -1
