@@ -1,0 +1,65 @@
+//go:build linux
+
+package conet_test
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackful/conet"
+)
+
+// A line-upcasing server and a client, written against net.Conn with bufio,
+// running as coroutines of one env.
+func Example() {
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	ln, _ := conet.Listen("tcp", "127.0.0.1:0")
+
+	server := env.Create(func(co *stackful.Co) {
+		conet.Serve(co, ln, func(co *stackful.Co, c net.Conn) {
+			defer c.Close()
+			sc := bufio.NewScanner(c)
+			for sc.Scan() { // waits on the loop
+				fmt.Fprintln(c, strings.ToUpper(sc.Text()))
+			}
+		}, nil)
+	}, nil)
+	server.Resume()
+
+	var replies []string
+	client := env.Create(func(co *stackful.Co) {
+		co.EnableHook()
+		c, err := conet.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			panic(err)
+		}
+		defer c.Close()
+		r := bufio.NewReader(c)
+		for _, line := range []string{"hello", "coroutines"} {
+			fmt.Fprintln(c, line)
+			reply, _ := r.ReadString('\n')
+			replies = append(replies, strings.TrimSpace(reply))
+		}
+	}, nil)
+	client.Resume()
+
+	env.Run(func() bool { return client.Status() == stackful.Dead })
+	ln.Close()
+	fmt.Println(strings.Join(replies, " "))
+	// Output: HELLO COROUTINES
+}
+
+// Multi-core: one env per goroutine, each with its own SO_REUSEPORT
+// listener on the same port.
+func ExampleListenReusePort() {
+	first, _ := conet.ListenReusePort("tcp4", "127.0.0.1:0")
+	second, _ := conet.ListenReusePort("tcp4", first.Addr().String())
+	fmt.Println(first.Addr().String() == second.Addr().String())
+	first.Close()
+	second.Close()
+	// Output: true
+}
