@@ -145,7 +145,7 @@ func (w *workspace) build() error {
 }
 
 // randomPrograms is how many random programs the differential test runs.
-const randomPrograms = 12
+const randomPrograms = 24
 
 // TestGolden compares the generated file of every testdata program with
 // testdata/<case>.golden (refresh with go test ./gen -update).

@@ -17,9 +17,21 @@ func randProgram(pkg string, seed int64) string {
 	fmt.Fprintf(&b, `package %s
 
 import (
+	"iter"
+
 	"cogentest/trace"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
+
+func seq(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i * 3) {
+				return
+			}
+		}
+	}
+}
 
 func plain(t *trace.T, v int) int {
 	t.Printf("plain %%d", v)
@@ -138,7 +150,7 @@ func (g *progGen) block(b *strings.Builder, indent, depth int) {
 
 func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 	tab := strings.Repeat("\t", indent)
-	k := g.r.Intn(19)
+	k := g.r.Intn(22)
 	if depth <= 0 && k >= 5 {
 		k = g.r.Intn(5)
 	}
@@ -252,6 +264,24 @@ func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 		g.vars = append(g.vars, z)
 		g.block(b, indent, depth-1)
 		g.vars = g.vars[:len(g.vars)-1]
+	case 19:
+		k, v := g.fresh("k"), g.fresh("m")
+		fmt.Fprintf(b, "%sfor %s, %s := range map[int]int{%s: %s} {\n", tab, k, v, g.expr(1), g.expr(1))
+		g.loopBody(b, indent, depth, k, v)
+	case 20:
+		x := g.fresh("x")
+		fmt.Fprintf(b, "%sfor %s := range seq(%d) {\n", tab, x, 1+g.r.Intn(3))
+		g.loopBody(b, indent, depth, x)
+	case 21:
+		y, p := g.fresh("y"), g.fresh("p")
+		fmt.Fprintf(b, "%s%s := %s\n%s%s := &%s\n", tab, y, g.expr(1), tab, p, y)
+		g.vars = append(g.vars, y)
+		g.block(b, indent, depth-1)
+		g.vars = g.vars[:len(g.vars)-1]
+		fmt.Fprintf(b, "%s*%s += 1\n%st.Printf(\"pointer %%d\", %s)\n", tab, p, tab, y)
+		if g.loops > 0 {
+			fmt.Fprintf(b, "%sfs = append(fs, func() int { return *%s })\n", tab, p)
+		}
 	case 17:
 		l := g.fresh("L")
 		fmt.Fprintf(b, "%sif %s {\n%s\tgoto %s\n%s}\n%s{\n", tab, g.cond(1), tab, l, tab, tab)
