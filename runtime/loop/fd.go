@@ -31,6 +31,7 @@ type FD struct {
 	writeEdge      bool   // an edge arrived with no writer waiting
 	seen           Events // every event bit seen since registration
 	closed         bool
+	drained        bool // TryReadStream's last read emptied the stream
 }
 
 // readSide and writeSide are the events that wake each direction. Errors and

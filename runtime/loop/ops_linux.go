@@ -30,6 +30,37 @@ func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n in
 	return n, false, nil
 }
 
+// TryReadStream is TryRead for a stream socket (TCP, Unix stream, a pipe),
+// which saves a system call per exchange: a read that returned less than
+// asked for has emptied the stream, so the next TryReadStream on fd waits
+// for readiness without reading first. Data that arrives after a read makes
+// an edge, which wakes that wait at once, so nothing is missed; the read
+// that TryRead would make, returning EAGAIN, is not made. A request that
+// the loop sees arrive then costs one read and one write instead of two
+// reads and a write. When the peer has half-closed or reset the stream (the
+// fd has reported RDHUP, HUP or ERR), it always reads first: the end or the
+// error is pending without a new edge.
+//
+// Never use it on datagram or other record-oriented descriptors, where a
+// short read says nothing about what is left.
+func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
+	f := l.Lookup(fd)
+	if f != nil && f.drained {
+		f.drained = false
+		if len(p) > 0 && f.seen&(EventRdHup|EventHup|EventErr) == 0 {
+			if err := f.wait(w, fdRead, timeout); err != nil {
+				return 0, false, err
+			}
+			return 0, true, nil
+		}
+	}
+	n, wait, err = l.TryRead(w, fd, p, timeout)
+	if f != nil && !wait && err == nil && n > 0 && n < len(p) {
+		f.drained = true
+	}
+	return n, wait, err
+}
+
 // TryWrite writes p to fd, as much as the kernel takes without blocking. It
 // returns wait=true, having armed w on fd's write slot, if some of p is left:
 // the caller retries with p[n:].

@@ -15,6 +15,10 @@ func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (int,
 	return 0, false, ErrNotSupported
 }
 
+func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration) (int, bool, error) {
+	return 0, false, ErrNotSupported
+}
+
 func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (int, bool, error) {
 	return 0, false, ErrNotSupported
 }
