@@ -138,8 +138,9 @@ func boolint(b bool) int {
 	return 0
 }
 
-// read reads once: in a hooked coroutine through the loop's TryRead, else
-// through Go's poller. A stream at its end reads io.EOF.
+// read reads once: in a hooked coroutine through the loop's TryReadStream
+// (TryRead for record-oriented sockets), else through Go's poller. A stream
+// at its end reads io.EOF.
 func (fd *netFD) read(p []byte) (int, error) {
 	if err := fd.incref(); err != nil {
 		return 0, err
@@ -183,7 +184,13 @@ func (fd *netFD) coRead(co *stackful.Co, p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		n, wait, err := l.TryRead(w, fd.sysfd, p, t)
+		var n int
+		var wait bool
+		if fd.sotype == unix.SOCK_STREAM {
+			n, wait, err = l.TryReadStream(w, fd.sysfd, p, t)
+		} else {
+			n, wait, err = l.TryRead(w, fd.sysfd, p, t)
+		}
 		if !wait || err != nil {
 			return n, err
 		}
