@@ -25,7 +25,8 @@
 //	        for stackful, stackless (generated and hand-written frames) and
 //	        goroutine-per-connection servers, each in a fresh process
 //	http    HTTP/1.1 hello with 100 keep-alive connections of the same
-//	        client: stackful against net/http
+//	        client: stackful coroutines (on conet's net.Conn adapters, and
+//	        on Co.Read/Co.Write) against net/http
 //
 // Every row gives its value and unit, its ratio to the base row of its
 // measure (the stackless one; net/http for http) and, as reference only,

@@ -88,7 +88,7 @@ func TestQuick(t *testing.T) {
 		{"memory", "stackful/default"}, {"memory", "stackless/echo"}, {"memory", "goroutine"},
 		{"timers", "time.AfterFunc + Stop"}, {"timers", "stackless"}, {"timers", "goroutine (time.Sleep)"},
 		{"echo", "stackful"}, {"echo", "stackless (generated EchoFrame)"}, {"echo", "goroutine per conn (Go net)"},
-		{"http", "stackful"}, {"http", "net/http"},
+		{"http", "stackful (conet net.Conn)"}, {"http", "stackful (Co.Read/Co.Write)"}, {"http", "net/http"},
 	} {
 		if !slices.ContainsFunc(rep.Rows, func(r Row) bool { return r.Group == want.group && r.Model == want.model }) {
 			t.Errorf("no %s row for %s", want.group, want.model)

@@ -324,8 +324,8 @@ var loadRefs = map[string]string{
 	"echo/1000/stackless/generated/cpu": "goal ≤ 11 µs",
 	"http/100/net/http/rps":             "Go: net/http 65K (wrk)",
 	"http/100/net/http/cpu":             "Go: net/http ~17 µs (wrk)",
-	"http/100/stackful/rps":             "goal ≥ 1.3× net/http",
-	"http/100/stackful/cpu":             "goal ≤ 12 µs",
+	"http/100/stackful/conet/rps":       "goal ≥ 1.3× net/http",
+	"http/100/stackful/conet/cpu":       "goal ≤ 12 µs",
 }
 
 // runLoad serves the load of kind ("echo" or "http") with every model of
@@ -360,6 +360,8 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 		"stackless/generated": "stackless (generated EchoFrame)",
 		"stackless/hand":      "stackless (hand-written frame)",
 		"goroutine":           "goroutine per conn (Go net)",
+		"stackful/conet":      "stackful (conet net.Conn)",
+		"stackful/co":         "stackful (Co.Read/Co.Write)",
 	}
 	var rows []Row
 	add := func(measure, metric, unit string, value func(r bench.LoadResult) (float64, bool), note func(r bench.LoadResult) string) {

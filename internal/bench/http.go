@@ -15,13 +15,19 @@ import (
 	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackful/conet"
 )
 
-// HTTPModels are the HTTP hello servers RunHTTP knows: "stackful", one
-// stackful coroutine per connection parsing requests with
-// http.ReadRequest over Co.Read and writing a preformatted response with
-// Co.Write, and "net/http", Go's server.
-var HTTPModels = []string{"stackful", "net/http"}
+// HTTPModels are the HTTP hello servers RunHTTP knows, each with one
+// coroutine per connection parsing requests with http.ReadRequest and
+// writing a preformatted response (see HelloLoop):
+//
+//   - "stackful/conet": conet's net.Conn on hooked stackful coroutines,
+//     accepted by conet.Serve: blocking-style code on the adapters;
+//   - "stackful/co": the coroutine's own Co.Read and Co.Write on the raw
+//     descriptor, without the adapters;
+//   - "net/http": Go's server, with HelloHandler.
+var HTTPModels = []string{"stackful/conet", "stackful/co", "net/http"}
 
 // helloBody is what every hello server answers.
 const helloBody = "Hello, World!"
@@ -33,29 +39,12 @@ func HelloHandler(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, helloBody)
 }
 
-// coReader reads fd through a stackful coroutine: a read that would block
-// suspends the coroutine on the loop.
-type coReader struct {
-	co *stackful.Co
-	fd int
-}
-
-func (r coReader) Read(p []byte) (int, error) {
-	n, err := r.co.Read(r.fd, p)
-	if n == 0 && err == nil {
-		return 0, io.EOF
-	}
-	return n, err
-}
-
-// StackfulHello serves HTTP/1.1 hello requests on the connection fd until
-// the client closes it, in the coroutine co: requests are parsed by
-// http.ReadRequest over the coroutine's reads; each response carries the
-// headers net/http would send (Content-Length, Content-Type, Date). It
-// closes fd and returns nil at end of file.
-func StackfulHello(co *stackful.Co, fd int) error {
-	defer co.Close(fd)
-	br := bufio.NewReaderSize(coReader{co, fd}, 4096)
+// HelloLoop serves HTTP/1.1 hello requests read from r until end of file:
+// requests are parsed by http.ReadRequest; each response, written to w in
+// one call, carries the headers net/http sends (Content-Length,
+// Content-Type, Date). It returns nil at end of file.
+func HelloLoop(r io.Reader, w io.Writer) error {
+	br := bufio.NewReaderSize(r, 4096)
 	resp := make([]byte, 0, 256)
 	for {
 		req, err := http.ReadRequest(br)
@@ -73,12 +62,55 @@ func StackfulHello(co *stackful.Co, fd int) error {
 		resp = append(resp, "\r\nContent-Type: text/plain; charset=utf-8\r\nDate: "...)
 		resp = time.Now().UTC().AppendFormat(resp, http.TimeFormat)
 		resp = append(resp, "\r\n\r\n"+helloBody...)
-		if _, err := co.Write(fd, resp); err != nil {
+		if _, err := w.Write(resp); err != nil {
 			return err
 		}
 		if req.Close {
 			return nil
 		}
+	}
+}
+
+// coConn reads and writes fd through a stackful coroutine: a call that
+// would block suspends the coroutine on the loop.
+type coConn struct {
+	co *stackful.Co
+	fd int
+}
+
+func (c coConn) Read(p []byte) (int, error) {
+	n, err := c.co.Read(c.fd, p)
+	if n == 0 && err == nil {
+		return 0, io.EOF
+	}
+	return n, err
+}
+
+func (c coConn) Write(p []byte) (int, error) { return c.co.Write(c.fd, p) }
+
+// StackfulHello serves hello requests on the connection fd in the
+// coroutine co with HelloLoop over Co.Read and Co.Write, then closes fd.
+func StackfulHello(co *stackful.Co, fd int) error {
+	defer co.Close(fd)
+	return HelloLoop(coConn{co, fd}, coConn{co, fd})
+}
+
+// stackfulShutdown returns the shutdown of a stackful server on env: close
+// the listener (with closeListener), then run the loop until every
+// coroutine has finished, for at most limit, and close env.
+func stackfulShutdown(env *stackful.Env, closeListener func() error) func(time.Duration) error {
+	return func(limit time.Duration) error {
+		err := closeListener()
+		expired := false
+		var guard loop.Timer
+		l := env.Loop()
+		l.Reset(&guard, limit, func() { expired = true })
+		rerr := env.Run(func() bool { return expired || env.Live() == 0 })
+		l.Stop(&guard)
+		if live := env.Live(); live != 0 {
+			rerr = errors.Join(rerr, fmt.Errorf("bench: %d coroutines still running after %v", live, limit))
+		}
+		return errors.Join(err, rerr, env.Close())
 	}
 }
 
@@ -88,7 +120,7 @@ func StackfulHello(co *stackful.Co, fd int) error {
 func RunHTTP(model string, cfg echoload.Config) (LoadResult, error) {
 	cfg.HTTP = true
 	switch model {
-	case "stackful":
+	case "stackful/co":
 		l, err := loop.New()
 		if err != nil {
 			return LoadResult{}, err
@@ -102,12 +134,32 @@ func RunHTTP(model string, cfg echoload.Config) (LoadResult, error) {
 		s := handler.ServeStackful(env, lfd, StackfulHello)
 		cfg.Addr = addr
 		res, err := serveLoad(cfg, func(limit time.Duration) error {
-			err := s.Shutdown(limit)
-			if cerr := env.Close(); cerr != nil && err == nil {
-				err = cerr
-			}
-			return err
+			return errors.Join(s.Shutdown(limit), env.Close())
 		}, func(ld *echoload.Load) error { return serveUntil(l, ld) })
+		return LoadResult{res, int64(l.Stats().Polls)}, err
+	case "stackful/conet":
+		l, err := loop.New()
+		if err != nil {
+			return LoadResult{}, err
+		}
+		defer l.Close()
+		ln, err := conet.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			return LoadResult{}, err
+		}
+		env := stackful.NewEnvOn(l)
+		var serveErr error
+		env.Create(func(co *stackful.Co) {
+			serveErr = conet.Serve(co, ln, func(_ *stackful.Co, c net.Conn) {
+				defer c.Close()
+				HelloLoop(c, c)
+			}, nil)
+		}, nil).Resume()
+		cfg.Addr = ln.Addr().String()
+		res, err := serveLoad(cfg, stackfulShutdown(env, ln.Close), func(ld *echoload.Load) error { return serveUntil(l, ld) })
+		if serveErr != nil && !errors.Is(serveErr, net.ErrClosed) {
+			err = errors.Join(err, serveErr)
+		}
 		return LoadResult{res, int64(l.Stats().Polls)}, err
 	case "net/http":
 		ln, err := net.Listen("tcp4", "127.0.0.1:0")
