@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command echo is libco's example_echosvr and example_echocli on stackful
 // coroutines with hooked system calls: blocking-style socket code, run
 // cooperatively on an event loop.

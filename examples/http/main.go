@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command http is a hello-world HTTP/1.1 server on stackful coroutines: the
 // connections are conet conns served by coroutines, requests are read with
 // http.ReadRequest, and any http.Handler answers them, unmodified.

@@ -10,17 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// hooked returns the coroutine a hooked call runs in if it is to wait on
-// the loop: the calling goroutine's coroutine, when it has hooks enabled
-// (libco's co_is_enable_sys_hook). nil means the call behaves plainly.
-func hooked() *stackful.Co {
-	co := stackful.Self()
-	if co == nil || !co.HookEnabled() {
-		return nil
-	}
-	return co
-}
-
 // prepare classifies a call on fd. st is nil when the call is the plain
 // system call: fd is not a hook descriptor, or the user made it
 // non-blocking. Otherwise co is the coroutine to wait in, or nil when the

@@ -5,7 +5,19 @@ import (
 	"net"
 
 	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
 )
+
+// hooked returns the coroutine a hooked call runs in if it is to wait on
+// the loop: the calling goroutine's coroutine, when it has hooks enabled
+// (libco's co_is_enable_sys_hook). nil means the call behaves plainly.
+func hooked() *stackful.Co {
+	co := stackful.Self()
+	if co == nil || !co.HookEnabled() {
+		return nil
+	}
+	return co
+}
 
 // Offload runs fn on a goroutine of its own and returns once fn has
 // returned, re-raising its panic if it panicked. In a hooked coroutine the
