@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/cogen-go/cogen/internal/bench"
@@ -26,6 +27,11 @@ type task struct {
 	D     time.Duration // sleep duration, or load window (echo, http)
 	Conns int           // connections (echo, http)
 }
+
+// echoLoadTimeout is how long the load client may take beyond its window
+// (connection setup included) before it gives up; the parent waits
+// loadSlack.
+const echoLoadTimeout = 15 * time.Second
 
 // maybeRunChild runs the task and exits if this process is a cobench
 // child; otherwise it returns at once.
@@ -57,9 +63,9 @@ func (t task) run() (any, error) {
 	case "sleep":
 		return bench.Sleepers(t.Mode, t.N, t.D)
 	case "echo":
-		return bench.RunEcho(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D})
+		return bench.RunEcho(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "http":
-		return bench.RunHTTP(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D})
+		return bench.RunHTTP(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	}
 	return nil, fmt.Errorf("unknown task %q", t.Kind)
 }
@@ -81,15 +87,54 @@ func runChild(t task, limit time.Duration, res any) error {
 	cmd.Env = append(os.Environ(), childEnv+"="+string(enc))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Past the limit the child gets SIGQUIT, so that the Go runtime prints
+	// every goroutine's stack to its stderr before it exits; five seconds
+	// later it is killed.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGQUIT) }
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = fmt.Errorf("killed after %v", limit)
+			err = fmt.Errorf("stopped after %v", limit)
 		}
-		return fmt.Errorf("%s %s: %v: %s", t.Kind, t.Mode, err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("%s %s: %v%s", t.Kind, t.Mode, err, explain(t, stderr.Bytes()))
 	}
 	if err := json.Unmarshal(stdout.Bytes(), res); err != nil {
 		return fmt.Errorf("%s %s: child said %q: %v", t.Kind, t.Mode, stdout.String(), err)
 	}
 	return nil
+}
+
+// explain returns what a failed child wrote to its stderr: the first
+// lines, and the path of a file that holds all of it (a goroutine dump can
+// be long).
+func explain(t task, stderr []byte) string {
+	msg := strings.TrimSpace(string(stderr))
+	if msg == "" {
+		return " (nothing on its stderr)"
+	}
+	lines := strings.SplitN(msg, "\n", 11)
+	head := strings.Join(lines[:min(len(lines), 10)], "\n")
+	if len(lines) <= 10 {
+		return ":\n" + head
+	}
+	f, err := os.CreateTemp("", "cobench-"+t.Kind+"-*.log")
+	if err != nil {
+		return ":\n" + head + "\n..."
+	}
+	defer f.Close()
+	f.Write(stderr)
+	return ":\n" + head + "\n... (all of its stderr is in " + f.Name() + ")"
+}
+
+// runChildRetry is runChild, once more in a fresh process if the first
+// one fails: a rare failure (a hang, a port the system ran short of) then
+// costs one window instead of the whole run. The first failure is reported
+// on p.
+func runChildRetry(p *progress, t task, limit time.Duration, res any) error {
+	err := runChild(t, limit, res)
+	if err == nil {
+		return nil
+	}
+	p.note("%v\nretrying in a fresh process", err)
+	return runChild(t, limit, res)
 }

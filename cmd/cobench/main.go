@@ -235,6 +235,16 @@ func (p *progress) step(format string, args ...any) {
 	fmt.Fprintf(p.w, "cobench: %5.1fs %s\n", time.Since(p.start).Seconds(), p.last)
 }
 
+// note reports something that went wrong but did not stop the run.
+func (p *progress) note(format string, args ...any) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "cobench: %5.1fs warning: %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
+}
+
 // during runs fn, the body of a long step, showing its progress.
 func (p *progress) during(fn func() error) error {
 	if p == nil {

@@ -223,3 +223,38 @@ func TestBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestChildFailures: a child that fails is retried once and its error
+// explained; a child that overruns its limit is stopped with SIGQUIT, and
+// its goroutine dump kept in a file.
+func TestChildFailures(t *testing.T) {
+	var log bytes.Buffer
+	p := newProgress(&log)
+	var res struct{}
+	err := runChildRetry(p, task{Kind: "nonsense"}, 30*time.Second, &res)
+	if err == nil || !strings.Contains(err.Error(), `unknown task "nonsense"`) {
+		t.Fatalf("error %v", err)
+	}
+	if strings.Count(log.String(), "retrying in a fresh process") != 1 {
+		t.Fatalf("progress:\n%s", log.String())
+	}
+
+	t0 := time.Now()
+	err = runChild(task{Kind: "sleep", Mode: "goroutine", N: 1, D: time.Minute}, time.Second, &res)
+	if err == nil || !strings.Contains(err.Error(), "stopped after 1s") || !strings.Contains(err.Error(), "SIGQUIT") {
+		t.Fatalf("error %v", err)
+	}
+	if time.Since(t0) > 30*time.Second {
+		t.Fatalf("stopping the child took %v", time.Since(t0))
+	}
+	_, path, ok := strings.Cut(err.Error(), "all of its stderr is in ")
+	if !ok {
+		t.Fatalf("no dump file in %v", err)
+	}
+	path = strings.TrimSuffix(path, ")")
+	defer os.Remove(path)
+	dump, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(dump, []byte("goroutine ")) {
+		t.Fatalf("dump %q: %v", dump, err)
+	}
+}

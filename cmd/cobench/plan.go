@@ -328,6 +328,11 @@ var loadRefs = map[string]string{
 	"http/100/stackful/conet/cpu":       "goal ≤ 12 µs",
 }
 
+// loadSlack is how long a load child may take beyond its window before it
+// is stopped: enough to connect, shut down and report, with room to spare
+// on a loaded machine. The load client gives up before (echoLoadTimeout).
+const loadSlack = 40 * time.Second
+
 // runLoad serves the load of kind ("echo" or "http") with every model of
 // the kind, each server in a child process.
 func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
@@ -346,7 +351,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			p.step("%s: %s conns, %s server (window %d/%d)", kind, count(conns), model, round+1, s.loads)
 			var r bench.LoadResult
 			if err := p.during(func() error {
-				return runChild(task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+2*time.Minute, &r)
+				return runChildRetry(p, task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+loadSlack, &r)
 			}); err != nil {
 				return nil, err
 			}
