@@ -18,9 +18,9 @@ import (
 	"github.com/cogen-go/cogen/runtime/stackful/conet"
 )
 
-// HTTPModels are the HTTP hello servers RunHTTP knows, each with one
-// coroutine per connection parsing requests with http.ReadRequest and
-// writing a preformatted response (see HelloLoop):
+// HTTPModels are the HTTP hello servers RunHTTP knows. The stackful ones
+// run one coroutine per connection that parses requests with
+// http.ReadRequest and writes a preformatted response (HelloLoop):
 //
 //   - "stackful/conet": conet's net.Conn on hooked stackful coroutines,
 //     accepted by conet.Serve: blocking-style code on the adapters;
