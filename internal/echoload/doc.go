@@ -37,7 +37,8 @@
 // server's process made in the window ([Result.ServerReads],
 // [Result.ServerWrites], from /proc/self/io).
 //
-// The window opens once every connection is established and closes when the
+// The window opens once every connection is established (the client then
+// waits until the parent has taken its starting figures) and closes when the
 // last request has been answered, so connection setup and teardown are not
 // measured. Every run is bounded in time: the child gives up, and the parent
 // kills it, after [Config.Timeout].

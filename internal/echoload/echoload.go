@@ -128,6 +128,7 @@ func (r Result) String() string {
 type Load struct {
 	cfg    Config
 	cmd    *exec.Cmd
+	gate   io.WriteCloser // the child's stdin: the window opens when "go" arrives
 	stderr limitedBuffer
 	done   chan struct{}
 	res    Result
@@ -156,6 +157,9 @@ func Start(cfg Config) (*Load, error) {
 	ld.cmd.Stderr = &ld.stderr
 	out, err := ld.cmd.StdoutPipe()
 	if err != nil {
+		return nil, fmt.Errorf("echoload: %w", err)
+	}
+	if ld.gate, err = ld.cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("echoload: %w", err)
 	}
 	if err := ld.cmd.Start(); err != nil {
@@ -188,8 +192,11 @@ func (ld *Load) watch(out io.Reader) {
 		f := strings.Fields(sc.Text())
 		switch {
 		case len(f) == 1 && f[0] == "start":
+			// The client waits for "go" before its first request, so that
+			// the window's figures start exactly here.
 			cpu0, opened = processCPU(), true
 			io0 = processIO()
+			io.WriteString(ld.gate, "go\n")
 		case len(f) == 1 && f[0] == "stop":
 			cpu1, closed = processCPU(), true
 			io1 = processIO()
@@ -203,6 +210,7 @@ func (ld *Load) watch(out io.Reader) {
 		}
 	}
 	io.Copy(io.Discard, out)
+	ld.gate.Close()
 	werr := ld.cmd.Wait()
 	switch {
 	case werr != nil:
@@ -299,7 +307,7 @@ func MaybeRunChild() {
 		err = cfg.fill()
 	}
 	if err == nil {
-		err = runClient(cfg, os.Stdout)
+		err = runClient(cfg, os.Stdout, os.Stdin)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -309,10 +317,11 @@ func MaybeRunChild() {
 }
 
 // runClient is the child: it connects every connection, reports "start",
+// waits for a line on gate (the parent has taken its figures),
 // runs the ping-pong until the request count or the duration is reached,
 // reports "stop" once every request in flight has been answered, closes the
 // connections and reports "result <requests> <elapsed ns>".
-func runClient(cfg Config, report io.Writer) error {
+func runClient(cfg Config, report io.Writer, gate io.Reader) error {
 	deadline := time.Now().Add(cfg.Timeout)
 	conns := make([]net.Conn, 0, cfg.Conns)
 	defer func() {
@@ -339,6 +348,9 @@ func runClient(cfg Config, report io.Writer) error {
 		wg       sync.WaitGroup
 	)
 	fmt.Fprintln(report, "start")
+	if _, err := bufio.NewReader(gate).ReadString('\n'); err != nil {
+		return fmt.Errorf("echoload: waiting for the parent: %w", err)
+	}
 	start := time.Now()
 	if cfg.Requests == 0 {
 		t := time.AfterFunc(cfg.Duration, func() { stop.Store(true) })
