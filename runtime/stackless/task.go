@@ -2,10 +2,15 @@ package stackless
 
 import (
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
 )
+
+// taskPanics counts task panics in the process; Run compares it once per
+// loop iteration to notice a panic among its tasks without scanning them.
+var taskPanics atomic.Uint64
 
 // Cond is the loop's condition variable, shared by both coroutine models.
 type Cond = loop.Cond
@@ -92,7 +97,6 @@ type taskExt struct {
 	panicked bool
 	panicVal any
 	ended    bool  // ended by the loop's Close rather than by returning
-	watch    *bool // set by Run: raised when this task panics
 }
 
 func (t *Task) extra() *taskExt {
@@ -215,9 +219,7 @@ func (t *Task) HandlePanic(v any) {
 	clear(e.callers)
 	e.callers = nil
 	e.panicked, e.panicVal = true, v
-	if e.watch != nil {
-		*e.watch = true
-	}
+	taskPanics.Add(1)
 	t.finish()
 }
 
@@ -273,25 +275,37 @@ func (t *Task) Resume() {
 // the original value. It returns the loop's error if the loop fails, and an
 // error if the loop stops (is closed) before the tasks finish.
 func Run(l *loop.Loop, tasks ...*Task) error {
-	panicked := false
 	for _, t := range tasks {
 		if t.Loop() != l {
 			panic("stackless: Run of a task spawned on another loop")
 		}
-		t.extra().watch = &panicked
+	}
+	// A task panic anywhere bumps taskPanics; only then does Run look for
+	// one among its own tasks. This keeps Run from attaching anything to
+	// the tasks it watches.
+	panicked := false
+	seen := taskPanics.Load()
+	checkPanics := func() {
+		if p := taskPanics.Load(); p != seen {
+			seen = p
+			for _, t := range tasks {
+				if _, ok := t.Panicked(); ok {
+					panicked = true
+					return
+				}
+			}
+		}
+	}
+	for _, t := range tasks {
 		if _, ok := t.Panicked(); ok {
 			panicked = true
 		}
 	}
-	defer func() {
-		for _, t := range tasks {
-			t.ext.watch = nil
-		}
-	}()
 	// The stop function runs once per loop iteration: keep it O(1) amortised
 	// by remembering the first task that had not finished.
 	next := 0
 	pending := func() bool {
+		checkPanics()
 		for next < len(tasks) && tasks[next].Done() {
 			next++
 		}
