@@ -96,7 +96,7 @@ type taskExt struct {
 	joiners  loop.Cond     // tasks in Await on this one
 	panicked bool
 	panicVal any
-	ended    bool  // ended by the loop's Close rather than by returning
+	ended    bool // ended by the loop's Close rather than by returning
 }
 
 func (t *Task) extra() *taskExt {
