@@ -26,20 +26,20 @@ func TestConnYields(t *testing.T) {
 	var ticksAccept, ticksRead int
 	done := 0
 	spawn(e, func(co *stackful.Co) {
-		n0 := tk.n
+		n0 := tk.N
 		c, err := ln.Accept()
 		if err != nil {
 			t.Error(err)
 			return
 		}
 		defer c.Close()
-		ticksAccept = tk.n - n0
-		n0 = tk.n
+		ticksAccept = tk.N - n0
+		n0 = tk.N
 		got, err = io.ReadAll(c)
 		if err != nil {
 			t.Error(err)
 		}
-		ticksRead = tk.n - n0
+		ticksRead = tk.N - n0
 		done++
 	})
 	spawn(e, func(co *stackful.Co) {
@@ -59,7 +59,7 @@ func TestConnYields(t *testing.T) {
 		done++
 	})
 	runUntil(t, e, 10*time.Second, func() bool { return done == 2 })
-	tk.end(t, e)
+	tk.End(t, e)
 	if len(got) != 7+1<<20 || string(got[:7]) != "hello, " {
 		t.Errorf("read %d bytes", len(got))
 	}
@@ -368,8 +368,8 @@ func TestDialTimeoutAndCancel(t *testing.T) {
 	})
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
 	runUntil(t, e, 10*time.Second, func() bool { return n == 2 })
-	ticks := tk.n
-	tk.end(t, e)
+	ticks := tk.N
+	tk.End(t, e)
 	var ne net.Error
 	if !errors.As(timeoutErr, &ne) || !ne.Timeout() || took < 50*time.Millisecond || took > 900*time.Millisecond {
 		t.Errorf("DialTimeout: %v after %v", timeoutErr, took)

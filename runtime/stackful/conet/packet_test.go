@@ -62,8 +62,8 @@ func TestUDP(t *testing.T) {
 		reply = string(buf[:n])
 	})
 	runUntil(t, e, 10*time.Second, func() bool { return done == 2 })
-	ticks := tk.n
-	tk.end(t, e)
+	ticks := tk.N
+	tk.End(t, e)
 	if reply != "DATAGRAM" {
 		t.Errorf("reply %q", reply)
 	}
@@ -225,9 +225,9 @@ func TestResolver(t *testing.T) {
 	done := 0
 	spawn(e, func(co *stackful.Co) {
 		defer func() { done++ }()
-		n0 := tk.n
+		n0 := tk.N
 		addrs, lookupErr = r.LookupHost(context.Background(), "service.cogen.test")
-		ticks = tk.n - n0
+		ticks = tk.N - n0
 		d := Dialer{Resolver: r, Timeout: 5 * time.Second}
 		c, err := d.Dial("tcp4", "service.cogen.test:"+port)
 		if dialErr = err; err == nil {
@@ -241,7 +241,7 @@ func TestResolver(t *testing.T) {
 		}
 	})
 	runUntil(t, e, 20*time.Second, func() bool { return done == 2 })
-	tk.end(t, e)
+	tk.End(t, e)
 	if lookupErr != nil || len(addrs) != 1 || addrs[0] != "127.0.0.1" {
 		t.Fatalf("lookup: %v, %v", addrs, lookupErr)
 	}

@@ -83,7 +83,7 @@ func TestTextproto(t *testing.T) {
 		}
 	})
 	runUntil(t, e, 10*time.Second, func() bool { return done == 2 })
-	tk.end(t, e)
+	tk.End(t, e)
 	want := "250 hello coroutine|500 unknown NOOP|221 bye"
 	if got := strings.Join(replies, "|"); got != want {
 		t.Errorf("replies %q, want %q", got, want)
@@ -170,7 +170,7 @@ func TestTLS(t *testing.T) {
 		}
 	})
 	runUntil(t, e, 20*time.Second, func() bool { return done == 2 })
-	tk.end(t, e)
+	tk.End(t, e)
 	if reply != "tls echo: hello over tls\n" {
 		t.Errorf("reply %q", reply)
 	}

@@ -4,75 +4,23 @@ package hook
 
 import (
 	"errors"
-	"os"
-	"runtime"
 	"testing"
 	"time"
 
-	"github.com/cogen-go/cogen/runtime/loop"
-	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/internal/cotest"
+
 	"golang.org/x/sys/unix"
 )
 
-// newEnv returns an env closed when the test ends. Like every env, it must
-// be used on the goroutine that created it: the test's.
-func newEnv(t testing.TB) *stackful.Env {
-	t.Helper()
-	e, err := stackful.NewEnv()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
-	return e
-}
-
-// spawn starts fn in a new coroutine with hooks enabled.
-func spawn(e *stackful.Env, fn func(co *stackful.Co)) *stackful.Co {
-	co := e.Create(func(co *stackful.Co) {
-		co.EnableHook()
-		fn(co)
-	}, nil)
-	co.Resume()
-	return co
-}
-
-// runUntil runs e's loop until done reports true, failing the test if that
-// takes longer than limit.
-func runUntil(t testing.TB, e *stackful.Env, limit time.Duration, done func() bool) {
-	t.Helper()
-	expired := false
-	var guard loop.Timer
-	e.Loop().Reset(&guard, limit, func() { expired = true })
-	if !done() {
-		if err := e.Run(func() bool { return expired || done() }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e.Loop().Stop(&guard)
-	if !done() {
-		t.Fatalf("not done after %v", limit)
-	}
-}
-
-// A ticker is a coroutine that counts 1 ms sleeps: proof that the env keeps
-// running while another coroutine waits.
-type ticker struct {
-	n    int
-	stop bool
-	done bool
-}
-
-func startTicker(e *stackful.Env) *ticker {
-	tk := new(ticker)
-	spawn(e, func(co *stackful.Co) {
-		for !tk.stop {
-			co.Sleep(time.Millisecond)
-			tk.n++
-		}
-		tk.done = true
-	})
-	return tk
-}
+// The shared helpers live in internal/cotest; these names keep the tests short.
+var (
+	newEnv            = cotest.NewEnv
+	spawn             = cotest.Spawn
+	runUntil          = cotest.RunUntil
+	startTicker       = cotest.StartTicker
+	openFDs           = cotest.OpenFDs
+	settledGoroutines = cotest.SettledGoroutines
+)
 
 // socketpair returns a connected pair of hook descriptors, closed at the
 // end of the test unless the test closed them.
@@ -173,25 +121,4 @@ func setTimeout(t testing.TB, fd, opt int, d time.Duration) {
 func isErrno(err error, want unix.Errno) bool {
 	var e unix.Errno
 	return errors.As(err, &e) && e == want
-}
-
-// openFDs counts this process's open descriptors.
-func openFDs(t testing.TB) int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Skip("no /proc/self/fd:", err)
-	}
-	return len(ents)
-}
-
-// settledGoroutines waits a little for exiting goroutines to end and
-// returns their number.
-func settledGoroutines(want int) int {
-	n := runtime.NumGoroutine()
-	for i := 0; i < 200 && n > want; i++ {
-		time.Sleep(5 * time.Millisecond)
-		n = runtime.NumGoroutine()
-	}
-	return n
 }

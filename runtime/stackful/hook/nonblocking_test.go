@@ -188,9 +188,9 @@ func TestHookedCallsYield(t *testing.T) {
 			var ticks int
 			var took time.Duration
 			spawn(e, func(co *stackful.Co) {
-				t0, n0 := time.Now(), tk.n
+				t0, n0 := time.Now(), tk.N
 				opErr = op(co)
-				took, ticks = time.Since(t0), tk.n-n0
+				took, ticks = time.Since(t0), tk.N-n0
 				opDone = true
 			})
 			if trigger != nil {
@@ -201,8 +201,8 @@ func TestHookedCallsYield(t *testing.T) {
 				})
 			}
 			runUntil(t, e, 10*time.Second, func() bool { return opDone && trigDone })
-			tk.stop = true
-			runUntil(t, e, time.Second, func() bool { return tk.done })
+			tk.Stop = true
+			runUntil(t, e, time.Second, func() bool { return tk.Done })
 			if opErr != nil {
 				t.Fatalf("call: %v", opErr)
 			}

@@ -20,7 +20,7 @@ func TestPlainOutsideCoroutines(t *testing.T) {
 				e := newEnv(t)
 				op, trigger := c.setup(t)
 				tk := startTicker(e)
-				runUntil(t, e, time.Second, func() bool { return tk.n >= 2 })
+				runUntil(t, e, time.Second, func() bool { return tk.N >= 2 })
 				trigDone := make(chan error, 1)
 				if trigger != nil {
 					go func() {
@@ -32,7 +32,7 @@ func TestPlainOutsideCoroutines(t *testing.T) {
 				}
 				var opErr error
 				var took time.Duration
-				n0 := tk.n
+				n0 := tk.N
 				call := func(co *stackful.Co) {
 					t0 := time.Now()
 					opErr = op(co)
@@ -64,11 +64,11 @@ func TestPlainOutsideCoroutines(t *testing.T) {
 				if took < 25*time.Millisecond {
 					t.Errorf("call returned after %v, before it could complete", took)
 				}
-				if where != "goroutine" && tk.n != n0 {
-					t.Errorf("ticker advanced %d times: the call let the env run", tk.n-n0)
+				if where != "goroutine" && tk.N != n0 {
+					t.Errorf("ticker advanced %d times: the call let the env run", tk.N-n0)
 				}
-				tk.stop = true
-				runUntil(t, e, time.Second, func() bool { return tk.done })
+				tk.Stop = true
+				runUntil(t, e, time.Second, func() bool { return tk.Done })
 			})
 		}
 	}

@@ -173,9 +173,9 @@ func TestTimeouts(t *testing.T) {
 		var ticks int
 		done := false
 		spawn(e, func(co *stackful.Co) {
-			t0, n0 := time.Now(), tk.n
+			t0, n0 := time.Now(), tk.N
 			err = tc.call()
-			took, ticks, done = time.Since(t0), tk.n-n0, true
+			took, ticks, done = time.Since(t0), tk.N-n0, true
 		})
 		runUntil(t, e, 5*time.Second, func() bool { return done })
 		if !isErrno(err, unix.ETIMEDOUT) {
@@ -188,8 +188,8 @@ func TestTimeouts(t *testing.T) {
 			t.Errorf("%s: the ticker advanced %d times while it waited", tc.name, ticks)
 		}
 	}
-	tk.stop = true
-	runUntil(t, e, time.Second, func() bool { return tk.done })
+	tk.Stop = true
+	runUntil(t, e, time.Second, func() bool { return tk.Done })
 
 	// Outside a coroutine: the kernel's errors for a blocking socket.
 	outside := map[string]unix.Errno{"read": unix.EAGAIN, "readv": unix.EAGAIN, "recvfrom": unix.EAGAIN,

@@ -1,0 +1,205 @@
+//go:build linux
+
+package conet
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime/pprof"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+)
+
+// helloLoop is internal/bench's HelloLoop: keep-alive HTTP/1.1 hello
+// responses until end of stream.
+func helloLoop(c net.Conn) error {
+	br := bufio.NewReaderSize(c, 4096)
+	resp := make([]byte, 0, 256)
+	for {
+		req, err := http.ReadRequest(br)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.Discard, req.Body); err != nil {
+			return err
+		}
+		resp = append(resp[:0], "HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\nDate: "...)
+		resp = time.Now().UTC().AppendFormat(resp, http.TimeFormat)
+		resp = append(resp, "\r\n\r\nHello, World!"...)
+		if _, err := c.Write(resp); err != nil {
+			return err
+		}
+	}
+}
+
+// askHello makes one keep-alive GET on c and reads its response.
+func askHello(c net.Conn, br *bufio.Reader, req []byte) error {
+	if _, err := c.Write(req); err != nil {
+		return err
+	}
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(line, []byte("HTTP/1.1 200 ")) {
+		return fmt.Errorf("response %q", line)
+	}
+	length := -1
+	for {
+		line, err = br.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			break
+		}
+		if k, v, ok := bytes.Cut(line, []byte(":")); ok && string(k) == "Content-Length" {
+			length, _ = strconv.Atoi(string(bytes.TrimSpace(v)))
+		}
+	}
+	_, err = br.Discard(length)
+	return err
+}
+
+// stressRound serves one window of keep-alive HTTP load as internal/bench's
+// "stackful/conet" HTTP row does: conet.Serve on a loop run by this
+// goroutine, conns Go clients, each asking until the window ends. It
+// returns an error, with every goroutine's stack, if the round does not
+// end within limit.
+func stressRound(conns int, window, limit time.Duration) (int64, error) {
+	l, err := loop.New()
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	ln, err := Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	env := stackful.NewEnvOn(l)
+	defer env.Close()
+	var serveErr error
+	env.Create(func(co *stackful.Co) {
+		serveErr = Serve(co, ln, func(_ *stackful.Co, c net.Conn) {
+			defer c.Close()
+			helloLoop(c)
+		}, nil)
+	}, nil).Resume()
+
+	addr := ln.Addr().String()
+	var answered atomic.Int64
+	var stop atomic.Bool
+	var cerrMu sync.Mutex
+	var cerr error
+	var wg sync.WaitGroup
+	deadline := time.Now().Add(limit)
+	req := []byte("GET / HTTP/1.1\r\nHost: " + addr + "\r\n\r\n")
+	ready := make(chan struct{})
+	for i := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := net.DialTimeout("tcp4", addr, limit)
+			if err == nil {
+				defer c.Close()
+				c.SetDeadline(deadline)
+				br := bufio.NewReaderSize(c, 4096)
+				<-ready
+				for err == nil && !stop.Load() {
+					if err = askHello(c, br, req); err == nil {
+						answered.Add(1)
+					}
+				}
+			}
+			if err != nil {
+				cerrMu.Lock()
+				cerr = errors.Join(cerr, fmt.Errorf("client %d: %w", i, err))
+				cerrMu.Unlock()
+			}
+		}()
+	}
+	close(ready)
+	time.AfterFunc(window, func() { stop.Store(true) })
+	over := false
+	go func() {
+		wg.Wait()
+		l.Submit(func() { over = true })
+	}()
+
+	// The watchdog dumps every goroutine if the round overruns.
+	var dump bytes.Buffer
+	dumped := make(chan struct{})
+	wd := time.AfterFunc(limit+2*time.Second, func() {
+		pprof.Lookup("goroutine").WriteTo(&dump, 2)
+		close(dumped)
+	})
+	if err := l.Run(func() bool { return over }); err != nil {
+		return 0, err
+	}
+	// Shut down as internal/bench does.
+	ln.Close()
+	expired := false
+	var guard loop.Timer
+	l.Reset(&guard, limit, func() { expired = true })
+	env.Run(func() bool { return expired || env.Live() == 0 })
+	l.Stop(&guard)
+	if !wd.Stop() {
+		<-dumped
+		return 0, fmt.Errorf("round overran %v; goroutines:\n%s", limit, dump.String())
+	}
+	if live := env.Live(); live != 0 {
+		return 0, fmt.Errorf("%d coroutines still running after shutdown (client errors: %v)", live, cerr)
+	}
+	if cerr != nil {
+		return 0, cerr
+	}
+	if serveErr != nil && !errors.Is(serveErr, net.ErrClosed) {
+		return 0, serveErr
+	}
+	return answered.Load(), nil
+}
+
+// TestStressServeHTTP hammers Serve with keep-alive HTTP clients, many short
+// windows, looking for a lost wake-up: a round that stops answering.
+func TestStressServeHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stress test")
+	}
+	total := 20 * time.Second
+	if s := os.Getenv("CONET_STRESS"); s != "" {
+		if d, err := time.ParseDuration(s); err == nil {
+			total = d
+		}
+	}
+	end := time.Now().Add(total)
+	rounds := 0
+	var reqs int64
+	for time.Now().Before(end) {
+		n, err := stressRound(100, 100*time.Millisecond, 5*time.Second)
+		if err != nil {
+			t.Fatalf("round %d: %v", rounds, err)
+		}
+		if n == 0 {
+			t.Fatalf("round %d: no request answered", rounds)
+		}
+		rounds++
+		reqs += n
+	}
+	t.Logf("%d rounds, %d requests", rounds, reqs)
+}
