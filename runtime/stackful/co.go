@@ -69,10 +69,10 @@ type Co struct {
 	fn    func(*Co)
 	next  func() (struct{}, bool) // switch into the coroutine: iter.Pull's next, or a starter (see start)
 	yield func(struct{}) bool     // switch back to the resumer (iter.Pull's yield)
-	lprev *Co                     // env's list of live (started, unfinished) coroutines
-	lnext *Co
-	extra *coExtra // rarely used state, allocated on first use
+	extra *coExtra                // rarely used state, allocated on first use
+	g     uintptr                 // identity of the goroutine running fn (self.go), 0 when not started
 
+	liveIdx   int32 // index in the env's live coroutines while started and unfinished
 	stackSize int32 // bytes of frames reserving a private stack, or 0
 	state     uint8
 	flags     uint8
@@ -184,6 +184,9 @@ func (co *Co) Yield() {
 	if co.state != stateRunning || co != e.current {
 		panic(misuseError{op: "Yield", state: co.state, notCurrent: co != e.current})
 	}
+	if checkGoroutine && getg() != co.g {
+		panic(misuseError{op: "Yield", state: co.state, otherGoroutine: true})
+	}
 	e.depth--
 	e.current = e.stack[e.depth-1]
 	co.state = stateSuspended
@@ -234,6 +237,7 @@ func (co *Co) start(share *ShareStack) {
 func (co *Co) run() {
 	normal := false
 	g := register(co) // Self's registry (self.go)
+	co.g = g
 	defer func() {
 		var p any
 		if !normal {
@@ -280,12 +284,17 @@ type misuseError struct {
 	op         string
 	state      uint8
 	notCurrent bool
-	maxDepth   int
+	// otherGoroutine: Yield was called on the current coroutine, but from
+	// a goroutine other than the coroutine's own.
+	otherGoroutine bool
+	maxDepth       int
 }
 
 func (m misuseError) Error() string {
 	if m.op == "Yield" {
 		switch {
+		case m.otherGoroutine:
+			return "stackful: Yield called from a goroutine that is not the current coroutine's"
 		case m.state == stateMain && !m.notCurrent:
 			return "stackful: Yield called by the main coroutine (it has no resumer to yield to)"
 		case m.state == stateUnwinding && !m.notCurrent:

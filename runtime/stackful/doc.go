@@ -52,10 +52,12 @@
 // original value; runtime.Goexit in a coroutine ends its resumer's goroutine
 // too, as with iter.Pull.
 //
-// The checks are state-based, like iter.Pull's: a call from a goroutine that
-// is not the current coroutine's (another goroutine calling Resume or Yield
-// concurrently) cannot be detected cheaply; it is a data race that the race
-// detector reports.
+// The checks are state-based, like iter.Pull's, plus one identity check: on
+// amd64 and arm64, Yield compares the calling goroutine with the
+// coroutine's own (a nanosecond, see Self) and panics with "stackful: Yield
+// called from a goroutine that is not the current coroutine's". Elsewhere,
+// and for Resume called concurrently from another goroutine, the misuse is a
+// data race that the race detector reports.
 //
 // [Env.Close] unwinds every suspended coroutine: its pending Yield or wait
 // panics with a private value, so its deferred calls run and its goroutine

@@ -30,8 +30,7 @@ type Env struct {
 	depth   int
 	current *Co
 
-	liveHead *Co // started and unfinished coroutines, for Close
-	live     int
+	live []*Co // started and unfinished coroutines, for Close; co.liveIdx is co's index
 
 	shares   []*ShareStack                   // share stacks bound to this env
 	mainStop func() bool                     // stop function of the main coroutine's waits
@@ -112,7 +111,7 @@ func (e *Env) SetMaxDepth(n int) {
 
 // Live returns the number of coroutines that have started and not finished:
 // the ones Close would unwind.
-func (e *Env) Live() int { return e.live }
+func (e *Env) Live() int { return len(e.live) }
 
 // Closed reports whether Close has been called.
 func (e *Env) Closed() bool { return e.closed }
@@ -130,25 +129,19 @@ func (e *Env) Run(stop func() bool) error {
 }
 
 func (e *Env) addLive(co *Co) {
-	co.lprev, co.lnext = nil, e.liveHead
-	if e.liveHead != nil {
-		e.liveHead.lprev = co
-	}
-	e.liveHead = co
-	e.live++
+	co.liveIdx = int32(len(e.live))
+	e.live = append(e.live, co)
 }
 
+// removeLive swaps co's slot with the last one: O(1), and the slice's
+// order (which Close does not rely on) changes.
 func (e *Env) removeLive(co *Co) {
-	if co.lprev == nil {
-		e.liveHead = co.lnext
-	} else {
-		co.lprev.lnext = co.lnext
-	}
-	if co.lnext != nil {
-		co.lnext.lprev = co.lprev
-	}
-	co.lprev, co.lnext = nil, nil
-	e.live--
+	i, last := co.liveIdx, len(e.live)-1
+	moved := e.live[last]
+	e.live[i], moved.liveIdx = moved, i
+	e.live[last] = nil
+	e.live = e.live[:last]
+	co.liveIdx = -1
 }
 
 // Close unwinds every suspended coroutine and closes the env's loop if the
@@ -171,8 +164,8 @@ func (e *Env) Close() error {
 	}
 	e.closing = true
 	var first any
-	for e.liveHead != nil {
-		co := e.liveHead
+	for len(e.live) > 0 {
+		co := e.live[len(e.live)-1] // the most recently started first
 		co.w.Disarm()
 		co.state = stateUnwinding
 		e.stack[e.depth] = co // depth is 1: there is room

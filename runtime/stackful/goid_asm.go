@@ -7,3 +7,7 @@ package stackful
 func getg() uintptr
 
 func goroutineID() uintptr { return getg() }
+
+// checkGoroutine enables Yield's check that it runs on the coroutine's own
+// goroutine: reading the identity costs about a nanosecond here.
+const checkGoroutine = true
