@@ -62,12 +62,19 @@ func newFD(sysfd, family, sotype int, network string) *netFD {
 }
 
 // incref takes a reference for an operation; it fails once fd is closed.
+// A closed fd's count never goes up again, so exactly one decref brings it
+// to closedBit and destroys it: a reference taken and dropped after Close
+// would destroy it once more, closing a number that may have been reused.
 func (fd *netFD) incref() error {
-	if fd.state.Add(1)&closedBit != 0 {
-		fd.decref()
-		return errClosed
+	for {
+		s := fd.state.Load()
+		if s&closedBit != 0 {
+			return errClosed
+		}
+		if fd.state.CompareAndSwap(s, s+1) {
+			return nil
+		}
 	}
-	return nil
 }
 
 // errClosed is what operations on a closed conn report, wrapped in a
@@ -244,9 +251,16 @@ func (fd *netFD) lock(co *stackful.Co, write bool) error {
 	if write {
 		busy, q, dl = &fd.wbusy, &fd.wq, &fd.wdeadline
 	}
-	for *busy {
+	for {
+		// Closed is checked after every wait too: a coroutine whose turn
+		// comes after Close must not wait on the descriptor, whose
+		// registration Close has dropped (it would register it anew and
+		// wait there for good).
 		if fd.closed() {
 			return errClosed
+		}
+		if !*busy {
+			break
 		}
 		t, err := timeout(dl)
 		if err != nil {
