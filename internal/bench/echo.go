@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,14 +118,42 @@ func serveLoad(cfg echoload.Config, shutdown func(time.Duration) error, serve fu
 	return res, errors.Join(serr, err)
 }
 
-// serveUntil runs l until the load has ended.
+// serveUntil runs l until the load has ended. The end is submitted to the
+// loop; a watchdog timer also checks for it every 250 ms, so a lost
+// wake-up cannot hang the server: it is reported as an error instead.
 func serveUntil(l *loop.Loop, ld *echoload.Load) error {
-	over := false
+	var ended atomic.Bool
+	var endedAt atomic.Int64 // time.Now().UnixNano() when the load ended
+	submitErr := make(chan error, 1)
 	go func() {
 		<-ld.Done()
-		l.Submit(func() { over = true })
+		endedAt.Store(time.Now().UnixNano())
+		ended.Store(true)
+		submitErr <- l.Submit(func() {})
 	}()
-	return l.Run(func() bool { return over })
+	var watchdog loop.Timer
+	var lost bool
+	var check func()
+	check = func() {
+		if ended.Load() && time.Since(time.Unix(0, endedAt.Load())) > 100*time.Millisecond {
+			lost = true // the submitted wake-up should have ended Run long ago
+			return
+		}
+		l.Reset(&watchdog, 250*time.Millisecond, check)
+	}
+	l.Reset(&watchdog, 250*time.Millisecond, check)
+	err := l.Run(func() bool { return ended.Load() })
+	l.Stop(&watchdog)
+	if err != nil {
+		return err
+	}
+	if serr := <-submitErr; serr != nil {
+		return fmt.Errorf("bench: waking the server loop at the end of the load: %w", serr)
+	}
+	if lost {
+		return errors.New("bench: the server loop missed the wake-up at the end of the load (watchdog ended it)")
+	}
+	return nil
 }
 
 // EchoConns is the number of connections of the echo benchmarks under
