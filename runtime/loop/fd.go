@@ -32,6 +32,7 @@ type FD struct {
 	seen           Events // every event bit seen since registration
 	closed         bool
 	drained        bool // TryReadStream's last read emptied the stream
+	stream         bool // a byte stream (stream socket, pipe, FIFO), learned once by Register
 }
 
 // readSide and writeSide are the events that wake each direction. Errors and
@@ -60,7 +61,7 @@ func (l *Loop) Register(fd int) (*FD, error) {
 	for fd >= len(l.fds) {
 		l.fds = append(l.fds, nil)
 	}
-	f := &FD{loop: l, fd: fd}
+	f := &FD{loop: l, fd: fd, stream: isStream(fd)}
 	l.fds[fd] = f
 	l.stats.FDs++
 	return f, nil

@@ -30,23 +30,25 @@ func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n in
 	return n, false, nil
 }
 
-// TryReadStream is TryRead for a stream socket (TCP, Unix stream, a pipe),
-// which saves a system call per exchange: a read that returned less than
-// asked for has emptied the stream, so the next TryReadStream on fd waits
-// for readiness without reading first. Data that arrives after a read makes
-// an edge, which wakes that wait at once, so nothing is missed; the read
-// that TryRead would make, returning EAGAIN, is not made. A request that
-// the loop sees arrive then costs one read and one write instead of two
-// reads and a write. When the peer has half-closed or reset the stream (the
-// fd has reported RDHUP, HUP or ERR), it always reads first: the end or the
-// error is pending without a new edge.
+// TryReadStream is TryRead that saves a system call per exchange on a byte
+// stream (a stream socket, a pipe, a FIFO: Register learns which fds are):
+// a read that returned less than asked for has emptied the stream, so the
+// next TryReadStream on fd waits for readiness without reading first. Data
+// that arrives after a read makes an edge, which wakes that wait at once, so
+// nothing is missed; the read that TryRead would make, returning EAGAIN, is
+// not made. A request that the loop sees arrive then costs one read and one
+// write instead of two reads and a write. When the peer has half-closed or
+// reset the stream (the fd has reported RDHUP, HUP or ERR), it always reads
+// first: the end or the error is pending without a new edge.
 //
-// Never use it on datagram or other record-oriented descriptors, where a
-// short read says nothing about what is left.
+// On any other fd (datagram and other record-oriented sockets, eventfds,
+// ttys), where a short read says nothing about what is left, and on an fd
+// not registered yet, it is exactly TryRead. Both coroutine models' Read use
+// it.
 func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
 	f := l.Lookup(fd)
 	if f != nil && f.drained {
-		f.drained = false
+		f.drained = false // set only for streams
 		if len(p) > 0 && f.seen&(EventRdHup|EventHup|EventErr) == 0 {
 			if err := f.wait(w, fdRead, timeout); err != nil {
 				return 0, false, err
@@ -55,7 +57,7 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 		}
 	}
 	n, wait, err = l.TryRead(w, fd, p, timeout)
-	if f != nil && !wait && err == nil && n > 0 && n < len(p) {
+	if f != nil && f.stream && !wait && err == nil && n > 0 && n < len(p) {
 		f.drained = true
 	}
 	return n, wait, err

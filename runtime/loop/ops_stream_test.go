@@ -119,3 +119,58 @@ func TestTryReadStreamMissesNothing(t *testing.T) {
 		t.Fatalf("got %d bytes, not the %d sent in order", len(got), total)
 	}
 }
+
+// TestTryReadStreamRecords: on a datagram socket a short read says nothing
+// about what is left, so TryReadStream reads at once, exactly as TryRead,
+// and a second queued datagram is not left waiting for an edge that never
+// comes. Register learns which fds are streams.
+func TestTryReadStreamRecords(t *testing.T) {
+	l := newLoop(t)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fds[0]); unix.Close(fds[1]) })
+	r, w := fds[0], fds[1]
+	if _, err := l.Register(r); err != nil {
+		t.Fatal(err)
+	}
+	if l.Lookup(r).stream {
+		t.Fatal("a datagram socket registered as a stream")
+	}
+	write(t, w, "one")
+	write(t, w, "two")
+	buf := make([]byte, 64)
+	for _, want := range []string{"one", "two"} {
+		n, wait, err := l.TryReadStream(&Waiter{}, r, buf, -1)
+		if wait || err != nil || string(buf[:n]) != want {
+			t.Fatalf("read %q, wait %v, err %v; want %q at once", buf[:n], wait, err, want)
+		}
+	}
+
+	// Streams: stream sockets and pipes are; an eventfd is not.
+	sr, _ := socketpair(t)
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(p[0]); unix.Close(p[1]) })
+	efd, err := unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(efd) })
+	for _, c := range []struct {
+		name   string
+		fd     int
+		stream bool
+	}{{"stream socket", sr, true}, {"pipe", p[0], true}, {"eventfd", efd, false}} {
+		f, err := l.FD(c.fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.stream != c.stream {
+			t.Errorf("%s: stream %v, want %v", c.name, f.stream, c.stream)
+		}
+	}
+}

@@ -3,3 +3,5 @@
 package loop
 
 func newPoller() (poller, error) { return nil, ErrNotSupported }
+
+func isStream(fd int) bool { return false }

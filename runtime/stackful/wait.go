@@ -40,7 +40,7 @@ func (co *Co) ReadTimeout(fd int, p []byte, timeout time.Duration) (int, error) 
 	l := co.env.loop
 	deadline := deadlineOf(l, timeout)
 	for {
-		n, wait, err := l.TryRead(&co.w, fd, p, timeout)
+		n, wait, err := l.TryReadStream(&co.w, fd, p, timeout)
 		if !wait || err != nil {
 			return n, err
 		}

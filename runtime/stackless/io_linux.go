@@ -17,7 +17,7 @@ func (t *Task) Read(fd int, p []byte) (int, error) {
 	if err := t.begin(); err != nil {
 		return 0, err
 	}
-	n, wait, err := t.w.Loop().TryRead(&t.w, fd, p, -1)
+	n, wait, err := t.w.Loop().TryReadStream(&t.w, fd, p, -1)
 	if wait && err == nil {
 		t.block()
 	}
