@@ -1,18 +1,17 @@
 package bench
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/cogen-go/cogen/examples/echo/handler"
 	"github.com/cogen-go/cogen/internal/echoload"
+	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/conet"
@@ -30,7 +29,7 @@ import (
 var HTTPModels = []string{"stackful/conet", "stackful/co", "net/http"}
 
 // helloBody is what every hello server answers.
-const helloBody = "Hello, World!"
+const helloBody = hello.Body
 
 // HelloHandler is the net/http hello handler: a fixed body with its content
 // type set (so that net/http does not sniff it).
@@ -39,37 +38,9 @@ func HelloHandler(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, helloBody)
 }
 
-// HelloLoop serves HTTP/1.1 hello requests read from r until end of file:
-// requests are parsed by http.ReadRequest; each response, written to w in
-// one call, carries the headers net/http sends (Content-Length,
-// Content-Type, Date). It returns nil at end of file.
-func HelloLoop(r io.Reader, w io.Writer) error {
-	br := bufio.NewReaderSize(r, 4096)
-	resp := make([]byte, 0, 256)
-	for {
-		req, err := http.ReadRequest(br)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(io.Discard, req.Body); err != nil {
-			return err
-		}
-		resp = append(resp[:0], "HTTP/1.1 200 OK\r\nContent-Length: "...)
-		resp = strconv.AppendInt(resp, int64(len(helloBody)), 10)
-		resp = append(resp, "\r\nContent-Type: text/plain; charset=utf-8\r\nDate: "...)
-		resp = time.Now().UTC().AppendFormat(resp, http.TimeFormat)
-		resp = append(resp, "\r\n\r\n"+helloBody...)
-		if _, err := w.Write(resp); err != nil {
-			return err
-		}
-		if req.Close {
-			return nil
-		}
-	}
-}
+// HelloLoop is hello.Serve: the loop every stackful HTTP server here runs
+// per connection.
+func HelloLoop(r io.Reader, w io.Writer) error { return hello.Serve(r, w) }
 
 // coConn reads and writes fd through a stackful coroutine: a call that
 // would block suspends the coroutine on the loop.

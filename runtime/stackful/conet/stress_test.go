@@ -7,9 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"runtime/pprof"
 	"strconv"
@@ -18,35 +16,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"golang.org/x/sys/unix"
 )
 
-// helloLoop is internal/bench's HelloLoop: keep-alive HTTP/1.1 hello
-// responses until end of stream.
-func helloLoop(c net.Conn) error {
-	br := bufio.NewReaderSize(c, 4096)
-	resp := make([]byte, 0, 256)
-	for {
-		req, err := http.ReadRequest(br)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(io.Discard, req.Body); err != nil {
-			return err
-		}
-		resp = append(resp[:0], "HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\nDate: "...)
-		resp = time.Now().UTC().AppendFormat(resp, http.TimeFormat)
-		resp = append(resp, "\r\n\r\nHello, World!"...)
-		if _, err := c.Write(resp); err != nil {
-			return err
-		}
-	}
-}
+// helloLoop is the hello server loop of the HTTP benchmarks.
+func helloLoop(c net.Conn) error { return hello.Serve(c, c) }
 
 // askHello makes one keep-alive GET on c and reads its response.
 func askHello(c net.Conn, br *bufio.Reader, req []byte) error {
