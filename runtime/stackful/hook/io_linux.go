@@ -29,9 +29,6 @@ func Read(fd int, p []byte) (int, error) {
 		return unix.Read(fd, p)
 	}
 	d := deadline(&st.rtimeout)
-	if co != nil && st.stream {
-		return readStream(co, fd, p, d)
-	}
 	if co != nil {
 		timeout, err := timeoutOf(d)
 		if err != nil {
@@ -52,30 +49,6 @@ func Read(fd int, p []byte) (int, error) {
 		return -1, err
 	}
 	return n, nil
-}
-
-// readStream is co.ReadTimeout with the loop's TryReadStream: after a
-// short read, the next read waits for the socket's next edge instead of
-// making a read(2) that returns EAGAIN.
-func readStream(co *stackful.Co, fd int, p []byte, d time.Duration) (int, error) {
-	l := co.Env().Loop()
-	w := co.Waiter()
-	for {
-		timeout, err := timeoutOf(d)
-		if err != nil {
-			return -1, err
-		}
-		n, wait, err := l.TryReadStream(w, fd, p, timeout)
-		if err != nil {
-			return -1, errno(err)
-		}
-		if !wait {
-			return n, nil
-		}
-		if err := reasonErr(co.Await()); err != nil {
-			return -1, err
-		}
-	}
 }
 
 // Readv is readv(2).

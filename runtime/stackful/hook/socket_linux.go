@@ -15,12 +15,9 @@ func Socket(domain, typ, proto int) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	adopt(fd, typ&unix.SOCK_NONBLOCK != 0, isStream(typ))
+	adopt(fd, typ&unix.SOCK_NONBLOCK != 0)
 	return fd, nil
 }
-
-// isStream reports whether a socket type (with flags) is SOCK_STREAM.
-func isStream(typ int) bool { return typ&0xf == unix.SOCK_STREAM }
 
 // Socketpair is socketpair(2), with Socket's treatment of both descriptors.
 func Socketpair(domain, typ, proto int) ([2]int, error) {
@@ -28,8 +25,8 @@ func Socketpair(domain, typ, proto int) ([2]int, error) {
 	if err != nil {
 		return fds, err
 	}
-	adopt(fds[0], typ&unix.SOCK_NONBLOCK != 0, isStream(typ))
-	adopt(fds[1], typ&unix.SOCK_NONBLOCK != 0, isStream(typ))
+	adopt(fds[0], typ&unix.SOCK_NONBLOCK != 0)
+	adopt(fds[1], typ&unix.SOCK_NONBLOCK != 0)
 	return fds, nil
 }
 
@@ -48,13 +45,12 @@ func Manage(fd int) error {
 			return err
 		}
 	}
-	typ, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TYPE)
-	adopt(fd, flags&unix.O_NONBLOCK != 0, err == nil && isStream(typ))
+	adopt(fd, flags&unix.O_NONBLOCK != 0)
 	return nil
 }
 
-func adopt(fd int, nonblock, stream bool) {
-	st := &fdState{stream: stream}
+func adopt(fd int, nonblock bool) {
+	st := &fdState{}
 	st.nonblock.Store(nonblock)
 	table.set(fd, st)
 }
@@ -148,12 +144,7 @@ func Accept4(fd int, flags int) (int, unix.Sockaddr, error) {
 	if err != nil {
 		return -1, nil, err
 	}
-	stream := st != nil && st.stream
-	if st == nil {
-		typ, err := unix.GetsockoptInt(nfd, unix.SOL_SOCKET, unix.SO_TYPE)
-		stream = err == nil && isStream(typ)
-	}
-	adopt(nfd, flags&unix.SOCK_NONBLOCK != 0, stream)
+	adopt(nfd, flags&unix.SOCK_NONBLOCK != 0)
 	return nfd, sa, nil
 }
 

@@ -16,7 +16,6 @@ import (
 // used on another (an env's main goroutine, a coroutine of another env).
 type fdState struct {
 	nonblock atomic.Bool  // the user's O_NONBLOCK: calls never wait
-	stream   bool         // a stream socket: Read uses the loop's TryReadStream; set before the fd is shared
 	rtimeout atomic.Int64 // SO_RCVTIMEO in nanoseconds; 0 means none
 	wtimeout atomic.Int64 // SO_SNDTIMEO in nanoseconds; 0 means none
 
