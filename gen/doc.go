@@ -38,7 +38,7 @@
 // generic functions can be marked too. The suspension points
 // are:
 //
-//   - calls of the handle's waiting methods, recognised by go/types: Read,
+//   - calls of the handle's waiting methods, recognised by go/types: Read, ReadTimeout,
 //     Write, Accept, Connect, Poll, Sleep, Gosched, Wait, Yield (Close is
 //     kept as a plain call);
 //   - calls of other //co:stackless functions of the same package, with the

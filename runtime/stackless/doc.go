@@ -36,7 +36,7 @@
 //		}
 //	}
 //
-// Waiting operations (Read, Write, Accept, Connect, Poll, Sleep, Gosched,
+// Waiting operations (Read, ReadTimeout, Write, Accept, Connect, Poll, Sleep, Gosched,
 // Wait, Yield, Await) have the signatures of the stackful coroutine's, so
 // one source serves both models. A call either completes and returns its
 // results, or arms the task's waiter, makes [Task.Blocked] true and returns

@@ -12,13 +12,31 @@ import (
 
 // Read reads from the non-blocking fd into p, suspending the task until data
 // (or EOF, or an error) is available. It returns what read(2) returns.
-func (t *Task) Read(fd int, p []byte) (int, error) {
+func (t *Task) Read(fd int, p []byte) (int, error) { return t.ReadTimeout(fd, p, -1) }
+
+// ReadTimeout is Read giving up with [loop.ErrTimeout] after timeout
+// (negative: never), as the stackful coroutine's ReadTimeout does. A wait
+// with a timeout keeps its deadline in the task's extension (allocated once
+// per task), so a wake-up that finds no data waits only for what is left.
+func (t *Task) ReadTimeout(fd int, p []byte, timeout time.Duration) (int, error) {
 	t.check()
-	if err := t.begin(); err != nil {
-		return 0, err
+	r := t.resumed()
+	if t.canceled {
+		return 0, ErrCanceled
 	}
-	n, wait, err := t.w.Loop().TryReadStream(&t.w, fd, p, -1)
+	l := t.w.Loop()
+	switch {
+	case r == loop.NotWoken:
+	case r != loop.Ready:
+		return 0, r.Err()
+	case timeout >= 0:
+		timeout = max(t.ext.deadline-l.Now(), 0)
+	}
+	n, wait, err := l.TryReadStream(&t.w, fd, p, timeout)
 	if wait && err == nil {
+		if timeout >= 0 && r == loop.NotWoken {
+			t.extra().deadline = l.Now() + timeout
+		}
 		t.block()
 	}
 	return n, err

@@ -408,3 +408,55 @@ func TestPollCanceled(t *testing.T) {
 		t.Fatalf("reader after the canceled poll: n=%d err=%v", reader.n, reader.err)
 	}
 }
+
+// TestReadTimeout: ReadTimeout returns the data that arrives within the
+// timeout, and loop.ErrTimeout, no earlier than the timeout, when none
+// does; a wake-up by data keeps the first deadline for what is left.
+func TestReadTimeout(t *testing.T) {
+	l := newLoop(t)
+	r, w := pipe(t)
+	var got []string
+	var errs []error
+	var elapsed []time.Duration
+	var start time.Time
+	rt := Spawn(l, newFn(func(t *Task, pc *int) Status {
+		for *pc < 2 {
+			if !t.Blocked() && start.IsZero() {
+				start = time.Now()
+			}
+			var buf [16]byte
+			n, err := t.ReadTimeout(r, buf[:], 30*time.Millisecond)
+			if t.Blocked() {
+				return Suspend
+			}
+			got = append(got, string(buf[:n]))
+			errs = append(errs, err)
+			elapsed = append(elapsed, time.Since(start))
+			start = time.Time{}
+			*pc++
+		}
+		return Done
+	}))
+	wt := Spawn(l, newFn(func(t *Task, pc *int) Status {
+		if *pc == 0 {
+			t.Sleep(5 * time.Millisecond) // the retry after the wake-up consumes it
+			if t.Blocked() {
+				return Suspend
+			}
+			*pc = 1
+		}
+		if _, err := t.Write(w, []byte("x")); err != nil {
+			panic(err)
+		}
+		return Done
+	}))
+	run(t, l, 5*time.Second, rt, wt)
+	l.Lookup(r).Close()
+	unix.Close(w)
+	if len(got) != 2 || got[0] != "x" || errs[0] != nil {
+		t.Fatalf("first read: %q %v", got, errs)
+	}
+	if got[1] != "" || !errors.Is(errs[1], loop.ErrTimeout) || elapsed[1] < 30*time.Millisecond {
+		t.Fatalf("second read: %q %v after %v", got[1], errs[1], elapsed[1])
+	}
+}
