@@ -73,7 +73,7 @@ func (t task) run() (any, error) {
 // runChild runs t in a fresh child process and decodes its result into
 // res. The child is killed after limit, and always reaped.
 func runChild(t task, limit time.Duration, res any) error {
-	exe, err := os.Executable()
+	exe, err := childExe(t)
 	if err != nil {
 		return err
 	}

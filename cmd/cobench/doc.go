@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	cobench [-quick | -long] [-only groups] [-format markdown|json|csv] [-o file] [-svg file] [-memn n]
+//	cobench [-quick | -long] [-peers] [-only groups] [-format markdown|json|csv] [-o file] [-svg file] [-memn n]
 //
 // With no flags it takes under two minutes on two cores and measures every
 // group of rows:
@@ -28,6 +28,15 @@
 //	        client: stackful coroutines (on conet's net.Conn adapters, and
 //	        on Co.Read/Co.Write) against net/http
 //
+// With -peers the echo groups also measure gnet v2's echo server (one
+// event loop, and one per CPU) and the http group fasthttp's hello server,
+// served the same load by the same client. They live in the nested module
+// bench/peers, so that this module does not depend on them: cobench builds
+// that module's binary (go build, which fetches gnet and fasthttp from the
+// module proxy the first time) into a temporary directory and runs it as
+// those rows' child process. -peers needs the source tree: run it from the
+// repository.
+//
 // Every row gives its value and unit, its ratio to the base row of its
 // measure (the stackless one; net/http for http) and, as reference only,
 // the figure of libco or of a Go peer from the design brief: those are not
@@ -45,6 +54,7 @@
 //
 //	-quick    a short run (under 20 s): fewer coroutines, short windows
 //	-long     longer windows, more rounds, 1,000,000 coroutines for memory
+//	-peers    also measure gnet and fasthttp (built from bench/peers)
 //	-only     a comma-separated list of groups to run
 //	-format   markdown (default), json or csv
 //	-o        write the table to a file instead of standard output

@@ -28,6 +28,7 @@ func main() {
 // options are the command line's.
 type options struct {
 	quick, long bool
+	peers       bool // add the peers' rows (bench/peers: gnet, fasthttp)
 	only        map[string]bool
 	format      string
 	out, svg    string
@@ -44,6 +45,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quick, "quick", false, "a short run (under 20 s): fewer coroutines, short windows")
 	fs.BoolVar(&o.long, "long", false, "longer windows, more rounds, 1,000,000 coroutines for memory")
 	only := fs.String("only", "", "comma-separated groups to run: "+strings.Join(groups, ","))
+	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet echo, fasthttp hello), built from bench/peers")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown, json or csv")
 	fs.StringVar(&o.out, "o", "", "write the table to this file instead of standard output")
 	fs.StringVar(&o.svg, "svg", "", "also write a bar chart of every measure to this SVG file")

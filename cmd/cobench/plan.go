@@ -41,6 +41,7 @@ type settings struct {
 	loads     int           // interleaved windows per echo and HTTP server
 	conns     []int         // echo connection counts
 	httpConns int
+	peers     bool // the load groups also run the peers' servers
 }
 
 func settingsFor(o *options) settings {
@@ -62,6 +63,7 @@ func settingsFor(o *options) settings {
 	if o.memN > 0 {
 		s.memN = o.memN
 	}
+	s.peers = o.peers
 	return s
 }
 
@@ -127,6 +129,13 @@ func run(o *options) ([]Row, error) {
 			return nil, err
 		}
 		rows = append(rows, r...)
+	}
+	if s.peers && (sel("echo") || sel("http")) {
+		cleanup, err := buildPeers(p)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
 	}
 	if sel("echo") {
 		for _, conns := range s.conns {
@@ -342,6 +351,9 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 		models, base = bench.HTTPModels, "net/http"
 		title = fmt.Sprintf("HTTP hello %s conns", count(conns))
 	}
+	if s.peers {
+		models = append(slices.Clone(models), peerModels[kind]...)
+	}
 	// Each server serves s.loads windows, the models taking turns, so that
 	// a burst of load from elsewhere on the machine does not fall on one
 	// model only; a model's figures are over all its windows together.
@@ -369,7 +381,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 		"stackful/co":         "stackful (Co.Read/Co.Write)",
 	}
 	var rows []Row
-	add := func(measure, metric, unit string, value func(r bench.LoadResult) (float64, bool), note func(r bench.LoadResult) string) {
+	add := func(measure, metric, unit string, value func(r bench.LoadResult) (float64, bool), note func(model string, r bench.LoadResult) string) {
 		for i, model := range models {
 			v, ok := value(results[i])
 			if !ok {
@@ -377,24 +389,30 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			}
 			name := names[model]
 			if name == "" {
+				name = peerNames[model]
+			}
+			if name == "" {
 				name = model
 			}
 			row := Row{Group: kind, Measure: title + ": " + measure, Model: name, Value: v, Unit: unit,
 				Base: model == base, Reference: loadRefs[fmt.Sprintf("%s/%d/%s/%s", kind, conns, model, metric)]}
 			if note != nil {
-				row.Note = note(results[i])
+				row.Note = note(model, results[i])
 			}
 			rows = append(rows, row)
 		}
 	}
 	add("server CPU per request", "cpu", "µs/req", func(r bench.LoadResult) (float64, bool) { return r.CPUPerReqMicros(), true }, nil)
 	add("requests/s", "rps", "req/s", func(r bench.LoadResult) (float64, bool) { return r.ReqPerSec(), true },
-		func(r bench.LoadResult) string {
+		func(_ string, r bench.LoadResult) string {
 			return fmt.Sprintf("%s requests in %.2f s", groupDigits(fmt.Sprint(r.Requests)), r.Elapsed.Seconds())
 		})
 	add("server read+write syscalls per request", "sys", "calls/req", func(r bench.LoadResult) (float64, bool) { return r.SyscallsPerReq() },
-		func(r bench.LoadResult) string {
+		func(model string, r bench.LoadResult) string {
 			note := fmt.Sprintf("%.2f reads + %.2f writes", float64(r.ServerReads)/float64(r.Requests), float64(r.ServerWrites)/float64(r.Requests))
+			if r.LoopPolls < 0 && peerNames[model] != "" {
+				return note + "; epoll_wait of the peer's loops not counted"
+			}
 			if r.LoopPolls < 0 {
 				return note + "; epoll_wait of Go's poller not observable"
 			}

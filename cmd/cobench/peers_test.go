@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPeers runs `cobench -quick -peers -only=echo,http`: the peers'
+// binary is built from bench/peers (gnet and fasthttp from the module
+// proxy, so only in CI or when asked with COBENCH_PEERS=1), every peer row
+// is there with a value, gnet answers with one read and one write per
+// request, and the binary is removed afterwards.
+func TestPeers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a quick run with the peers")
+	}
+	if os.Getenv("CI") != "true" && os.Getenv("COBENCH_PEERS") != "1" {
+		t.Skip("builds bench/peers with gnet and fasthttp from the module proxy: set COBENCH_PEERS=1 (CI=true runs it)")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := cobench([]string{"-quick", "-peers", "-only=echo,http", "-format=json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("output does not parse: %v\n%s", err, stdout.String())
+	}
+	want := map[string]int{"gnet (1 loop)": 6, "gnet (N loops)": 6, "fasthttp": 3}
+	got := map[string]int{}
+	for _, r := range rep.Rows {
+		if want[r.Model] == 0 {
+			continue
+		}
+		got[r.Model]++
+		if !(r.Value > 0) || r.Ratio == 0 {
+			t.Errorf("row without a value: %+v", r)
+		}
+		if strings.HasPrefix(r.Model, "gnet") && r.Unit == "calls/req" && (r.Value < 1.9 || r.Value > 2.5) {
+			t.Errorf("gnet makes %.2f read+write calls per request: %+v", r.Value, r)
+		}
+	}
+	for m, n := range want {
+		if got[m] != n {
+			t.Errorf("%d rows of %s, want %d", got[m], m, n)
+		}
+	}
+	if peersExe != "" {
+		t.Errorf("peers binary %s left behind", peersExe)
+	}
+}
+
+// TestPeersNeedFlag: a peer's task without -peers is an error, not a run of
+// this binary.
+func TestPeersNeedFlag(t *testing.T) {
+	var res struct{}
+	err := runChild(task{Kind: "echo", Mode: "gnet/1", Conns: 1, D: time.Millisecond}, 30*time.Second, &res)
+	if err == nil || !strings.Contains(err.Error(), "without -peers") {
+		t.Fatalf("error %v", err)
+	}
+}
