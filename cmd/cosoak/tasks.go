@@ -1,0 +1,40 @@
+package main
+
+//go:generate cogen
+
+import (
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+)
+
+// sleeper sleeps rounds times for random durations below max and records
+// each wake-up's lateness on the loop clock in s: a wake-up before the
+// deadline is a failure. The same source runs as a stackful coroutine and,
+// generated, as a stackless task.
+//
+//co:stackless
+func sleeper(co *stackful.Co, l *loop.Loop, s *timerStats, rounds int, max time.Duration) {
+	for i := 0; i < rounds && !s.stop; i++ {
+		d := s.duration(max)
+		start := l.Now()
+		co.Sleep(d)
+		s.record(d, l.Now()-start)
+	}
+}
+
+// blocked waits for something that never comes — a read on fd, then a
+// signal on c — until it is canceled, its fd is closed or its loop closes.
+// It returns whether the wait on c was signalled and the error that ended
+// the read (nil if data arrived, which the soak never sends).
+//
+//co:stackless
+func blocked(co *stackful.Co, fd int, c *loop.Cond) (bool, error) {
+	var buf [16]byte
+	n, err := co.Read(fd, buf[:])
+	if err == nil && n > 0 {
+		return false, nil
+	}
+	return co.Wait(c, -1), err
+}
