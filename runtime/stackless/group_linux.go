@@ -1,0 +1,126 @@
+//go:build linux
+
+package stackless
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"golang.org/x/sys/unix"
+)
+
+// Serve listens on address with one SO_REUSEPORT listener per loop
+// ([loop.ListenTCP]; port 0 picks one port for all), and on each loop runs
+// a task that accepts connections and spawns newHandler(fd) as a task for
+// each one, with TCP_NODELAY set (for example a generated frame's
+// constructor). The handler owns fd and must close it ([Task.Close]). It
+// returns the address listened on.
+//
+// Shutdown closes the listeners (an OnShutdown func per loop), which ends
+// the accept tasks; the connections' tasks are the loops' in-flight work.
+// Temporary accept errors (out of descriptors or memory) make an accept
+// task back off from 5 ms, doubling up to 1 s; any other error fails the
+// group.
+func (g *Group) Serve(network, address string, newHandler func(fd int) Frame) (*net.TCPAddr, error) {
+	lfds := make([]int, 0, g.Len())
+	fail := func(err error) (*net.TCPAddr, error) {
+		for _, fd := range lfds {
+			unix.Close(fd)
+		}
+		return nil, err
+	}
+	var addr *net.TCPAddr
+	for range g.Len() {
+		fd, a, err := loop.ListenTCP(network, address, true)
+		if err != nil {
+			return fail(err)
+		}
+		if addr == nil {
+			addr, address = a, a.String()
+		}
+		lfds = append(lfds, fd)
+	}
+	for i, lfd := range lfds {
+		if err := g.OnShutdown(i, func() { closeFD(g.Loop(i), lfd) }); err != nil {
+			return fail(err)
+		}
+	}
+	for i, lfd := range lfds {
+		g.Spawn(i, &acceptFrame{g: g, i: i, lfd: lfd, newHandler: newHandler})
+	}
+	return addr, nil
+}
+
+// closeFD closes fd through l if it is registered, waking its waiters.
+func closeFD(l *loop.Loop, fd int) {
+	if f := l.Lookup(fd); f != nil {
+		f.Close()
+		return
+	}
+	unix.Close(fd)
+}
+
+// acceptFrame is, in the shape cogen generates,
+//
+//	func acceptLoop(co *Task, lfd int) {
+//		var delay time.Duration
+//		for {
+//			fd, _, err := co.Accept(lfd)
+//			if temporary(err) {
+//				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+//				co.Sleep(delay)
+//				continue
+//			}
+//			if err != nil {
+//				fail unless err is net.ErrClosed
+//				return
+//			}
+//			delay = 0
+//			noDelay(fd)
+//			spawn(newHandler(fd))
+//		}
+//	}
+type acceptFrame struct {
+	Base
+	g          *Group
+	i          int
+	lfd        int
+	newHandler func(fd int) Frame
+	delay      time.Duration
+}
+
+func (f *acceptFrame) Step(t *Task) Status {
+	for {
+		if f.PC == 1 {
+			t.Sleep(f.delay)
+			if t.Blocked() {
+				return Suspend
+			}
+			f.PC = 0
+			if t.Canceled() {
+				return Done
+			}
+		}
+		fd, _, err := t.Accept(f.lfd)
+		if t.Blocked() {
+			return Suspend
+		}
+		if errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) || errors.Is(err, unix.ENOBUFS) || errors.Is(err, unix.ENOMEM) {
+			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
+			f.PC = 1
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) && !errors.Is(err, ErrCanceled) {
+				f.g.Fail(fmt.Errorf("stackless: Serve on loop %d: %w", f.i, err))
+			}
+			return Done
+		}
+		f.delay = 0
+		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		f.g.spawn(f.i, f.newHandler(fd))
+	}
+}
