@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 // BenchmarkEchoHook is this example's libco-style server: an accept
 // coroutine and a worker pool calling the hooked read and write.
 func BenchmarkEchoHook(b *testing.B) {
-	s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 200, envs: 1, out: new(bytes.Buffer)})
+	s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 200, loops: 1, out: new(bytes.Buffer)})
 	if err != nil {
 		b.Fatal(err)
 	}

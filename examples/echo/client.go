@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +20,7 @@ type clientConfig struct {
 	conns    int
 	size     int
 	duration time.Duration
-	envs     int
+	loops    int // 0: runtime.GOMAXPROCS(0)
 	out      io.Writer
 }
 
@@ -33,8 +31,9 @@ type clientResult struct {
 
 func (r clientResult) perSecond() float64 { return float64(r.requests) / r.elapsed.Seconds() }
 
-// runClient is libco's example_echocli: conns coroutines spread over envs,
-// each connecting and ping-ponging a message until the duration is over.
+// runClient is libco's example_echocli: conns coroutines spread round-robin
+// over the envs of a group, each connecting and ping-ponging a message
+// until the duration is over.
 // It prints the requests of each second and the total.
 func runClient(cfg clientConfig) (clientResult, error) {
 	ap, err := netip.ParseAddrPort(cfg.addr)
@@ -42,7 +41,6 @@ func runClient(cfg clientConfig) (clientResult, error) {
 		return clientResult{}, fmt.Errorf("bad IPv4 address %q", cfg.addr)
 	}
 	sa := &unix.SockaddrInet4{Addr: ap.Addr().As4(), Port: int(ap.Port())}
-	cfg.envs = max(cfg.envs, 1)
 	cfg.size = max(cfg.size, 1)
 	var ok, failed atomic.Int64
 	start := time.Now()
@@ -64,31 +62,20 @@ func runClient(cfg clientConfig) (clientResult, error) {
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	for i := range cfg.envs {
-		n := cfg.conns / cfg.envs
-		if i < cfg.conns%cfg.envs {
-			n++
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			env, err := stackful.NewEnv()
-			if err != nil {
-				failed.Add(1)
-				return
-			}
-			defer env.Close()
-			for range n {
-				co := env.Create(func(co *stackful.Co) { pingPong(co, sa, cfg.size, end, &ok, &failed) }, nil)
-				co.Resume()
-			}
-			env.Run(func() bool { return env.Live() == 0 })
-		}()
+	g, err := stackful.NewGroup(cfg.loops)
+	if err != nil {
+		close(done)
+		<-reported
+		return clientResult{}, err
 	}
-	wg.Wait()
+	for range cfg.conns {
+		g.GoNext(func(co *stackful.Co) { pingPong(co, sa, cfg.size, end, &ok, &failed) })
+	}
+	// Shutdown waits for the coroutines, which end at end.
+	if err := g.Shutdown(time.Until(end) + 10*time.Second); err != nil {
+		failed.Add(1)
+		fmt.Fprintln(cfg.out, "client:", err)
+	}
 	close(done)
 	<-reported
 	res := clientResult{requests: ok.Load(), failures: failed.Load(), elapsed: time.Since(start)}

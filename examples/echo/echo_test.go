@@ -18,13 +18,15 @@ func TestServerAndClient(t *testing.T) {
 	for _, envs := range []int{1, 2} {
 		t.Run(strconv.Itoa(envs)+"envs", func(t *testing.T) {
 			g0 := runtime.NumGoroutine()
-			s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 100, envs: envs, out: new(bytes.Buffer)})
+			s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 100, loops: envs, out: new(bytes.Buffer)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			res, err := runClient(clientConfig{addr: s.addr, conns: 20, size: 64, duration: 1500 * time.Millisecond, envs: envs, out: &out})
-			s.stop()
+			res, err := runClient(clientConfig{addr: s.addr, conns: 20, size: 64, duration: 1500 * time.Millisecond, loops: envs, out: &out})
+			if err := s.stop(); err != nil {
+				t.Errorf("stop: %v", err)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,13 +55,15 @@ func TestServerAndClient(t *testing.T) {
 // the extra connections at once, as libco's does, and the client counts
 // the failures and reconnects.
 func TestNoIdleWorker(t *testing.T) {
-	s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 2, envs: 1, out: new(bytes.Buffer)})
+	s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 2, loops: 1, out: new(bytes.Buffer)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	res, err := runClient(clientConfig{addr: s.addr, conns: 4, size: 16, duration: 300 * time.Millisecond, envs: 1, out: &out})
-	s.stop()
+	res, err := runClient(clientConfig{addr: s.addr, conns: 4, size: 16, duration: 300 * time.Millisecond, loops: 1, out: &out})
+	if err := s.stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,12 +14,15 @@
 //
 // Usage:
 //
-//	echo server [-addr 127.0.0.1:10000] [-workers 1000] [-envs 1]
-//	echo client [-addr 127.0.0.1:10000] [-conns 100] [-size 64] [-duration 5s] [-envs 1]
+//	echo server [-addr 127.0.0.1:10000] [-workers 1000] [-loops N]
+//	echo client [-addr 127.0.0.1:10000] [-conns 100] [-size 64] [-duration 5s] [-loops N]
 //
-// With -envs N, N envs run on N goroutines locked to their threads: the
-// server's listen on one port with SO_REUSEPORT (where libco forks
-// processes), the client's share the connections.
+// Both run a group of N envs (stackful.Group), each on its own goroutine
+// locked to its thread; N defaults to GOMAXPROCS, and -envs is the old name
+// of -loops. The server's envs listen on one port with SO_REUSEPORT (where
+// libco forks processes); on an interrupt it stops accepting and gives the
+// connections being served 5 s to end. The client's envs share the
+// connections.
 package main
 
 import (
@@ -43,17 +46,20 @@ func main() {
 		cfg := serverConfig{out: os.Stdout}
 		fs.StringVar(&cfg.addr, "addr", "127.0.0.1:10000", "address to listen on")
 		fs.IntVar(&cfg.workers, "workers", 1000, "worker coroutines per env")
-		fs.IntVar(&cfg.envs, "envs", 1, "envs (threads) accepting on the address")
+		fs.IntVar(&cfg.loops, "loops", 0, "envs (loops, threads) accepting on the address; 0: GOMAXPROCS")
+		fs.IntVar(&cfg.loops, "envs", 0, "old name of -loops")
 		fs.Parse(os.Args[2:])
 		s, err := startServer(cfg)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("listening on %s with %d env(s) of %d workers\n", s.addr, cfg.envs, cfg.workers)
+		fmt.Printf("listening on %s with %d env(s) of %d workers\n", s.addr, s.g.Len(), cfg.workers)
 		sig := make(chan os.Signal, 1)
 		signal.Notify(sig, os.Interrupt)
 		<-sig
-		s.stop()
+		if err := s.stop(); err != nil {
+			log.Fatal(err)
+		}
 	case "client":
 		fs := flag.NewFlagSet("client", flag.ExitOnError)
 		cfg := clientConfig{out: os.Stdout}
@@ -61,7 +67,8 @@ func main() {
 		fs.IntVar(&cfg.conns, "conns", 100, "connections (one coroutine each)")
 		fs.IntVar(&cfg.size, "size", 64, "message size in bytes")
 		fs.DurationVar(&cfg.duration, "duration", 5*time.Second, "how long to run")
-		fs.IntVar(&cfg.envs, "envs", 1, "envs (threads) sharing the connections")
+		fs.IntVar(&cfg.loops, "loops", 0, "envs (loops, threads) sharing the connections; 0: GOMAXPROCS")
+		fs.IntVar(&cfg.loops, "envs", 0, "old name of -loops")
 		fs.Parse(os.Args[2:])
 		res, err := runClient(cfg)
 		if err != nil {
@@ -76,6 +83,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: echo server [-addr a] [-workers n] [-envs n]\n       echo client [-addr a] [-conns n] [-size n] [-duration d] [-envs n]")
+	fmt.Fprintln(os.Stderr, "usage: echo server [-addr a] [-workers n] [-loops n]\n       echo client [-addr a] [-conns n] [-size n] [-duration d] [-loops n]")
 	os.Exit(2)
 }

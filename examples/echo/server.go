@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
-	"runtime"
 	"sync"
 	"time"
 
@@ -18,16 +17,19 @@ import (
 type serverConfig struct {
 	addr    string // 127.0.0.1:0 picks a port
 	workers int
-	envs    int
+	loops   int // 0: runtime.GOMAXPROCS(0)
 	out     io.Writer
 }
 
-// A server is envs accept coroutines with their workers, each env on its
-// own goroutine.
+// shutdownGrace is how long stop lets the connections being served finish
+// before their workers' waits are canceled.
+const shutdownGrace = 5 * time.Second
+
+// A server is one accept coroutine with its workers per env of a group,
+// each env on its own goroutine and thread.
 type server struct {
 	addr  string
-	lfds  []int
-	wg    sync.WaitGroup
+	g     *stackful.Group
 	mu    sync.Mutex
 	stats serverStats
 }
@@ -37,7 +39,7 @@ type serverStats struct {
 }
 
 // listenFD is libco's CreateTcpSocket: a hook socket bound to addr, with
-// SO_REUSEPORT so that several envs can listen on one port.
+// SO_REUSEPORT so that every env can listen on one port.
 func listenFD(addr string) (int, error) {
 	ap, err := netip.ParseAddrPort(addr)
 	if err != nil || !ap.Addr().Is4() {
@@ -61,41 +63,44 @@ func listenFD(addr string) (int, error) {
 }
 
 func startServer(cfg serverConfig) (*server, error) {
-	if cfg.envs < 1 || cfg.workers < 1 {
-		return nil, fmt.Errorf("need at least one env and one worker")
+	if cfg.workers < 1 {
+		return nil, fmt.Errorf("need at least one worker")
 	}
-	s := &server{}
+	g, err := stackful.NewGroup(cfg.loops)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{g: g}
+	var lfds []int
 	addr := cfg.addr
-	for range cfg.envs {
+	for range g.Len() {
 		fd, err := listenFD(addr)
 		if err != nil {
-			for _, fd := range s.lfds {
+			for _, fd := range lfds {
 				hook.Close(fd)
 			}
+			g.Shutdown(0)
 			return nil, err
 		}
-		if len(s.lfds) == 0 {
+		if len(lfds) == 0 {
 			sa, _ := unix.Getsockname(fd)
 			in := sa.(*unix.SockaddrInet4)
 			addr = netip.AddrPortFrom(netip.AddrFrom4(in.Addr), uint16(in.Port)).String()
 		}
-		s.lfds = append(s.lfds, fd)
+		lfds = append(lfds, fd)
 	}
 	s.addr = addr
-	for _, lfd := range s.lfds {
-		s.wg.Add(1)
-		go s.runEnv(lfd, cfg)
+	for i, lfd := range lfds {
+		p := &pool{}
+		g.OnShutdown(i, func() { hook.Close(lfd) }) // wakes the accept coroutine
+		g.Submit(i, func() { s.startEnv(g.Env(i), lfd, p, cfg.workers) })
 	}
 	return s, nil
 }
 
-// stop closes the listeners, which ends every env.
-func (s *server) stop() {
-	for _, fd := range s.lfds {
-		hook.Close(fd) // handed to the env's loop: wakes its accept coroutine
-	}
-	s.wg.Wait()
-}
+// stop closes the listeners, lets the connections being served end for up
+// to shutdownGrace, and closes the envs.
+func (s *server) stop() error { return s.g.Shutdown(shutdownGrace) }
 
 func (s *server) count(f func(*serverStats)) {
 	s.mu.Lock()
@@ -109,42 +114,45 @@ type worker struct {
 	fd int
 }
 
-// runEnv is one env: libco's main for one process.
-func (s *server) runEnv(lfd int, cfg serverConfig) {
-	defer s.wg.Done()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	env, err := stackful.NewEnv()
-	if err != nil {
-		fmt.Fprintln(cfg.out, "env:", err)
-		return
-	}
-	defer env.Close()
+// A pool is one env's workers: libco's g_readwrite stack of idle ones, and
+// whether the env is closing (the listener has been closed).
+type pool struct {
+	idle    []*worker
+	closing bool
+}
 
-	var idle []*worker // libco's g_readwrite stack
-	for range cfg.workers {
+// startEnv is libco's main for one process, run on the env's goroutine: it
+// starts the workers and the accept coroutine. Once the listener is closed
+// the accept coroutine wakes the idle workers, which end; busy ones end
+// with their connection.
+func (s *server) startEnv(env *stackful.Env, lfd int, p *pool, workers int) {
+	for range workers {
 		w := &worker{fd: -1}
-		w.co = env.Create(func(co *stackful.Co) { readWrite(co, w, &idle) }, nil)
+		w.co = env.Create(func(co *stackful.Co) { readWrite(co, w, p) }, nil)
 		w.co.Resume() // runs until it parks itself on the idle stack
 	}
-	accepting := true
-	acceptor := env.Create(func(co *stackful.Co) {
-		defer func() { accepting = false }()
-		s.accept(co, lfd, &idle)
-	}, nil)
-	acceptor.Resume()
-	env.Run(func() bool { return !accepting })
+	env.Create(func(co *stackful.Co) {
+		s.accept(co, lfd, p)
+		p.closing = true
+		for _, w := range p.idle {
+			w.co.Resume()
+		}
+		p.idle = nil
+	}, nil).Resume()
 }
 
 // readWrite is libco's readwrite_routine: park on the idle stack until the
 // acceptor hands over a connection, echo it until the peer closes, repeat.
-func readWrite(co *stackful.Co, w *worker, idle *[]*worker) {
+func readWrite(co *stackful.Co, w *worker, p *pool) {
 	co.EnableHook()
 	buf := make([]byte, 16<<10)
 	for {
+		if p.closing {
+			return
+		}
 		if w.fd == -1 {
-			*idle = append(*idle, w)
-			co.Yield() // the acceptor resumes us with a connection
+			p.idle = append(p.idle, w)
+			co.Yield() // the acceptor resumes us with a connection, or to end
 			continue
 		}
 		fd := w.fd
@@ -166,7 +174,7 @@ func readWrite(co *stackful.Co, w *worker, idle *[]*worker) {
 // accept is libco's accept_routine. Where libco polls the listening socket
 // again after a failed accept (and so spins while out of descriptors), it
 // backs off.
-func (s *server) accept(co *stackful.Co, lfd int, idle *[]*worker) {
+func (s *server) accept(co *stackful.Co, lfd int, p *pool) {
 	co.EnableHook()
 	var delay time.Duration
 	for {
@@ -181,14 +189,14 @@ func (s *server) accept(co *stackful.Co, lfd int, idle *[]*worker) {
 			return // the listener was closed
 		}
 		delay = 0
-		if len(*idle) == 0 {
+		if len(p.idle) == 0 {
 			hook.Close(fd) // no worker free, as in libco
 			s.count(func(st *serverStats) { st.rejected++ })
 			continue
 		}
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-		w := (*idle)[len(*idle)-1]
-		*idle = (*idle)[:len(*idle)-1]
+		w := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
 		w.fd = fd
 		s.count(func(st *serverStats) { st.accepted++ })
 		w.co.Resume()
