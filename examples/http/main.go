@@ -6,10 +6,13 @@
 //
 // Usage:
 //
-//	http [-addr 127.0.0.1:8080] [-envs 1]
+//	http [-addr 127.0.0.1:8080] [-loops N]
 //
-// With -envs N, N envs accept on the port (SO_REUSEPORT), each on its own
-// goroutine locked to its thread.
+// The server is a group of N envs (stackful.Group; N defaults to
+// GOMAXPROCS, and -envs is the old name of -loops), each on its own
+// goroutine locked to its thread and accepting on the port with a listener
+// of its own (SO_REUSEPORT). On an interrupt it stops accepting and gives
+// the requests in flight 5 s to finish.
 package main
 
 import (
@@ -21,8 +24,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime"
-	"sync"
+	"time"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/conet"
@@ -32,17 +34,21 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("http: ")
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
-	envs := flag.Int("envs", 1, "envs (threads) accepting on the address")
+	var loops int
+	flag.IntVar(&loops, "loops", 0, "envs (loops, threads) accepting on the address; 0: GOMAXPROCS")
+	flag.IntVar(&loops, "envs", 0, "old name of -loops")
 	flag.Parse()
-	s, err := start(*addr, *envs, helloMux())
+	s, err := start(*addr, loops, helloMux())
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("serving on http://%s with %d env(s)\n", s.addr, *envs)
+	fmt.Printf("serving on http://%s with %d env(s)\n", s.addr, s.g.Len())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	<-sig
-	s.stop()
+	if err := s.stop(); err != nil {
+		log.Fatal(err)
+	}
 }
 
 // helloMux is the example's handler: an ordinary http.ServeMux.
@@ -58,54 +64,30 @@ func helloMux() http.Handler {
 	return mux
 }
 
-// A server is envs envs, each accepting on its own SO_REUSEPORT listener
-// and serving every connection in a coroutine.
+// A server is a group of envs, each accepting on its own SO_REUSEPORT
+// listener and serving every connection in a coroutine.
 type server struct {
 	addr string
-	lns  []net.Listener
-	wg   sync.WaitGroup
+	g    *stackful.Group
 }
 
-func start(addr string, envs int, h http.Handler) (*server, error) {
-	s := &server{addr: addr}
-	for range max(envs, 1) {
-		ln, err := conet.ListenReusePort("tcp", s.addr)
-		if err != nil {
-			s.stop()
-			return nil, err
-		}
-		s.addr = ln.Addr().String() // the port picked for :0, for the next envs
-		s.lns = append(s.lns, ln)
+// shutdownGrace is how long stop lets the requests in flight finish.
+const shutdownGrace = 5 * time.Second
+
+// start serves h on addr with loops envs (0: GOMAXPROCS).
+func start(addr string, loops int, h http.Handler) (*server, error) {
+	g, err := stackful.NewGroup(loops)
+	if err != nil {
+		return nil, err
 	}
-	for _, ln := range s.lns {
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			env, err := stackful.NewEnv()
-			if err != nil {
-				log.Print(err)
-				return
-			}
-			defer env.Close()
-			stopped := false
-			acceptor := env.Create(func(co *stackful.Co) {
-				conet.Serve(co, ln, func(co *stackful.Co, c net.Conn) { serveConn(co, c, h) }, nil)
-				stopped = true
-			}, nil)
-			acceptor.Resume()
-			env.Run(func() bool { return stopped })
-		}()
+	a, err := conet.ServeGroup(g, "tcp", addr, func(co *stackful.Co, c net.Conn) { serveConn(co, c, h) }, nil)
+	if err != nil {
+		g.Shutdown(0)
+		return nil, err
 	}
-	return s, nil
+	return &server{addr: a.String(), g: g}, nil
 }
 
-// stop closes the listeners; each env then ends, closing the connections
-// still open.
-func (s *server) stop() {
-	for _, ln := range s.lns {
-		ln.Close()
-	}
-	s.wg.Wait()
-}
+// stop closes the listeners, lets the connections being served end for up
+// to shutdownGrace, and closes the envs.
+func (s *server) stop() error { return s.g.Shutdown(shutdownGrace) }
