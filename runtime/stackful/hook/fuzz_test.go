@@ -28,8 +28,8 @@ func nonNegative(n int, err error) (int, error) {
 	}
 	return n, err
 }
-func (h hookEnd) CloseWrite() error           { return unix.Shutdown(h.fd, unix.SHUT_WR) }
-func (h hookEnd) Close() error                { return Close(h.fd) }
+func (h hookEnd) CloseWrite() error { return unix.Shutdown(h.fd, unix.SHUT_WR) }
+func (h hookEnd) Close() error      { return Close(h.fd) }
 
 func (h hookEnd) SetTimeout(d time.Duration) error {
 	tv := unix.NsecToTimeval(int64(d))
@@ -58,10 +58,10 @@ func runHookScript(t testing.TB, script []byte) {
 // timeouts, shutdowns and closes on both ends of a socketpair, each end in
 // its own coroutine, against the model of two byte streams.
 func FuzzHookStreamOps(f *testing.F) {
-	f.Add([]byte{0, 10, 3, 5, 1, 10, 2, 0, 8, 0})                  // write, read, close
+	f.Add([]byte{0, 10, 3, 5, 1, 10, 2, 0, 8, 0})                   // write, read, close
 	f.Add([]byte{2, 200, 3, 3, 0, 255, 1, 255, 1, 255, 6, 0, 9, 0}) // a large write read in pieces, shutdown, EOF
-	f.Add([]byte{3, 4, 0, 1, 9, 0, 1, 9})                          // a read that times out, then a close
-	f.Add([]byte{8, 0, 0, 1, 1, 1, 9, 0})                          // operations after Close
+	f.Add([]byte{3, 4, 0, 1, 9, 0, 1, 9})                           // a read that times out, then a close
+	f.Add([]byte{8, 0, 0, 1, 1, 1, 9, 0})                           // operations after Close
 	f.Fuzz(func(t *testing.T, script []byte) { runHookScript(t, script) })
 }
 
