@@ -11,9 +11,10 @@ import (
 type suspKind uint8
 
 const (
-	notSusp  suspKind = iota
-	suspWait          // a waiting method of the handle
-	suspCall          // a call of a //co:stackless function
+	notSusp   suspKind = iota
+	suspWait           // a waiting method of the handle
+	suspCall           // a call of a //co:stackless function
+	suspProto          // a call passing the handle to a parameter of a handle-protocol interface
 )
 
 // scan is what the checks learn about a marked function before lowering it.
@@ -27,6 +28,7 @@ type scan struct {
 	susp      map[*ast.CallExpr]suspKind
 	callees   map[*ast.CallExpr]*callee
 	badCalls  map[*ast.CallExpr]bool // calls already reported
+	protoArgs map[*ast.CallExpr]bool // calls passing the handle to a handle-protocol parameter
 	addrTaken map[types.Object]bool
 	names     map[string]bool // every identifier and label of the function
 	hasGoto   bool
@@ -47,6 +49,7 @@ func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
 		susp:      map[*ast.CallExpr]suspKind{},
 		callees:   map[*ast.CallExpr]*callee{},
 		badCalls:  map[*ast.CallExpr]bool{},
+		protoArgs: map[*ast.CallExpr]bool{},
 		addrTaken: map[types.Object]bool{},
 		names:     map[string]bool{},
 		memo:      map[ast.Node]bool{},
@@ -96,7 +99,7 @@ func (s *scan) walk(n, parent ast.Node, lit int) {
 			if lit > 0 {
 				s.errorf(n.Pos(), "a closure cannot use the coroutine handle %s: closures that suspend are not supported (v1)", n.Name)
 			} else {
-				s.errorf(n.Pos(), "the coroutine handle %s may only call its waiting methods or be passed as the first argument of a //co:stackless function", n.Name)
+				s.errorf(n.Pos(), "the coroutine handle %s may only call its waiting methods, be passed as the first argument of a //co:stackless function or to a parameter of type cosync.Handle", n.Name)
 			}
 		}
 	case *ast.UnaryExpr:
@@ -116,8 +119,9 @@ func (s *scan) walk(n, parent ast.Node, lit int) {
 }
 
 // coUseOK reports whether a use of the handle is one the rewrite keeps:
-// the receiver of a handle method call, or the first argument of a call of
-// a //co:stackless function.
+// the receiver of a handle method call, the first argument of a call of a
+// //co:stackless function, or an argument for a parameter of a
+// handle-protocol interface (runtime/cosync's Handle).
 func (s *scan) coUseOK(id *ast.Ident, parent ast.Node, lit int) bool {
 	if lit > 0 {
 		return false
@@ -126,9 +130,77 @@ func (s *scan) coUseOK(id *ast.Ident, parent ast.Node, lit int) bool {
 	case *ast.SelectorExpr:
 		return p.X == id // checked in selector and call
 	case *ast.CallExpr:
+		if s.protoArgs[p] && s.callees[p] == nil {
+			for i, a := range p.Args {
+				if a == id && s.protoParam(p, i) {
+					return true
+				}
+			}
+		}
 		return len(p.Args) > 0 && p.Args[0] == id && (s.callees[p] != nil || s.badCalls[p])
 	}
 	return false
+}
+
+// protoCall reports whether call passes the function's handle to a
+// parameter of a handle-protocol interface: a waiting operation built on
+// the protocol (a Chan's Send, a Mutex's Lock, cosync.Select, or a user's
+// own), which suspends like the handle's waiting methods.
+func (s *scan) protoCall(call *ast.CallExpr) bool {
+	if s.fn.Co == nil {
+		return false
+	}
+	for i, a := range call.Args {
+		if id := identOf(a); id != nil && s.info.Uses[id] == s.fn.Co && s.protoParam(call, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// protoParam reports whether argument i of call goes to a parameter of a
+// handle-protocol interface.
+func (s *scan) protoParam(call *ast.CallExpr, i int) bool {
+	sig, ok := types.Unalias(s.info.TypeOf(call.Fun)).(*types.Signature)
+	if !ok || sig.Params().Len() == 0 {
+		return false
+	}
+	var pt types.Type
+	switch n := sig.Params().Len(); {
+	case i < n-1 || (i == n-1 && !sig.Variadic()):
+		pt = sig.Params().At(i).Type()
+	case sig.Variadic() && !call.Ellipsis.IsValid():
+		pt = sig.Params().At(n - 1).Type().(*types.Slice).Elem()
+	default:
+		return false
+	}
+	return isProtoType(pt)
+}
+
+// protoMethods are the methods of the handle protocol: an interface with
+// all of them (runtime/cosync.Handle, or one embedding it) is a
+// handle-protocol interface. Both handles have them with the same
+// signatures (vocabulary_test.go).
+var protoMethods = []string{"Waiter", "Resumed", "Suspend", "OpSlot"}
+
+func isProtoType(t types.Type) bool {
+	iface, ok := types.Unalias(t).Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() < len(protoMethods) {
+		return false
+	}
+	for _, name := range protoMethods {
+		found := false
+		for m := range iface.Methods() {
+			if m.Name() == name {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // selector checks uses of the handle's methods.
@@ -172,6 +244,10 @@ func (s *scan) call(call *ast.CallExpr, parent ast.Node, lit int) {
 			kind = suspWait
 		}
 	}
+	if kind == notSusp && s.protoCall(call) {
+		kind = suspProto
+		s.protoArgs[call] = true
+	}
 	before := s.ok
 	s.ok = true
 	c := s.markedCallee(call)
@@ -180,6 +256,7 @@ func (s *scan) call(call *ast.CallExpr, parent ast.Node, lit int) {
 	}
 	s.ok = s.ok && before
 	if c != nil {
+		delete(s.protoArgs, call)
 		kind = suspCall
 		if len(call.Args) == 0 || s.fn.Co == nil || s.info.Uses[identOf(call.Args[0])] != s.fn.Co {
 			if lit == 0 {

@@ -42,10 +42,17 @@
 //     Write, Accept, Connect, Poll, Sleep, Gosched, Wait, Yield (Close is
 //     kept as a plain call);
 //   - calls of other //co:stackless functions of the same package, with the
-//     handle as first argument (recursion included).
+//     handle as first argument (recursion included);
+//   - calls of any function or method that pass the handle to a parameter
+//     of a handle-protocol interface (runtime/cosync.Handle, or an
+//     interface with its methods Waiter, Resumed, Suspend and OpSlot):
+//     ch.Send(co, v), ch.Recv(co), mu.Lock(co), cosync.Select(co, ...),
+//     and operations users build on the protocol. The receiver and the
+//     arguments are evaluated once, before the state the call starts.
 //
 // The handle may be used for nothing else: storing it, passing it to an
-// unmarked function or capturing it in a closure is a diagnostic.
+// unmarked function (other than for a Handle parameter) or capturing it in
+// a closure is a diagnostic.
 //
 // Run cogen with go generate:
 //

@@ -318,6 +318,23 @@ func (l *lowerer) suspendTo(call *ast.CallExpr, targets []ast.Expr, box []*varia
 			pos:     pos,
 			results: results, box: box, targets: targets,
 		})
+	case suspProto:
+		fun := l.protoFun(call)
+		args := l.operands(call.Args)
+		for i, a := range args {
+			if !l.stable(a) {
+				args[i] = l.spill(a, l.typeOf(call.Args[i]))
+			}
+		}
+		if len(l.cur.nodes) > 0 || l.cur.term != nil {
+			l.startBlock(l.newBlock())
+		}
+		l.cur.suspend = true
+		l.emit(&suspendNode{
+			call:    &ast.CallExpr{Fun: fun, Args: args, Ellipsis: call.Ellipsis},
+			pos:     pos,
+			results: results, box: box, targets: targets,
+		})
 	case suspCall:
 		c := l.callees[call]
 		var list []ast.Expr
@@ -336,6 +353,35 @@ func (l *lowerer) suspendTo(call *ast.CallExpr, targets []ast.Expr, box []*varia
 			l.emit(&resultNode{child: child})
 		}
 	}
+}
+
+// protoFun lowers the function operand of a handle-protocol call so that
+// calling it again after the wake-up calls the same function on the same
+// receiver: a receiver or function value that could change is evaluated
+// once into a temporary (a pointer, for a method on an addressable value).
+func (l *lowerer) protoFun(call *ast.CallExpr) ast.Expr {
+	fun := ast.Unparen(call.Fun)
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if selection := l.info.Selections[sel]; selection != nil && selection.Kind() == types.MethodVal {
+			recv := l.expr(sel.X)
+			m := selection.Obj().(*types.Func)
+			_, wantPtr := types.Unalias(m.Type().(*types.Signature).Recv().Type()).Underlying().(*types.Pointer)
+			_, isPtr := types.Unalias(l.typeOf(sel.X)).Underlying().(*types.Pointer)
+			path := selection.Index()
+			if len(path) == 1 && ((wantPtr && !isPtr && l.stableAddr(recv)) || ((!wantPtr || isPtr) && l.stable(recv))) {
+				return &ast.SelectorExpr{X: recv, Sel: sel.Sel}
+			}
+			lowered := &ast.SelectorExpr{X: recv, Sel: sel.Sel}
+			l.info.Selections[lowered] = selection
+			r := l.receiver(lowered)
+			return &ast.SelectorExpr{X: l.spill(r, l.typeOf(r)), Sel: sel.Sel}
+		}
+	}
+	f := l.expr(call.Fun)
+	if !l.stable(f) {
+		f = l.spill(f, l.typeOf(call.Fun))
+	}
+	return f
 }
 
 func isBlank(e ast.Expr) bool {

@@ -85,6 +85,7 @@ type coExtra struct {
 	poll       loop.PollState
 	polled     bool // poll holds state to release
 	panicValue any
+	pending    any // the handle protocol's operation slot (OpSlot)
 }
 
 func (co *Co) ext() *coExtra {
@@ -265,6 +266,9 @@ func (co *Co) finish(p any, normal bool) {
 	// propagates it to the resumer.
 	co.w.Disarm()
 	co.endPoll()
+	if co.extra != nil {
+		co.extra.pending = nil // an abandoned operation's records are dead from now on
+	}
 	e := co.env
 	e.removeLive(co)
 	d := e.depth - 1

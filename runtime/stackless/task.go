@@ -97,6 +97,7 @@ type taskExt struct {
 	panicked bool
 	panicVal any
 	ended    bool // ended by the loop's Close rather than by returning
+	pending  any  // the handle protocol's operation slot (OpSlot)
 }
 
 func (t *Task) extra() *taskExt {
@@ -236,6 +237,7 @@ func (t *Task) end() {
 func (t *Task) finish() {
 	t.state = taskDone
 	if t.ext != nil {
+		t.ext.pending = nil // an abandoned operation's records are dead from now on
 		// A task that ends inside a Poll (panic, Close) must not leave its
 		// per-fd child waiters holding the fds' slots.
 		t.w.Loop().EndPoll(&t.w, &t.ext.poll)

@@ -5,6 +5,7 @@ import (
 
 	"diag/other"
 
+	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
@@ -124,4 +125,14 @@ func collide(co *stackful.Co) {} // want `generated name collideFrame of collide
 func notMarked(co *stackful.Co) {
 	//co:stackless // want `misplaced //co:stackless`
 	co.Gosched()
+}
+
+//co:stackless
+func handles(co *stackful.Co, c *cosync.Chan[int]) {
+	c.Recv(co)               // a suspension point
+	var h cosync.Handle = co // want `the coroutine handle co may only call its waiting methods, be passed as the first argument of a //co:stackless function or to a parameter of type cosync.Handle`
+	_ = h
+	_ = c.Peek(co)          // want `the coroutine handle co may only call`
+	go c.Recv(co)           // want `a suspension point cannot be the call of a go or defer statement`
+	func() { c.Recv(co) }() // want `a closure cannot use the coroutine handle co`
 }

@@ -8,3 +8,7 @@ type PollFd struct {
 	Events  int16
 	Revents int16
 }
+
+type Reason uint8
+
+type Waiter struct{}

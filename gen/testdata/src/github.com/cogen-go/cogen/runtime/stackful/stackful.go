@@ -24,3 +24,9 @@ func (co *Co) Wait(c *Cond, timeout time.Duration) bool                   { retu
 func (co *Co) Yield()                                                     {}
 func (co *Co) Resume()                                                    {}
 func (co *Co) Close(fd int) error                                         { return nil }
+
+// The handle protocol.
+func (co *Co) Waiter() *loop.Waiter         { return nil }
+func (co *Co) Resumed() loop.Reason         { return 0 }
+func (co *Co) Suspend() (loop.Reason, bool) { return 0, true }
+func (co *Co) OpSlot() *any                 { return nil }

@@ -1,0 +1,80 @@
+// Package cosync is one synchronization vocabulary for both coroutine
+// models: channels and the waiting primitives that coroutines of a loop use
+// to coordinate, with the same source for a stackful coroutine
+// (*stackful.Co) and a stackless task (*stackless.Task). It can be thought
+// of as Go's channels and package sync for a single event loop, where
+// blocking suspends the coroutine on the loop instead of parking a
+// goroutine in Go's scheduler (which would freeze the whole env).
+//
+// # Operations take the handle
+//
+// Every operation that may wait is a method of the primitive taking the
+// coroutine handle as its first argument:
+//
+//	err := ch.Send(co, v)
+//	v, ok := ch.Recv(co)
+//
+// co is a [Handle]: both *stackful.Co and *stackless.Task implement it, so
+// a function written on *stackful.Co and marked //co:stackless is rewritten
+// by cogen into a stackless frame with the same calls: the generator treats
+// any call that passes the handle to a Handle parameter as a suspension
+// point. Operations that never wait (TrySend, TryRecv, Close) take no
+// handle and may be called by any code on the loop's goroutine (a timer
+// callback, a submitted func, the loop's stop function).
+//
+// # The handle protocol
+//
+// A waiting operation is built on four methods of the handle, and users may
+// build their own the same way (a plain function taking a Handle and
+// forwarding to operations is one too, as long as calling it again after a
+// stackless suspension is harmless):
+//
+//	r := h.Resumed()   // NotWoken on a first call; a stackless retry: the wake-up it consumes
+//	...                // a retry: finish the operation recorded in *h.OpSlot()
+//	...                // fast path: complete at once and return
+//	arm h.Waiter() and put a record of the operation where a waker finds it
+//	r, again := h.Suspend()
+//	if !again { return zero values } // stackless: the frame suspends, the call is made again
+//	finish with r                    // stackful: the wait is over
+//
+// A waker completes a record (hands the value over, grants the lock) before
+// it wakes the owner, so an operation never waits twice and a wake-up is
+// never spurious: a stackless operation suspends at most once per call.
+//
+// # Semantics
+//
+// [Chan] has Go's channel semantics exactly: unbuffered or buffered; FIFO
+// among blocked senders and among blocked receivers; a send to a blocked
+// receiver hands the value over directly; a receive from a closed channel
+// drains the buffer, then returns the zero value and false; a send on a
+// closed channel panics, also for a sender blocked when it closes; Close
+// wakes every waiter; a nil *Chan blocks forever (until a timeout, a
+// cancel or the loop's close) and closing it panics.
+//
+// Timeouts follow one convention everywhere: a negative timeout waits
+// forever ([Forever]), 0 does not wait (an immediate try) and a positive
+// one gives up with [ErrTimeout] that long after the call.
+//
+// A stackless task's operation returns [ErrCanceled] at once once the task
+// is canceled (Recv returns the zero value and false), and an operation
+// whose loop closes returns [ErrClosed]; Env.Close unwinds a stackful
+// coroutine blocked in an operation. Either way the operation's record is
+// left dead: wakers skip it and nothing is delivered to it. A value handed
+// over before a cancel is still returned.
+//
+// # Loops and goroutines
+//
+// A primitive binds to the loop of the first coroutine that waits on it
+// (or to the loop it was created on, NewChanOn), and must then be used only
+// on that loop's goroutine: its state has no locks.
+//
+// # Costs
+//
+// An operation that completes at once costs a few interface calls on the
+// handle and no allocation. A blocked operation takes a record from the
+// primitive's pool (allocated on first use and reused after), arms the
+// handle's waiter with no source but its optional deadline, and is woken
+// through the loop's ready queue: no allocation in steady state. A
+// coroutine blocked on a primitive costs its record (about 80 bytes plus
+// the value) beyond what it costs suspended anyway.
+package cosync

@@ -1,0 +1,74 @@
+package cosync
+
+import (
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+)
+
+// A Handle is the coroutine an operation runs on: *stackful.Co or
+// *stackless.Task. Its methods are the handle protocol, the way waiting
+// operations are built so that one source serves both models (see the
+// package documentation). The generator treats any call that passes the
+// coroutine handle to a parameter of this type (or of an interface type
+// that embeds it) as a suspension point.
+type Handle interface {
+	// Waiter returns the handle's loop waiter, which the operation arms.
+	Waiter() *loop.Waiter
+	// Resumed begins an operation: NotWoken on a first call; for a
+	// stackless task, the wake-up a call made again consumes, and
+	// Canceled once the task is canceled.
+	Resumed() loop.Reason
+	// Suspend waits until the armed waiter is woken. Stackful: it returns
+	// the reason and true. Stackless: it marks the task blocked and
+	// returns false; the operation returns zero values and is called
+	// again after the wake-up.
+	Suspend() (loop.Reason, bool)
+	// OpSlot is where a blocked operation keeps its record: the call made
+	// again finds it there, and a waker checks that the record is still
+	// the one its owner waits for.
+	OpSlot() *any
+}
+
+// Errors of the waiting operations. A timed operation that gives up
+// reports ErrTimeout; an operation of a canceled stackless task
+// reports ErrCanceled; one whose loop closed reports ErrClosed (which is
+// also net.ErrClosed).
+var (
+	ErrTimeout  = loop.ErrTimeout
+	ErrCanceled = loop.ErrCanceled
+	ErrClosed   = loop.ErrClosed
+)
+
+// Forever is the timeout of an operation that waits as long as it takes.
+// Every timeout in this package follows one convention: negative waits
+// forever, 0 does not wait (an immediate try), positive is a deadline that
+// far from the call.
+const Forever time.Duration = -1
+
+// bind returns the loop a primitive lives on, binding it to h's loop on the
+// first use by a coroutine. A primitive used by coroutines of two loops
+// panics: its state is touched only on its own loop's goroutine.
+func bind(l **loop.Loop, h Handle) *loop.Loop {
+	hl := h.Waiter().Loop()
+	if *l == nil {
+		*l = hl
+	} else if *l != hl {
+		panic("cosync: primitive used by a coroutine of another loop than the one it is bound to")
+	}
+	return hl
+}
+
+// failure maps the reason an operation ended without completing to its
+// error.
+func failure(r loop.Reason) error {
+	switch r {
+	case loop.Timeout:
+		return ErrTimeout
+	case loop.Canceled:
+		return ErrCanceled
+	case loop.LoopClosed:
+		return ErrClosed
+	}
+	panic("cosync: internal error: operation woken with " + r.String() + " but not completed")
+}
