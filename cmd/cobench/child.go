@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cogen-go/cogen/internal/bench"
 	"github.com/cogen-go/cogen/internal/echoload"
+	"github.com/cogen-go/cogen/runtime/loop"
 )
 
 // childEnv holds the JSON-encoded task of a child process.
@@ -40,6 +43,7 @@ func maybeRunChild() {
 	if !ok {
 		return
 	}
+	dumpOnQuit()
 	var t task
 	err := json.Unmarshal([]byte(enc), &t)
 	var res any
@@ -56,6 +60,41 @@ func maybeRunChild() {
 	os.Exit(0)
 }
 
+// dumpOnQuit makes SIGQUIT, which the parent sends a child that overruns,
+// write what every event loop of the child waits for and then every
+// goroutine's stack to stderr before the child exits: the evidence of a
+// hang, kept by the parent in a file.
+func dumpOnQuit() {
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGQUIT)
+	go func() {
+		<-quit
+		fmt.Fprintln(os.Stderr, "cobench child: SIGQUIT: the event loops and goroutines follow")
+		loop.DumpAll(os.Stderr, time.Second)
+		pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
+		os.Exit(2)
+	}()
+}
+
+// hang is a child that never finishes: a loop with a waiter parked for an
+// hour. TestChildHangDump uses it to check an overrunning child leaves its
+// evidence.
+func hang() error {
+	l, err := loop.New()
+	if err != nil {
+		return err
+	}
+	var w loop.Waiter
+	w.Init(l, hangRunner{})
+	w.Sleep(time.Hour)
+	return l.Run(nil)
+}
+
+type hangRunner struct{}
+
+func (hangRunner) Run()             {}
+func (hangRunner) Describe() string { return "the hang task's sleeper" }
+
 func (t task) run() (any, error) {
 	switch t.Kind {
 	case "memory":
@@ -66,6 +105,8 @@ func (t task) run() (any, error) {
 		return bench.RunEcho(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "http":
 		return bench.RunHTTP(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
+	case "hang":
+		return nil, hang()
 	}
 	return nil, fmt.Errorf("unknown task %q", t.Kind)
 }

@@ -258,3 +258,28 @@ func TestChildFailures(t *testing.T) {
 		t.Fatalf("dump %q: %v", dump, err)
 	}
 }
+
+// TestChildHangDump: a child that overruns its limit is stopped with
+// SIGQUIT and leaves what its loops wait for and its goroutines in the
+// error (or in the file the error names).
+func TestChildHangDump(t *testing.T) {
+	err := runChild(task{Kind: "hang", Mode: "test"}, 2*time.Second, new(any))
+	if err == nil {
+		t.Fatal("a hanging child succeeded")
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "all of its stderr is in "); i >= 0 {
+		path := strings.TrimSuffix(strings.TrimSpace(msg[i+len("all of its stderr is in "):]), ")")
+		b, rerr := os.ReadFile(path)
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		os.Remove(path)
+		msg += string(b)
+	}
+	for _, want := range []string{"stopped after 2s", "1 open event loops", "the hang task's sleeper: parked, deadline in", "goroutine "} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the hang report lacks %q:\n%s", want, msg)
+		}
+	}
+}

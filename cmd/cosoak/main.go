@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
 )
 
 func main() {
@@ -66,9 +68,6 @@ type soak struct {
 	mu       sync.Mutex
 	failures []string
 	nfail    int
-
-	loopsMu sync.Mutex
-	loops   []*loopInfo // for the hang dump
 }
 
 // fail records a failed check; the run will exit non-zero.
@@ -149,7 +148,7 @@ func run(cfg config, progress *os.File) result {
 	// Overrun: dump what everything waits for, then give up.
 	hang := time.AfterFunc(cfg.d+time.Minute, func() {
 		fmt.Fprintf(os.Stderr, "cosoak: still running %v after the end of the load: dumping state\n", time.Minute)
-		s.dumpLoops(os.Stderr)
+		loop.DumpAll(os.Stderr, time.Second)
 		pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
 		os.Exit(2)
 	})

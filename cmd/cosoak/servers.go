@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"time"
@@ -44,7 +43,7 @@ type servers struct {
 
 // A modelServer is one loop's goroutine and what it reports at the end.
 type modelServer struct {
-	info *loopInfo
+	l    *loop.Loop
 	stop chan struct{} // closed by servers.stop
 	done chan serverStats
 }
@@ -55,12 +54,6 @@ type serverStats struct {
 	liveTasks int // tasks or coroutines that did not end
 	early     int
 	lateness  string
-}
-
-// loopInfo names a loop for the hang dump.
-type loopInfo struct {
-	name string
-	l    *loop.Loop
 }
 
 func startServers(s *soak) *servers {
@@ -85,7 +78,7 @@ func (srv *servers) stop() serverStats {
 	var sum serverStats
 	for _, ms := range srv.models {
 		close(ms.stop)
-		if err := ms.info.l.Submit(func() {}); err != nil && !errors.Is(err, loop.ErrClosed) {
+		if err := ms.l.Submit(func() {}); err != nil && !errors.Is(err, loop.ErrClosed) {
 			panic(err)
 		}
 	}
@@ -100,37 +93,6 @@ func (srv *servers) stop() serverStats {
 		sum.lateness += st.lateness
 	}
 	return sum
-}
-
-// register makes a loop known to the hang dump.
-func (s *soak) register(name string, l *loop.Loop) *loopInfo {
-	info := &loopInfo{name: name, l: l}
-	s.loopsMu.Lock()
-	s.loops = append(s.loops, info)
-	s.loopsMu.Unlock()
-	return info
-}
-
-// dumpLoops writes, for every model loop, its counters, read on the loop's
-// own goroutine; a loop that does not answer within a second is blocked
-// outside its poller, which the goroutine dump that follows shows.
-func (s *soak) dumpLoops(w io.Writer) {
-	s.loopsMu.Lock()
-	loops := append([]*loopInfo(nil), s.loops...)
-	s.loopsMu.Unlock()
-	for _, li := range loops {
-		got := make(chan loop.Stats, 1)
-		if err := li.l.Submit(func() { got <- li.l.Stats() }); err != nil {
-			fmt.Fprintf(w, "loop %s: %v\n", li.name, err)
-			continue
-		}
-		select {
-		case st := <-got:
-			fmt.Fprintf(w, "loop %s: %d fds registered, %d waiters armed, %d queued; %+v\n", li.name, st.FDs, st.Armed, li.l.Pending(), st)
-		case <-time.After(time.Second):
-			fmt.Fprintf(w, "loop %s: no answer in 1s: its goroutine is not in the loop's poller\n", li.name)
-		}
-	}
 }
 
 // latenessString summarises one model's sleeps.
@@ -168,7 +130,7 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 		ready <- nil
 		return
 	}
-	ms.info = s.register("stackful", l)
+	ms.l = l
 	env := stackful.NewEnvOn(l)
 	var lfds []int
 	listen := func() string {
@@ -316,7 +278,7 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 		ready <- nil
 		return
 	}
-	ms.info = s.register("stackless", l)
+	ms.l = l
 	lfd, echoAddr, err := echoload.ListenFD()
 	if err != nil {
 		panic(err)

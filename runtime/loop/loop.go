@@ -70,6 +70,7 @@ func New() (*Loop, error) {
 		return nil, err
 	}
 	l := &Loop{poller: p, base: time.Now()}
+	track(l)
 	l.clock = func() int64 { return int64(time.Since(l.base)) }
 	l.dispatchFn = l.dispatch
 	l.fireFn = l.fire
@@ -302,6 +303,7 @@ func (l *Loop) Close() error {
 		}
 	}
 	l.fds = nil
+	untrack(l)
 	return l.poller.close()
 }
 
