@@ -24,7 +24,7 @@ const childEnv = "COBENCH_CHILD"
 
 // A task is what one child process measures.
 type task struct {
-	Kind  string        // "memory", "sleep", "echo" or "http"
+	Kind  string        // "memory", "sleep", "echo", "http" or "scale"
 	Mode  string        // the model or mode
 	N     int           // coroutines (memory, sleep)
 	D     time.Duration // sleep duration, or load window (echo, http)
@@ -107,6 +107,8 @@ func (t task) run() (any, error) {
 		return bench.RunHTTP(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "hang":
 		return nil, hang()
+	case "scale":
+		return bench.RunScale(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	}
 	return nil, fmt.Errorf("unknown task %q", t.Kind)
 }

@@ -27,6 +27,11 @@
 //	http    HTTP/1.1 hello with 100 keep-alive connections of the same
 //	        client: stackful coroutines (on conet's net.Conn adapters, and
 //	        on Co.Read/Co.Write) against net/http
+//	scale   the echo and HTTP loads (100 connections) served at 1 loop and
+//	        at N loops (N = cores, at least 2): loop.Group servers of both
+//	        models (one SO_REUSEPORT listener per loop) beside Go's with
+//	        GOMAXPROCS 1 and N; requests per second, server CPU per request
+//	        and each model's N-loop/1-loop throughput ratio
 //
 // With -peers the echo groups also measure gnet v2's echo server (one
 // event loop, and one per CPU) and the http group fasthttp's hello server,

@@ -89,6 +89,7 @@ func TestQuick(t *testing.T) {
 		{"timers", "time.AfterFunc + Stop"}, {"timers", "stackless"}, {"timers", "goroutine (time.Sleep)"},
 		{"echo", "stackful"}, {"echo", "stackless (generated EchoFrame)"}, {"echo", "goroutine per conn (Go net)"},
 		{"http", "stackful (conet net.Conn)"}, {"http", "stackful (Co.Read/Co.Write)"}, {"http", "net/http"},
+		{"scale", "stackless (Group.Serve, generated EchoFrame), 1 loop"}, {"scale", "net/http, GOMAXPROCS=1"}, {"scale", "stackful (Group.ServeTCP, Echo)"},
 	} {
 		if !slices.ContainsFunc(rep.Rows, func(r Row) bool { return r.Group == want.group && r.Model == want.model }) {
 			t.Errorf("no %s row for %s", want.group, want.model)

@@ -10,7 +10,7 @@ import (
 )
 
 // groups are the row groups, in the order they run and print.
-var groups = []string{"switch", "create", "timers", "memory", "echo", "http"}
+var groups = []string{"switch", "create", "timers", "memory", "echo", "http", "scale"}
 
 // A Row is one line of the table.
 type Row struct {
@@ -148,6 +148,13 @@ func run(o *options) ([]Row, error) {
 	}
 	if sel("http") {
 		r, err := runLoad("http", s.httpConns, s, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	if sel("scale") {
+		r, err := runScale(s, p)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/cogen-go/cogen/internal/bench"
+)
+
+// The scale group serves the echo and HTTP loads with each model at 1 loop
+// and at N loops (N = cores, at least 2): loop.Group-based servers for the
+// two coroutine models (one SO_REUSEPORT listener per loop), and Go's
+// servers with GOMAXPROCS 1 and N, each in a child process like the echo
+// and HTTP rows. Beside requests/s and server CPU per request it states
+// each model's N-loop/1-loop throughput ratio, measured in one run.
+
+// scaleConns is the connection count of the scale loads.
+const scaleConns = 100
+
+var scaleNames = map[string]string{
+	"echo/stackful":  "stackful (Group.ServeTCP, Echo)",
+	"echo/stackless": "stackless (Group.Serve, generated EchoFrame)",
+	"echo/goroutine": "goroutine per conn (Go net)",
+	"http/stackful":  "stackful (Group.ServeTCP, Co.Read/Co.Write)",
+	"http/stackless": "stackless (Group.Serve)",
+	"http/net/http":  "net/http",
+}
+
+// scaleBase is the base row of each kind's measures, at 1 loop.
+var scaleBase = map[string]string{"echo": "stackless", "http": "net/http"}
+
+// scaleLoops is N: the machine's cores, at least 2.
+func scaleLoops() int { return max(runtime.NumCPU(), 2) }
+
+// runScale measures the scale group: for each kind, every model at 1 and at
+// N loops, s.loads windows each, the servers taking turns.
+func runScale(s settings, p *progress) ([]Row, error) {
+	n := scaleLoops()
+	loopCounts := []int{1, n}
+	var rows []Row
+	for _, kind := range []string{"echo", "http"} {
+		models := bench.ScaleModels[kind]
+		results := make(map[string]bench.LoadResult)
+		for round := range s.loads {
+			for _, model := range models {
+				for _, loops := range loopCounts {
+					mode := bench.ScaleMode(kind, model, loops)
+					p.step("scale: %s %s server, %d loop(s) (window %d/%d)", kind, model, loops, round+1, s.loads)
+					var r bench.LoadResult
+					if err := p.during(func() error {
+						return runChildRetry(p, task{Kind: "scale", Mode: mode, Conns: scaleConns, D: s.window}, s.window+loadSlack, &r)
+					}); err != nil {
+						return nil, err
+					}
+					if r.Requests == 0 {
+						return nil, fmt.Errorf("scale: %s: no request answered", mode)
+					}
+					results[mode] = addResults(results[mode], r)
+				}
+			}
+		}
+		title := fmt.Sprintf("echo %d conns, 1 and %d loops", scaleConns, n)
+		if kind == "http" {
+			title = fmt.Sprintf("HTTP hello %d conns, 1 and %d loops", scaleConns, n)
+		}
+		name := func(model string, loops int) string {
+			unit := "loops"
+			if loops == 1 {
+				unit = "loop"
+			}
+			if model == "goroutine" || model == "net/http" {
+				return fmt.Sprintf("%s, GOMAXPROCS=%d", scaleNames[kind+"/"+model], loops)
+			}
+			return fmt.Sprintf("%s, %d %s", scaleNames[kind+"/"+model], loops, unit)
+		}
+		add := func(measure, unit string, value func(r bench.LoadResult) float64, note func(r bench.LoadResult) string) {
+			for _, model := range models {
+				for _, loops := range loopCounts {
+					r := results[bench.ScaleMode(kind, model, loops)]
+					rows = append(rows, Row{Group: "scale", Measure: title + ": " + measure, Model: name(model, loops),
+						Value: value(r), Unit: unit, Base: model == scaleBase[kind] && loops == 1, Note: note(r)})
+				}
+			}
+		}
+		add("requests/s", "req/s", func(r bench.LoadResult) float64 { return r.ReqPerSec() }, func(r bench.LoadResult) string {
+			return fmt.Sprintf("%s requests in %.2f s", groupDigits(fmt.Sprint(r.Requests)), r.Elapsed.Seconds())
+		})
+		add("server CPU per request", "µs/req", func(r bench.LoadResult) float64 { return r.CPUPerReqMicros() }, func(r bench.LoadResult) string {
+			return fmt.Sprintf("server busy %.2f of %d cores", r.ServerCPU.Seconds()/r.Elapsed.Seconds(), runtime.NumCPU())
+		})
+		for _, model := range models {
+			one, all := results[bench.ScaleMode(kind, model, 1)], results[bench.ScaleMode(kind, model, n)]
+			rows = append(rows, Row{Group: "scale", Measure: fmt.Sprintf("%s: %d-loop / 1-loop requests/s", title, n),
+				Model: scaleNames[kind+"/"+model], Value: all.ReqPerSec() / one.ReqPerSec(), Unit: "×", Base: model == scaleBase[kind],
+				Note: fmt.Sprintf("%s req/s at %d loops over %s at 1; CPU per request %.2f×",
+					groupDigits(fmt.Sprintf("%.0f", all.ReqPerSec())), n, groupDigits(fmt.Sprintf("%.0f", one.ReqPerSec())), all.CPUPerReqMicros()/one.CPUPerReqMicros())})
+		}
+	}
+	return rows, nil
+}

@@ -1,0 +1,115 @@
+package bench
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/cogen-go/cogen/examples/echo/handler"
+	"github.com/cogen-go/cogen/internal/echoload"
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
+)
+
+// ScaleModels are the servers of the scale measurements, by load kind
+// ("echo" or "http"): each runs at 1 loop and at N with RunScale.
+//
+//   - "stackful": a stackful.Group, one coroutine per connection on raw fds
+//     (Group.ServeTCP) running handler.Echo or StackfulHello;
+//   - "stackless": a stackless.Group, one task per connection
+//     (Group.Serve) running the generated EchoFrame;
+//   - "goroutine" (echo) and "net/http": Go's servers, as RunEcho and
+//     RunHTTP run them.
+var ScaleModels = map[string][]string{
+	"echo": {"stackful", "stackless", "goroutine"},
+	"http": {"stackful", "net/http"},
+}
+
+// RunScale serves one echoload run (cfg.Addr is filled in) with the server
+// named by mode, "kind/model/loops" (for example "echo/stackless/2"), shuts
+// it down and returns what the load client measured. The process runs with
+// GOMAXPROCS set to loops, so that Go's servers get as many cores as the
+// loop servers get loops (each loop on a thread of its own); the load
+// client is another process, with its own GOMAXPROCS. LoopPolls adds up the
+// epoll_wait returns of every loop of the group.
+func RunScale(mode string, cfg echoload.Config) (LoadResult, error) {
+	kind, model, loops, err := parseScaleMode(mode)
+	if err != nil {
+		return LoadResult{}, err
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(loops))
+	cfg.HTTP = kind == "http"
+	switch {
+	case kind == "echo" && model == "goroutine":
+		return RunEcho(model, cfg)
+	case kind == "http" && model == "net/http":
+		return RunHTTP(model, cfg)
+	case model == "stackful":
+		g, err := stackful.NewGroup(loops)
+		if err != nil {
+			return LoadResult{}, err
+		}
+		h := func(co *stackful.Co, fd int) { handler.Echo(co, fd) }
+		if kind == "http" {
+			h = func(co *stackful.Co, fd int) { StackfulHello(co, fd) }
+		}
+		addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", h)
+		if err != nil {
+			g.Shutdown(0)
+			return LoadResult{}, err
+		}
+		cfg.Addr = addr.String()
+		return serveGroup(cfg, g.Group)
+	case model == "stackless" && kind == "echo":
+		g, err := stackless.NewGroup(loops)
+		if err != nil {
+			return LoadResult{}, err
+		}
+		addr, err := g.Serve("tcp4", "127.0.0.1:0", StacklessEchoHandlers["generated"])
+		if err != nil {
+			g.Shutdown(0)
+			return LoadResult{}, err
+		}
+		cfg.Addr = addr.String()
+		return serveGroup(cfg, g.Group)
+	}
+	return LoadResult{}, fmt.Errorf("bench: unknown scale model %q", mode)
+}
+
+// ScaleMode names a RunScale server.
+func ScaleMode(kind, model string, loops int) string {
+	return kind + "/" + model + "/" + strconv.Itoa(loops)
+}
+
+func parseScaleMode(mode string) (kind, model string, loops int, err error) {
+	i, j := strings.IndexByte(mode, '/'), strings.LastIndexByte(mode, '/')
+	if i < 0 || j <= i {
+		return "", "", 0, fmt.Errorf("bench: bad scale mode %q: want kind/model/loops", mode)
+	}
+	kind, model = mode[:i], mode[i+1:j]
+	if loops, err = strconv.Atoi(mode[j+1:]); err != nil || loops < 1 {
+		return "", "", 0, fmt.Errorf("bench: bad loop count in scale mode %q", mode)
+	}
+	return kind, model, loops, nil
+}
+
+// serveGroup serves the load with the group's servers, shuts the group
+// down and adds up its loops' epoll_wait returns.
+func serveGroup(cfg echoload.Config, g *loop.Group) (LoadResult, error) {
+	res, err := serveLoad(cfg, g.Shutdown, func(ld *echoload.Load) error {
+		select {
+		case <-ld.Done():
+			return nil
+		case <-g.Done():
+			return fmt.Errorf("bench: the server group ended during the load: %w", g.Wait())
+		}
+	})
+	var polls uint64
+	<-g.Done() // serveLoad shut the group down: the loops' counters are final
+	for i := range g.Len() {
+		polls += g.Loop(i).Stats().Polls
+	}
+	return LoadResult{res, int64(polls)}, err
+}
