@@ -64,6 +64,7 @@ type soak struct {
 	bytes    atomic.Int64 // payload bytes verified
 	faults   atomic.Int64 // faults injected
 	lost     atomic.Int64 // bytes sent in a verified exchange that did not come back intact
+	values   atomic.Int64 // values that crossed a channel pipeline exactly once
 
 	mu       sync.Mutex
 	failures []string
@@ -89,13 +90,13 @@ func (s *soak) rng(stream uint64) *rand.Rand {
 
 // A result is what a run found.
 type result struct {
-	d                              time.Duration
-	requests, bytes, faults, lost  int64
-	fds, goroutines, timers, tasks int
-	early                          int
-	failures                       []string
-	nfail                          int
-	lateness                       string
+	d                                     time.Duration
+	requests, bytes, faults, lost, values int64
+	fds, goroutines, timers, tasks        int
+	early                                 int
+	failures                              []string
+	nfail                                 int
+	lateness                              string
 }
 
 func (r result) leaked() int { return max(r.fds, 0) + max(r.goroutines, 0) + r.timers + r.tasks }
@@ -113,8 +114,8 @@ func (r result) summary() string {
 	if r.lateness != "" {
 		fmt.Fprintf(&b, "cosoak: %s\n", r.lateness)
 	}
-	fmt.Fprintf(&b, "cosoak: %v: requests %d, bytes verified %s, faults injected %d, lost %d, leaked %d (fds %d, goroutines %d, timers %d, tasks %d), early wake-ups %d, failed checks %d",
-		r.d.Round(time.Second), r.requests, sizeString(r.bytes), r.faults, r.lost, r.leaked(),
+	fmt.Fprintf(&b, "cosoak: %v: requests %d, bytes verified %s, channel values %d, faults injected %d, lost %d, leaked %d (fds %d, goroutines %d, timers %d, tasks %d), early wake-ups %d, failed checks %d",
+		r.d.Round(time.Second), r.requests, sizeString(r.bytes), r.values, r.faults, r.lost, r.leaked(),
 		r.fds, r.goroutines, r.timers, r.tasks, r.early, r.nfail)
 	return b.String()
 }
@@ -178,8 +179,8 @@ wait:
 			break wait
 		case <-tick.C:
 			if !cfg.quiet {
-				fmt.Fprintf(progress, "cosoak: %v: requests %d, bytes verified %s, faults %d, lost %d, failed checks %d\n",
-					time.Since(s.start).Round(time.Second), s.requests.Load(), sizeString(s.bytes.Load()),
+				fmt.Fprintf(progress, "cosoak: %v: requests %d, bytes verified %s, channel values %d, faults %d, lost %d, failed checks %d\n",
+					time.Since(s.start).Round(time.Second), s.requests.Load(), sizeString(s.bytes.Load()), s.values.Load(),
 					s.faults.Load(), s.lost.Load(), s.failCount())
 			}
 		}
@@ -188,7 +189,7 @@ wait:
 
 	r := result{
 		d: time.Since(s.start), requests: s.requests.Load(), bytes: s.bytes.Load(),
-		faults: s.faults.Load(), lost: s.lost.Load(),
+		faults: s.faults.Load(), lost: s.lost.Load(), values: s.values.Load(),
 		timers: st.armed, tasks: st.liveTasks, early: st.early, lateness: st.lateness,
 	}
 	// Goroutines and descriptors of closed connections go away a little

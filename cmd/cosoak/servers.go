@@ -220,6 +220,9 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 	}
 	l.Reset(&churn, churnEvery, churnFn)
 
+	pl := newStackfulPipeline(s, env)
+	pl.run()
+
 	ready <- []target{
 		{name: "echo/stackful", addr: echoAddr},
 		{name: "http/stackful", addr: httpAddr, http: true},
@@ -231,6 +234,7 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 	// listeners close, and the loop runs until every coroutine has ended.
 	l.Stop(&churn)
 	ts.stop = true
+	pl.stop()
 	for _, b := range pending {
 		if !b.closed {
 			b.closed = true
@@ -250,7 +254,7 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 	var broadcast func()
 	broadcast = func() { cond.Broadcast(); l.Reset(&tick, time.Millisecond, broadcast) }
 	l.Reset(&tick, time.Millisecond, broadcast)
-	if err := env.Run(func() bool { return expired || env.Live() == 0 }); err != nil {
+	if err := env.Run(func() bool { return expired || (env.Live() == 0 && pl.finished()) }); err != nil {
 		s.fail("stackful: %v", err)
 	}
 	l.Stop(&guard)
@@ -342,11 +346,15 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 	}
 	l.Reset(&churn, churnEvery, churnFn)
 
+	pl := newStacklessPipeline(s, l, &mine)
+	pl.run()
+
 	ready <- []target{{name: "echo/stackless", addr: echoAddr}}
 	runUntilClosed(s, "stackless", l, ms.stop)
 
 	l.Stop(&churn)
 	ts.stop = true
+	pl.stop()
 	if err := echo.Shutdown(shutdownLimit); err != nil && !errors.Is(err, loop.ErrFDClosed) {
 		s.fail("stackless: echo shutdown: %v", err)
 	}
@@ -366,6 +374,13 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 		s.fail("stackless: %v", err)
 	}
 	l.Stop(&guard)
+	for !pl.finished() && !expired {
+		if err := l.RunOnce(); err != nil {
+			s.fail("stackless: %v", err)
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 	for _, b := range pending {
 		closeFD(l, b.r)
 		unix.Close(b.w)

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
@@ -33,7 +34,7 @@ func (f *sleeperFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line tasks.go:19
+//line tasks.go:20
 			f.i = 0
 			fallthrough
 		case 1:
@@ -43,23 +44,23 @@ func (f *sleeperFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line tasks.go:20
-			f.d = f.s.duration(f.max1)
 //line tasks.go:21
+			f.d = f.s.duration(f.max1)
+//line tasks.go:22
 			f.start = f.l.Now()
 			f.PC = 6
 			fallthrough
 		case 6:
-//line tasks.go:22
+//line tasks.go:23
 			co.Sleep(f.d)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line tasks.go:23
+//line tasks.go:24
 			f.s.record(f.d, f.l.Now()-f.start)
 			fallthrough
 		case 3:
-//line tasks.go:19
+//line tasks.go:20
 			f.i++
 			f.PC = 1
 			continue
@@ -69,7 +70,7 @@ func (f *sleeperFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: sleeperFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:73
+//line tasks_cogen.go:74
 }
 
 // A compile error here means the signature of sleeper changed: run cogen again.
@@ -111,38 +112,259 @@ func (f *blockedFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			fallthrough
 		case 1:
-//line tasks.go:35
+//line tasks.go:36
 			r2, r3 := co.Read(f.fd, f.buf[:])
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, f.err = r2, r3
-//line tasks.go:36
-			if f.err == nil && n > 0 {
 //line tasks.go:37
+			if f.err == nil && n > 0 {
+//line tasks.go:38
 				f.r, f.r1 = false, nil
 				return stackless.Done
 			}
 			f.PC = 2
 			fallthrough
 		case 2:
-//line tasks.go:39
+//line tasks.go:40
 			r4 := co.Wait(f.c, -1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			tmp = r4
-//line tasks.go:39
+//line tasks.go:40
 			f.r, f.r1 = tmp, f.err
 			return stackless.Done
 		default:
 			panic("cogen: blockedFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:143
+//line tasks_cogen.go:144
 }
 
 // A compile error here means the signature of blocked changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, int, *loop.Cond) (bool, error) = blocked
+}
+
+// produceFrame is the stackless frame of produce: it holds the values of produce that live across a suspension.
+type produceFrame struct {
+	stackless.Base
+	out *cosync.Chan[int]
+	n   int
+	r   error
+	i   int
+}
+
+// newProduceFrame returns a frame that runs produce when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func newProduceFrame(out *cosync.Chan[int], n int) *produceFrame {
+	return &produceFrame{out: out, n: n}
+}
+
+// Result returns the results of produce once the frame is done.
+func (f *produceFrame) Result() error {
+	return f.r
+}
+
+// Step runs produce from its resume point to its next suspension, call or return.
+func (f *produceFrame) Step(co *stackless.Task) stackless.Status {
+	var err error
+	for {
+		switch f.PC {
+		case 0:
+//line tasks.go:47
+			f.i = 0
+			fallthrough
+		case 1:
+			if f.i >= f.n {
+				f.PC = 4
+				continue
+			}
+			f.PC = 2
+			fallthrough
+		case 2:
+//line tasks.go:48
+			r1 := f.out.Send(co, f.i)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			err = r1
+			if err == nil {
+				f.PC = 3
+				continue
+			}
+			fallthrough
+		case 6:
+//line tasks.go:49
+			f.r = err
+			return stackless.Done
+		case 3:
+//line tasks.go:47
+			f.i++
+			f.PC = 1
+			continue
+		case 4:
+//line tasks.go:52
+			f.out.Close()
+//line tasks.go:53
+			f.r = nil
+			return stackless.Done
+		default:
+			panic("cogen: produceFrame: invalid resume point")
+		}
+	}
+//line tasks_cogen.go:219
+}
+
+// A compile error here means the signature of produce changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, *cosync.Chan[int], int) error = produce
+}
+
+// workFrame is the stackless frame of work: it holds the values of work that live across a suspension.
+type workFrame struct {
+	stackless.Base
+	in   *cosync.Chan[int]
+	out  *cosync.Chan[int]
+	live *int
+	r    error
+	v    int
+}
+
+// newWorkFrame returns a frame that runs work when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func newWorkFrame(in *cosync.Chan[int], out *cosync.Chan[int], live *int) *workFrame {
+	return &workFrame{in: in, out: out, live: live}
+}
+
+// Result returns the results of work once the frame is done.
+func (f *workFrame) Result() error {
+	return f.r
+}
+
+// Step runs work from its resume point to its next suspension, call or return.
+func (f *workFrame) Step(co *stackless.Task) stackless.Status {
+	var (
+		ok  bool
+		err error
+	)
+dispatch:
+	for {
+		switch f.PC {
+		case 0:
+			f.PC = 2
+			fallthrough
+		case 2:
+//line tasks.go:62
+			r1, r2 := f.in.Recv(co)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			f.v, ok = r1, r2
+//line tasks.go:63
+			if !ok {
+//line tasks.go:64
+				f.PC = 4
+				continue dispatch
+			}
+			f.PC = 6
+			fallthrough
+		case 6:
+//line tasks.go:66
+			r3 := f.out.Send(co, 2*f.v+1)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			err = r3
+			if err == nil {
+				f.PC = 2
+				continue
+			}
+			fallthrough
+		case 7:
+//line tasks.go:67
+			f.r = err
+			return stackless.Done
+		case 4:
+//line tasks.go:70
+			*f.live--
+//line tasks.go:71
+			if *f.live == 0 {
+//line tasks.go:72
+				f.out.Close()
+			}
+//line tasks.go:74
+			f.r = nil
+			return stackless.Done
+		default:
+			panic("cogen: workFrame: invalid resume point")
+		}
+	}
+//line tasks_cogen.go:306
+}
+
+// A compile error here means the signature of work changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, *cosync.Chan[int], *cosync.Chan[int], *int) error = work
+}
+
+// collectFrame is the stackless frame of collect: it holds the values of collect that live across a suspension.
+type collectFrame struct {
+	stackless.Base
+	in   *cosync.Chan[int]
+	seen []int
+	bad  *int
+}
+
+// newCollectFrame returns a frame that runs collect when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func newCollectFrame(in *cosync.Chan[int], seen []int, bad *int) *collectFrame {
+	return &collectFrame{in: in, seen: seen, bad: bad}
+}
+
+// Step runs collect from its resume point to its next suspension, call or return.
+func (f *collectFrame) Step(co *stackless.Task) stackless.Status {
+	var (
+		v  int
+		ok bool
+	)
+	for {
+		switch f.PC {
+		case 0:
+			f.PC = 2
+			fallthrough
+		case 2:
+//line tasks.go:83
+			r, r1 := f.in.Recv(co)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			v, ok = r, r1
+//line tasks.go:84
+			if !ok {
+//line tasks.go:85
+				return stackless.Done
+			}
+//line tasks.go:87
+			if i := (v - 1) / 2; v%2 == 1 && i >= 0 && i < len(f.seen) {
+//line tasks.go:88
+				f.seen[i]++
+			} else {
+//line tasks.go:90
+				*f.bad++
+			}
+			f.PC = 2
+			continue
+		default:
+			panic("cogen: collectFrame: invalid resume point")
+		}
+	}
+//line tasks_cogen.go:365
+}
+
+// A compile error here means the signature of collect changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, *cosync.Chan[int], []int, *int) = collect
 }

@@ -3,7 +3,7 @@
 // violation — resuming what cannot be resumed, yielding from the wrong
 // place, operating after Close, from the wrong loop or goroutine — must be
 // a clear panic or error whose message starts with its package's prefix
-// ("loop: ", "stackful: ", "stackless: "), never a crash, a hang or a silent
+// ("loop: ", "stackful: ", "stackless: ", "cosync: "), never a crash, a hang or a silent
 // success. The per-package misuse tests check the details; this table
 // checks the whole surface the same way.
 package misuse

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
@@ -319,6 +320,74 @@ func stacklessCases() []misuse {
 	}
 }
 
+func cosyncCases() []misuse {
+	type model struct {
+		name string
+		run  func(fn func(h cosync.Handle)) error // runs fn in a coroutine of a fresh loop
+	}
+	models := []model{
+		{"stackful", func(fn func(h cosync.Handle)) error {
+			e := newEnv()
+			defer e.Close()
+			e.Create(func(co *stackful.Co) { fn(co) }, nil).Resume()
+			return nil
+		}},
+		{"stackless", func(fn func(h cosync.Handle)) error {
+			ran := false
+			return runTask(func(t *stackless.Task) stackless.Status {
+				if !ran {
+					ran = true
+					fn(t)
+				}
+				if t.Blocked() {
+					return stackless.Suspend
+				}
+				return stackless.Done
+			})
+		}},
+	}
+	var cases []misuse
+	for _, m := range models {
+		cases = append(cases,
+			misuse{m.name + ": send on a closed channel", "cosync: ", func() error {
+				return m.run(func(h cosync.Handle) {
+					c := cosync.NewChan[int](1)
+					c.Close()
+					c.Send(h, 1)
+				})
+			}},
+			misuse{m.name + ": close of a closed channel", "cosync: ", func() error {
+				return m.run(func(h cosync.Handle) {
+					c := cosync.NewChan[int](0)
+					c.Close()
+					c.Close()
+				})
+			}},
+			misuse{m.name + ": close of a nil channel", "cosync: ", func() error {
+				return m.run(func(h cosync.Handle) {
+					var c *cosync.Chan[int]
+					c.Close()
+				})
+			}},
+			misuse{m.name + ": a nil channel blocks until its timeout", "loop: timed out", func() error { // cosync.ErrTimeout
+				var err error
+				m.run(func(h cosync.Handle) {
+					var c *cosync.Chan[int]
+					_, _, err = c.RecvTimeout(h, 0)
+				})
+				return err
+			}},
+			misuse{m.name + ": a channel used from two loops", "cosync: ", func() error {
+				other := newLoop()
+				defer other.Close()
+				c := cosync.NewChanOn[int](other, 1)
+				return m.run(func(h cosync.Handle) { c.Send(h, 1) })
+			}},
+		)
+	}
+	return cases
+}
+
 func loopCases() []misuse {
 	return []misuse{
 		{"Run inside Run", "loop: ", func() error {
@@ -390,7 +459,7 @@ func TestMisuseMatrix(t *testing.T) {
 	for _, group := range []struct {
 		model string
 		cases []misuse
-	}{{"stackful", stackfulCases()}, {"stackless", stacklessCases()}, {"loop", loopCases()}} {
+	}{{"stackful", stackfulCases()}, {"stackless", stacklessCases()}, {"cosync", cosyncCases()}, {"loop", loopCases()}} {
 		for _, m := range group.cases {
 			t.Run(group.model+"/"+m.name, func(t *testing.T) {
 				msg, how := outcome(m.fn)
