@@ -132,19 +132,25 @@ func (e *Env) repanic() {
 // the test after limit.
 func (e *Env) RunUntilDone(limit time.Duration) {
 	e.T.Helper()
+	e.RunUntil(limit, e.Done)
+}
+
+// RunUntil runs the loop until cond holds, failing the test after limit.
+func (e *Env) RunUntil(limit time.Duration, cond func() bool) {
+	e.T.Helper()
 	deadline := time.Now().Add(limit)
-	if e.Done() {
+	if cond() {
 		return
 	}
 	var guard loop.Timer
 	e.L.Reset(&guard, limit, func() {})
-	err := e.L.Run(func() bool { return e.Done() || time.Now().After(deadline) })
+	err := e.L.Run(func() bool { e.repanic(); return cond() || time.Now().After(deadline) })
 	e.L.Stop(&guard)
 	e.repanic()
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	if !e.Done() {
-		e.T.Fatalf("coroutines not done after %v", limit)
+	if !cond() {
+		e.T.Fatalf("condition not reached after %v", limit)
 	}
 }
