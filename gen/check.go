@@ -32,6 +32,7 @@ type scan struct {
 	addrTaken map[types.Object]bool
 	names     map[string]bool // every identifier and label of the function
 	hasGoto   bool
+	hasDefer  bool // a defer statement outside function literals
 	memo      map[ast.Node]bool
 }
 
@@ -86,7 +87,7 @@ func (s *scan) walk(n, parent ast.Node, lit int) {
 		lit++
 	case *ast.DeferStmt:
 		if lit == 0 {
-			s.errorf(n.Pos(), "defer is not supported in //co:stackless functions (v1)")
+			s.hasDefer = true
 		}
 	case *ast.BranchStmt:
 		if n.Tok == token.GOTO && lit == 0 {
@@ -233,11 +234,6 @@ func (s *scan) selector(sel *ast.SelectorExpr, parent ast.Node) {
 
 // call classifies a call: a suspension point, recover, or ordinary.
 func (s *scan) call(call *ast.CallExpr, parent ast.Node, lit int) {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := s.info.Uses[id].(*types.Builtin); ok && b.Name() == "recover" && lit == 0 {
-			s.errorf(call.Pos(), "recover is not supported in //co:stackless functions (v1)")
-		}
-	}
 	kind := notSusp
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if t := s.info.TypeOf(sel.X); t != nil && isCoType(t) && waitingMethods[sel.Sel.Name] {
@@ -277,8 +273,11 @@ func (s *scan) call(call *ast.CallExpr, parent ast.Node, lit int) {
 		return
 	}
 	switch parent.(type) {
-	case *ast.GoStmt, *ast.DeferStmt:
-		s.errorf(call.Pos(), "a suspension point cannot be the call of a go or defer statement")
+	case *ast.GoStmt:
+		s.errorf(call.Pos(), "a suspension point cannot be the call of a go statement: the new goroutine has no coroutine handle")
+		return
+	case *ast.DeferStmt:
+		s.errorf(call.Pos(), "a deferred call cannot suspend: deferred calls run when the frame returns or a panic unwinds it, outside its steps")
 		return
 	}
 	s.susp[call] = kind

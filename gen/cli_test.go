@@ -16,7 +16,7 @@ import "github.com/cogen-go/cogen/runtime/stackful"
 
 //co:stackless
 func Bad(co *stackful.Co) {
-	defer println()
+	defer co.Gosched()
 	co.Gosched()
 }
 
@@ -58,7 +58,7 @@ func TestCLI(t *testing.T) {
 	w := setup(t)
 	dir := writeBad(t, w)
 	out, code := cogen(t, dir)
-	if code != 1 || !strings.Contains(out, "bad.go:7:2: defer is not supported") {
+	if code != 1 || !strings.Contains(out, "bad.go:7:8: a deferred call cannot suspend") {
 		t.Errorf("diagnostics: exit %d, output:\n%s", code, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad_cogen.go")); !os.IsNotExist(err) {
@@ -107,7 +107,7 @@ func TestVetTool(t *testing.T) {
 	cmd.Dir = w.dir
 	cmd.Env = append(goEnv(w.dir), asCogen+"=1")
 	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "bad.go:7:2: defer is not supported") {
+	if err == nil || !strings.Contains(string(out), "bad.go:7:8: a deferred call cannot suspend") {
 		t.Errorf("go vet -vettool=cogen: %v\n%s", err, out)
 	}
 	if strings.Contains(string(out), "sleep") {

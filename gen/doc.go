@@ -118,6 +118,25 @@
 // and whose declaration runs more than once per call (in a loop) gets a new
 // heap cell each time, as Go gives it a new variable.
 //
+// # Defer, panic and recover
+//
+// A defer statement evaluates the function value and the arguments where it
+// stands, as Go does, and records the call in the frame (the frame then
+// embeds stackless.Defers; frames of functions without defer statements are
+// unchanged). The recorded calls run last-in first-out on every return path,
+// after the results are set, so deferred closures can change named results;
+// a defer in a loop records one call per iteration. When a panic unwinds the
+// task, each frame's recorded calls run, innermost frame first (Task.Call
+// children included). They are run by Go's own defer mechanism with the
+// panic in flight (see stackless.Defers), so the builtin recover keeps its
+// exact meaning: it stops the panic only when called directly by a deferred
+// function, the frame whose deferred call recovered returns normally to its
+// caller (which goes on in the same run), a deferred call that panics
+// replaces the panic in flight, and an unrecovered panic ends the task with
+// the last value, which stackless.Run re-panics in its caller. A deferred
+// call cannot suspend (it runs outside the frame's steps): deferring a
+// waiting method or a marked function is a diagnostic.
+//
 // Range over a function iterator uses iter.Pull; every way out of the loop
 // stops the iterator (a panic in the loop body does not, in v1). Range over
 // a map iterates over a snapshot of its keys, looking each one up before
@@ -140,8 +159,8 @@
 //
 // [Analyzer] reports, at file:line:col: unknown or misplaced //co:
 // directives; marked functions without the handle as first parameter;
-// misuse of the handle; and the constructs v1 does not rewrite: defer,
-// recover, closures that suspend, select with a suspension point in it,
+// misuse of the handle; and the constructs it does not rewrite: deferred
+// calls that suspend, closures that suspend, select with a suspension point in it,
 // range across a suspension over a map whose keys can be NaN, values live
 // across a suspension whose type is declared inside the function (the
 // frame is a package-level type; such types are otherwise hoisted to the

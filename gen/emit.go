@@ -238,6 +238,9 @@ func (e *emitter) function(fn *Func) {
 	recv := func() *jen.Statement { return jen.Id(p.recv).Op("*").Add(frame()) }
 
 	fields := []jen.Code{jen.Qual(stacklessPath, "Base")}
+	if p.hasDefer {
+		fields = append(fields, jen.Qual(stacklessPath, "Defers"))
+	}
 	for _, v := range p.vars {
 		if v.field && v.shares == nil && !(v.kind == kParam && v.obj == nil) {
 			fields = append(fields, jen.Id(v.name).Add(e.fieldType(v)))

@@ -249,7 +249,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		for _, v := range t.stops {
 			add(r.varExpr(v).Call())
 		}
-		add(jen.Return(jen.Qual(stacklessPath, "Done")))
+		add(e.done(p)...)
 	case *callTerm:
 		c := t.child.child
 		var targs []jen.Code
@@ -274,6 +274,15 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		}
 	}
 	return out
+}
+
+// done returns from the frame: its deferred calls run first.
+func (e *emitter) done(p *plan) []jen.Code {
+	ret := jen.Return(jen.Qual(stacklessPath, "Done"))
+	if !p.hasDefer {
+		return []jen.Code{ret}
+	}
+	return []jen.Code{jen.Id(p.recv).Dot("RunDefers").Call(), ret}
 }
 
 func ids(names []string) []jen.Code {

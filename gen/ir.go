@@ -35,6 +35,10 @@ type plan struct {
 	// recvVar is the method receiver, if any.
 	recvVar  *variable
 	usesIter bool // needs package iter
+	// hasDefer: the function has defer statements; its frame embeds
+	// stackless.Defers and every return runs them.
+	hasDefer bool
+	names    *namer // for names the rendering invents
 	dispatch bool // some jump from nested code continues the dispatch loop
 }
 

@@ -91,6 +91,8 @@ func (l *lowerer) lower() {
 		p.task = l.names.fresh("t")
 	}
 	p.recv = l.names.fresh("f")
+	p.hasDefer = l.hasDefer
+	p.names = l.names
 	p.label = l.names.fresh("dispatch")
 	if r := sig.Recv(); r != nil {
 		v := l.declareObj(r, kParam, r.Pos())
@@ -243,6 +245,10 @@ func (l *lowerer) stmt(s ast.Stmt, label string) {
 	case *ast.ExprStmt, *ast.IncDecStmt, *ast.SendStmt:
 		if !l.hasSusp(s) {
 			l.emit(&stmtNode{stmt: s, pos: s.Pos()})
+			if l.isPanic(s) {
+				// Nothing after it runs: no return (vet calls it dead).
+				l.setTerm(&unreachableTerm{})
+			}
 			return
 		}
 	case *ast.EmptyStmt:
@@ -290,9 +296,31 @@ func (l *lowerer) stmt(s ast.Stmt, label string) {
 		// and arguments may contain some.
 		call := l.expr(s.Call).(*ast.CallExpr)
 		l.emit(&stmtNode{stmt: &ast.GoStmt{Call: call}, pos: s.Pos()})
+	case *ast.DeferStmt:
+		// Likewise: the operands are evaluated at the defer statement.
+		call := l.expr(s.Call).(*ast.CallExpr)
+		l.emit(&stmtNode{stmt: &ast.DeferStmt{Defer: s.Defer, Call: call}, pos: s.Pos()})
 	default:
 		l.errorf(s.Pos(), "unsupported statement %T with a suspension point", s)
 	}
+}
+
+// isPanic reports whether s is a call of the builtin panic.
+func (l *lowerer) isPanic(s ast.Stmt) bool {
+	es, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := l.info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == "panic"
 }
 
 func (l *lowerer) labelBlock(name string) *block {

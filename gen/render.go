@@ -352,6 +352,9 @@ func (r *rctx) stmtBody(s ast.Stmt) []jen.Code {
 	case *ast.GoStmt:
 		return []jen.Code{jen.Go().Add(r.expr(s.Call))}
 	case *ast.DeferStmt:
+		if r.lit == 0 {
+			return []jen.Code{r.deferStmt(s)}
+		}
 		return []jen.Code{jen.Defer().Add(r.expr(s.Call))}
 	}
 	panic(fmt.Sprintf("cogen: internal error: cannot render %T", s))
@@ -456,6 +459,83 @@ func (r *rctx) branch(s *ast.BranchStmt) []jen.Code {
 	return []jen.Code{st}
 }
 
+// deferStmt renders a defer statement of the marked function: the function
+// value and the arguments are evaluated now, and the frame records a call
+// that defers the real one with Go's defer (see stackless.Defers):
+//
+//	{
+//		fn, a0 := <fun>, <arg0>
+//		f.Defer(func(next func()) { defer fn(a0); next() })
+//	}
+//
+// Package-level functions, builtins and constant arguments are used as they
+// are; everything else is evaluated into a local of the block, so the record
+// sees the values of the defer statement, as Go's defer does.
+func (r *rctx) deferStmt(s *ast.DeferStmt) jen.Code {
+	call := s.Call
+	var lhs, rhs []jen.Code
+	bind := func(base string, e ast.Expr) *jen.Statement {
+		name := r.p.names.fresh(base)
+		lhs = append(lhs, jen.Id(name))
+		rhs = append(rhs, r.expr(e))
+		return jen.Id(name)
+	}
+	var fun *jen.Statement
+	if r.staticFunc(call.Fun) {
+		fun = r.expr(call.Fun)
+	} else {
+		fun = bind("fn", call.Fun)
+	}
+	args := make([]jen.Code, len(call.Args))
+	for i, a := range call.Args {
+		if tv, ok := r.p.info.Types[a]; ok && (tv.Value != nil || tv.IsNil() || tv.IsType()) {
+			args[i] = r.expr(a)
+		} else {
+			args[i] = bind("a", a)
+		}
+	}
+	if call.Ellipsis.IsValid() && len(args) > 0 {
+		args[len(args)-1] = jen.Add(args[len(args)-1]).Op("...")
+	}
+	next := r.p.names.fresh("next")
+	record := jen.Func().Params(jen.Id(next).Func().Params()).Block(
+		r.e.line(s.Pos()),
+		jen.Defer().Add(fun).Call(args...),
+		jen.Id(next).Call(),
+	)
+	push := jen.Id(r.p.recv).Dot("Defer").Call(record)
+	if len(lhs) == 0 {
+		return push
+	}
+	return jen.Block(jen.List(lhs...).Op(":=").List(rhs...), push)
+}
+
+// staticFunc reports whether a deferred function is a package-level
+// function or a builtin: a value that needs no evaluation at the defer.
+func (r *rctx) staticFunc(fun ast.Expr) bool {
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		if x, ok := f.X.(*ast.Ident); ok {
+			if _, ok := r.p.info.Uses[x].(*types.PkgName); ok {
+				id = f.Sel
+			}
+		}
+	}
+	if id == nil {
+		return false
+	}
+	switch obj := r.p.info.Uses[id].(type) {
+	case *types.Builtin:
+		return true
+	case *types.Func:
+		return obj.Parent() == obj.Pkg().Scope() || obj.Pkg() != r.e.pkg
+	}
+	return false
+}
+
 // returnStmt renders a return: inside a copied statement it stores the
 // results in the frame, stops the iterators it leaves and reports Done.
 func (r *rctx) returnStmt(s *ast.ReturnStmt) []jen.Code {
@@ -473,7 +553,7 @@ func (r *rctx) returnStmt(s *ast.ReturnStmt) []jen.Code {
 	for _, v := range r.nested.returns[s] {
 		out = append(out, r.varExpr(v).Call())
 	}
-	return append(out, jen.Return(jen.Qual(stacklessPath, "Done")))
+	return append(out, r.e.done(r.p)...)
 }
 
 // negate renders the negation of a condition. Only == and != invert

@@ -75,11 +75,19 @@
 //
 // # Panics
 //
-// A panic in a frame ends its task (frames have no recover in v1): the task
-// is done, [Task.Panicked] reports the original value, a task awaiting it
-// (now or later) panics with that value in turn, and [Run] re-panics it in
-// its caller as soon as one of its tasks has panicked. A panic that nobody
-// awaits is kept on the task and goes no further.
+// A panic in a frame unwinds the task: the loop recovers it once per batch
+// of runs and hands it to [Task.HandlePanic], which pops the frames
+// innermost first and runs the deferred calls of those that embed [Defers]
+// (generated code for functions with defer statements), with Go's own defer
+// mechanism and the panic in flight, so recover behaves as in Go. If one of
+// them recovers, its frame returns normally and its caller goes on in the
+// same run. Otherwise the task is done, [Task.Panicked] reports the value
+// (the original one, or the one a deferred call panicked with instead), a
+// task awaiting it (now or later) panics with that value in turn, and [Run]
+// re-panics it in its caller as soon as one of its tasks has panicked. A
+// panic that nobody awaits is kept on the task and goes no further. Frames
+// without deferred calls pay nothing for this: a step has no defer, and
+// Base is one word.
 //
 // # Cancellation
 //

@@ -194,26 +194,43 @@ func (t *Task) Run() {
 			if t.state != taskRunning {
 				panic("stackless: frame returned Done after an operation blocked")
 			}
-			e := t.ext
-			if e == nil || len(e.callers) == 0 {
+			if e := t.ext; e == nil || len(e.callers) == 0 {
 				t.top = nil
 				t.finish()
 				return
 			}
-			n := len(e.callers) - 1
-			t.top = e.callers[n]
-			e.callers[n] = nil
-			e.callers = e.callers[:n]
+			t.pop()
 		default:
 			panic("stackless: Step returned an unknown status")
 		}
 	}
 }
 
-// HandlePanic ends the task with the value a frame panicked with; the loop
-// calls it after recovering a panic from Run (loop.PanicHandler). Tasks in
-// Await on t re-panic with v, and so does a Run waiting for it.
+// HandlePanic unwinds the task with the value a frame panicked with; the
+// loop calls it after recovering a panic from Run (loop.PanicHandler).
+//
+// The frames are unwound innermost first, each running its deferred calls
+// (frames that embed [Defers]). If one of them recovers, that frame returns
+// normally to its caller, which goes on in this same run. Otherwise the task
+// ends panicked: tasks in Await on t re-panic with the value, and so does a
+// Run waiting for it.
 func (t *Task) HandlePanic(v any) {
+	for {
+		var recovered bool
+		v, recovered = t.unwind(v)
+		if !recovered {
+			break
+		}
+		// The frame that recovered has returned: its caller continues.
+		if t.top == nil {
+			t.finish()
+			return
+		}
+		var again bool
+		if v, again = t.runCatching(); !again {
+			return
+		}
+	}
 	t.waking = false
 	t.top = nil
 	e := t.extra()
@@ -222,6 +239,60 @@ func (t *Task) HandlePanic(v any) {
 	e.panicked, e.panicVal = true, v
 	taskPanics.Add(1)
 	t.finish()
+}
+
+// unwind pops frames from the innermost one, running their deferred calls
+// with the panic v in flight, until one recovers. It reports the panic that
+// is left, or that a frame recovered; t.top is then that frame's caller (nil
+// if it was the first frame).
+func (t *Task) unwind(v any) (any, bool) {
+	// Whatever the panicking step was waiting for is abandoned.
+	t.waking, t.yielded = false, false
+	if t.state == taskWaiting {
+		t.w.Disarm()
+	}
+	if t.ext != nil {
+		t.w.Loop().EndPoll(&t.w, &t.ext.poll)
+	}
+	t.state = taskRunning
+	for t.top != nil {
+		f := t.top
+		t.pop()
+		if d, ok := f.(deferrer); ok && len(d.defers().calls) > 0 {
+			var recovered bool
+			if v, recovered = unwindDefers(d.defers(), v); recovered {
+				return nil, true
+			}
+		}
+	}
+	return v, false
+}
+
+// pop drops the innermost frame; its caller, if any, becomes the top.
+func (t *Task) pop() {
+	e := t.ext
+	if e == nil || len(e.callers) == 0 {
+		t.top = nil
+		return
+	}
+	n := len(e.callers) - 1
+	t.top = e.callers[n]
+	e.callers[n] = nil
+	e.callers = e.callers[:n]
+}
+
+// runCatching continues the task after a recovered panic, in the loop's run
+// that recovered it. It reports a new panic from the task's frames.
+func (t *Task) runCatching() (v any, panicked bool) {
+	panicked = true
+	defer func() {
+		if panicked {
+			v = recover()
+		}
+	}()
+	t.state = taskNew // Run steps the top frame without a wake-up to consume
+	t.Run()
+	return nil, false
 }
 
 // end ends a task that would wait forever on a closed loop.
