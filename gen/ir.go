@@ -39,7 +39,7 @@ type plan struct {
 	// stackless.Defers and every return runs them.
 	hasDefer bool
 	names    *namer // for names the rendering invents
-	dispatch bool // some jump from nested code continues the dispatch loop
+	dispatch bool   // some jump from nested code continues the dispatch loop
 }
 
 func (p *plan) fieldVars() []*variable {
