@@ -135,6 +135,6 @@ func handles(co *stackful.Co, c *cosync.Chan[int]) {
 	var h cosync.Handle = co // want `the coroutine handle co may only call its waiting methods, be passed as the first argument of a //co:stackless function or to a parameter of type cosync.Handle`
 	_ = h
 	_ = c.Peek(co)          // want `the coroutine handle co may only call`
-	go c.Recv(co)           // want `a suspension point cannot be the call of a go or defer statement`
+	go c.Recv(co)           // want `a suspension point cannot be the call of a go statement`
 	func() { c.Recv(co) }() // want `a closure cannot use the coroutine handle co`
 }
