@@ -31,8 +31,9 @@ type FD struct {
 	writeEdge      bool   // an edge arrived with no writer waiting
 	seen           Events // every event bit seen since registration
 	closed         bool
-	drained        bool // TryReadStream's last read emptied the stream
-	stream         bool // a byte stream (stream socket, pipe, FIFO), learned once by Register
+	drained        bool       // TryReadStream's last read emptied the stream
+	stream         bool       // a byte stream (stream socket, pipe, FIFO), learned once by Register
+	ahead          *readAhead // bytes TryReadStream read beyond a caller's buffer; nil until the first time
 }
 
 // readSide and writeSide are the events that wake each direction. Errors and
@@ -125,6 +126,8 @@ func (f *FD) wait(w *Waiter, dir uint8, timeout time.Duration) error {
 	if *edge {
 		*edge = false
 		w.wake(Ready, f.seen&(readSide|writeSide))
+	} else if dir == fdRead && f.Buffered() > 0 {
+		w.wake(Ready, f.seen&(readSide|writeSide)|EventIn)
 	}
 	return nil
 }

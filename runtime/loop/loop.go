@@ -61,6 +61,8 @@ type Loop struct {
 	fireFn     func(*Timer)
 
 	stats Stats
+
+	overflow [readAheadSize]byte // TryReadStream's second iovec
 }
 
 // New creates a loop. On systems without a poller it returns ErrNotSupported.

@@ -10,8 +10,12 @@ import (
 )
 
 // TryRead reads into p from fd once. It returns wait=true, having armed w on
-// fd's read slot, if no data is available yet.
+// fd's read slot, if no data is available yet. Bytes that TryReadStream read
+// ahead on fd are returned first, without a system call.
 func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
+	if f := l.Lookup(fd); f != nil && f.ahead != nil && len(p) > 0 && f.ahead.off < f.ahead.end {
+		return f.ahead.take(p), false, nil
+	}
 	for {
 		n, err = unix.Read(fd, p)
 		if err != unix.EINTR {
@@ -28,39 +32,6 @@ func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n in
 		return 0, false, os.NewSyscallError("read", err)
 	}
 	return n, false, nil
-}
-
-// TryReadStream is TryRead that saves a system call per exchange on a byte
-// stream (a stream socket, a pipe, a FIFO: Register learns which fds are):
-// a read that returned less than asked for has emptied the stream, so the
-// next TryReadStream on fd waits for readiness without reading first. Data
-// that arrives after a read makes an edge, which wakes that wait at once, so
-// nothing is missed; the read that TryRead would make, returning EAGAIN, is
-// not made. A request that the loop sees arrive then costs one read and one
-// write instead of two reads and a write. When the peer has half-closed or
-// reset the stream (the fd has reported RDHUP, HUP or ERR), it always reads
-// first: the end or the error is pending without a new edge.
-//
-// On any other fd (datagram and other record-oriented sockets, eventfds,
-// ttys), where a short read says nothing about what is left, and on an fd
-// not registered yet, it is exactly TryRead. Both coroutine models' Read use
-// it.
-func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
-	f := l.Lookup(fd)
-	if f != nil && f.drained {
-		f.drained = false // set only for streams
-		if len(p) > 0 && f.seen&(EventRdHup|EventHup|EventErr) == 0 {
-			if err := f.wait(w, fdRead, timeout); err != nil {
-				return 0, false, err
-			}
-			return 0, true, nil
-		}
-	}
-	n, wait, err = l.TryRead(w, fd, p, timeout)
-	if f != nil && f.stream && !wait && err == nil && n > 0 && n < len(p) {
-		f.drained = true
-	}
-	return n, wait, err
 }
 
 // TryWrite writes p to fd, as much as the kernel takes without blocking. It
@@ -134,6 +105,9 @@ func (l *Loop) TryConnect(w *Waiter, fd int, sa unix.Sockaddr, timeout time.Dura
 // fd that is no longer ready).
 func (l *Loop) TryPoll(w *Waiter, ps *PollState, fds []PollFd, timeout time.Duration) (n int, wait bool, err error) {
 	n, err = checkPoll(fds)
+	if err == nil {
+		n += l.pollBuffered(fds)
+	}
 	if err != nil || n > 0 || timeout == 0 {
 		return n, false, err
 	}
@@ -195,6 +169,21 @@ func (l *Loop) EndPoll(w *Waiter, ps *PollState) {
 	if w.state == waiterArmed {
 		w.Disarm()
 	}
+}
+
+// pollBuffered adds EventIn to the Revents of the fds asking for it that
+// hold bytes read ahead (see [FD.Buffered]), which poll(2) does not see, and
+// returns how many fds it made ready.
+func (l *Loop) pollBuffered(fds []PollFd) (n int) {
+	for i, p := range fds {
+		if f := l.Lookup(p.Fd); f != nil && f.Buffered() > 0 && p.Events&EventIn != 0 {
+			if fds[i].Revents == 0 {
+				n++
+			}
+			fds[i].Revents |= EventIn
+		}
+	}
+	return n
 }
 
 // checkPoll fills in Revents with one non-blocking poll(2).

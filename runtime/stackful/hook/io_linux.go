@@ -60,6 +60,9 @@ func Readv(fd int, iovs [][]byte) (int, error) {
 	if st == nil {
 		return unix.Readv(fd, iovs)
 	}
+	if n, ok := takeBuffered(co, fd, iovs, false); ok {
+		return n, nil
+	}
 	var n int
 	err = recvLoop(co, fd, deadline(&st.rtimeout), func() (err error) {
 		n, err = unix.Readv(fd, iovs)
@@ -83,6 +86,9 @@ func Recvfrom(fd int, p []byte, flags int) (n int, from unix.Sockaddr, err error
 	if err != nil {
 		return -1, nil, err
 	}
+	if n, ok := takeBuffered(co, fd, [][]byte{p}, flags&unix.MSG_PEEK != 0); ok {
+		return n, nil, nil
+	}
 	if st == nil || flags&unix.MSG_DONTWAIT != 0 {
 		return unix.Recvfrom(fd, p, flags)
 	}
@@ -102,6 +108,9 @@ func Recvmsg(fd int, p, oob []byte, flags int) (n, oobn, recvflags int, from uni
 	if err != nil {
 		return -1, -1, 0, nil, err
 	}
+	if n, ok := takeBuffered(co, fd, [][]byte{p}, flags&unix.MSG_PEEK != 0); ok {
+		return n, 0, 0, nil, nil
+	}
 	if st == nil || flags&unix.MSG_DONTWAIT != 0 {
 		return unix.Recvmsg(fd, p, oob, flags)
 	}
@@ -113,6 +122,29 @@ func Recvmsg(fd int, p, oob []byte, flags int) (n, oobn, recvflags int, from uni
 		return -1, -1, 0, nil, err
 	}
 	return n, oobn, recvflags, from, nil
+}
+
+// takeBuffered serves a read-side call in the coroutine co from the bytes
+// its loop read ahead on the stream fd (loop.FD.Buffered: Read reads them
+// first too), and reports whether there were any. With peek set they stay.
+func takeBuffered(co *stackful.Co, fd int, bufs [][]byte, peek bool) (n int, ok bool) {
+	if co == nil {
+		return 0, false
+	}
+	f := co.Env().Loop().Lookup(fd)
+	if f == nil || f.Buffered() == 0 {
+		return 0, false
+	}
+	for _, b := range bufs {
+		if peek {
+			return f.TakeBuffered(b, true), true // MSG_PEEK: the first buffer shows them
+		}
+		n += f.TakeBuffered(b, false)
+		if f.Buffered() == 0 {
+			break
+		}
+	}
+	return n, true
 }
 
 // recvLoop runs a read-side call until it does not report EAGAIN, waiting
