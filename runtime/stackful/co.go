@@ -164,7 +164,8 @@ func (co *Co) Resume() {
 	}
 	e.stack[d] = co
 	e.depth = d + 1
-	e.current = co
+	e.setCurrent(co)
+	e.countSwitch()
 	co.state = stateRunning
 	co.next()
 	if co.state == statePanicked {
@@ -189,7 +190,7 @@ func (co *Co) Yield() {
 		panic(misuseError{op: "Yield", state: co.state, otherGoroutine: true})
 	}
 	e.depth--
-	e.current = e.stack[e.depth-1]
+	e.setCurrent(e.stack[e.depth-1])
 	co.state = stateSuspended
 	co.yield(struct{}{})
 	if co.state == stateUnwinding {
@@ -202,7 +203,7 @@ func (co *Co) Yield() {
 func (co *Co) suspend(state uint8) {
 	e := co.env
 	e.depth--
-	e.current = e.stack[e.depth-1]
+	e.setCurrent(e.stack[e.depth-1])
 	co.state = state
 	co.yield(struct{}{})
 	if co.state == stateUnwinding {
@@ -219,11 +220,12 @@ func (co *Co) start(share *ShareStack) {
 	e := co.env
 	if e.closed {
 		e.depth--
-		e.current = e.stack[e.depth-1]
+		e.setCurrent(e.stack[e.depth-1])
 		co.state = stateCreated
 		panic("stackful: Resume on a closed env")
 	}
 	e.addLive(co)
+	e.startWatchdog()
 	if share != nil {
 		share.start(co)
 		return
@@ -277,7 +279,7 @@ func (co *Co) finish(p any, normal bool) {
 	}
 	e.stack[d] = nil
 	e.depth = d
-	e.current = e.stack[d-1]
+	e.setCurrent(e.stack[d-1])
 	co.next, co.yield = e.starter, nil // for Reset; a share stack's carrier puts its own
 }
 

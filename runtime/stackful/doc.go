@@ -85,6 +85,25 @@
 // the loop until the wait ends (libco's co_poll from main crashes). Timers
 // never fire early; an idle loop sleeps until the next timer.
 //
+// # Stalls
+//
+// A coroutine must wait only through its env. One that blocks in Go's
+// scheduler instead (a sync.Mutex, a channel, a blocking system call)
+// freezes its env, and hangs it for good when what it waits for is held
+// by a suspended coroutine of the same env (a library that keeps a Go
+// mutex across I/O). Each env has a watchdog goroutine, started with its
+// first coroutine and stopped by Close, that samples the current coroutine
+// and the Resume count four times per stall timeout ([Env.SetStallTimeout],
+// [DefaultStallTimeout] = 1 s; the switch path pays a plain store and
+// increment). When one coroutine (not main) has kept the env longer than
+// the timeout, the watchdog reads its goroutine's state from one traceback
+// of all goroutines: if it is blocked, a report naming the coroutine, what
+// it is blocked in and its stack goes to stderr, once per stall, or to the
+// handler set by [Env.OnStall]. A coroutine that is computing (running or
+// runnable) is not printed; the handler sees it with [Stall] Blocked false,
+// again after twice the time each time. Run calls that can block in Go
+// with hook.Offload.
+//
 // # Stacks
 //
 // [Attr] keeps libco's two stack modes, each with a real effect, measured by

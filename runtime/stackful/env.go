@@ -39,6 +39,9 @@ type Env struct {
 	closing  bool
 	closed   bool
 	mainG    uintptr // the main goroutine's identity in Self's registry
+
+	switches uint64     // Resumes so far: with current, what the stall watchdog samples (stall.go)
+	stall    stallWatch // the stall watchdog
 }
 
 // NewEnv creates an env with a loop of its own, which [Env.Close] closes.
@@ -163,6 +166,7 @@ func (e *Env) Close() error {
 		panic("stackful: Close called by a coroutine other than the main coroutine")
 	}
 	e.closing = true
+	e.stopWatchdog()
 	var first any
 	for len(e.live) > 0 {
 		co := e.live[len(e.live)-1] // the most recently started first
@@ -170,7 +174,8 @@ func (e *Env) Close() error {
 		co.state = stateUnwinding
 		e.stack[e.depth] = co // depth is 1: there is room
 		e.depth++
-		e.current = co
+		e.setCurrent(co)
+		e.countSwitch()
 		co.next() // co's Yield or wait sees stateUnwinding and panics
 		switch co.state {
 		case stateDead:
