@@ -1,0 +1,2 @@
+// Package db runs stock database drivers from stackful coroutines.
+package db
