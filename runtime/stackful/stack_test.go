@@ -105,7 +105,7 @@ func TestShareStackReusesCarriers(t *testing.T) {
 	if st := s.Stats(); st.Idle != 2 {
 		t.Fatalf("after all finished: %+v", st)
 	}
-	waitGoroutines(t, base+2)
+	waitGoroutines(t, base+2+1) // two idle carriers and the stall watchdog
 	// A panic does not cost the carrier.
 	p := mustPanic(t, e.Create(func(*Co) { panic("x") }, attr).Resume)
 	if p != "x" || s.Stats().Carriers != 5 || s.Stats().Idle != 2 {
