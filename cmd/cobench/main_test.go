@@ -86,6 +86,7 @@ func TestQuick(t *testing.T) {
 		{"create", "stackful default"}, {"create", "stackful private128K"}, {"create", "stackful shared"},
 		{"create", "stackless"}, {"create", "goroutine"},
 		{"memory", "stackful/default"}, {"memory", "stackless/echo"}, {"memory", "goroutine"},
+		{"chan", "stackless (cosync.Chan, generated frames)"}, {"chan", "goroutine (Go chan)"},
 		{"timers", "time.AfterFunc + Stop"}, {"timers", "stackless"}, {"timers", "goroutine (time.Sleep)"},
 		{"echo", "stackful"}, {"echo", "stackless (generated EchoFrame)"}, {"echo", "goroutine per conn (Go net)"},
 		{"http", "stackful (conet net.Conn)"}, {"http", "stackful (Co.Read/Co.Write)"}, {"http", "net/http"},

@@ -10,7 +10,7 @@ import (
 )
 
 // groups are the row groups, in the order they run and print.
-var groups = []string{"switch", "create", "timers", "memory", "echo", "http", "scale"}
+var groups = []string{"switch", "create", "timers", "chan", "memory", "echo", "http", "scale"}
 
 // A Row is one line of the table.
 type Row struct {
@@ -93,6 +93,7 @@ func micros() []micro {
 		micro{"timers", tm, "loop wheel (both models)", bench.WheelAddCancel, true, "goal ≤ 0.5× AfterFunc+Stop"},
 		micro{"timers", tm, "time.AfterFunc + Stop", bench.AfterFuncStop, false, "Go: 182 ns"},
 	)
+	ms = append(ms, chanMicros()...) // chan.go
 	return ms
 }
 

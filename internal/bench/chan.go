@@ -1,0 +1,163 @@
+package bench
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/cogen-go/cogen/runtime/cosync"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
+)
+
+// ChanModels are the models of the chan group's benchmarks.
+var ChanModels = []string{"stackful", "stackless", "goroutine"}
+
+// PingPongPairs is the number of coroutine pairs that share the ping-pong
+// benchmark's rounds. The loop polls (one epoll_wait) once per round of its
+// ready queue, and a lone pair has one coroutine ready per round, so its
+// round trip pays two polls; with many pairs the poll is shared, as in a
+// loaded server (the stackless switch benchmark does the same). One pair
+// measures the latency of an idle loop instead.
+const PingPongPairs = 1000
+
+// ChanPingPongModel is one value sent and answered between two coroutines
+// of model over two unbuffered channels (cosync.Chan), spread over pairs
+// pairs of coroutines on one loop: an op is one round trip, both ends
+// blocking each time. The coroutines are created and blocked before the
+// timer starts. "goroutine" is Go's channels between two goroutines
+// (always one pair: the runtime hands the value and the processor over
+// directly).
+func ChanPingPongModel(b *testing.B, model string, pairs int) {
+	if model == "goroutine" {
+		ChanPingPong(b)
+		return
+	}
+	l := newLoop(b)
+	k := max(min(pairs, b.N), 1)
+	rounds := func(i int) int {
+		n := b.N / k
+		if i < b.N%k {
+			n++
+		}
+		return n
+	}
+	var start cosync.WaitGroup
+	start.Add(1)
+	b.ReportAllocs()
+	switch model {
+	case "stackful":
+		e := stackful.NewEnvOn(l)
+		defer e.Close()
+		cos := make([]*stackful.Co, 0, 2*k)
+		for i := range k {
+			ping, pong := cosync.NewChan[int](0), cosync.NewChan[int](0)
+			n := rounds(i)
+			cos = append(cos,
+				e.Create(func(co *stackful.Co) { ponger(co, ping, pong) }, nil),
+				e.Create(func(co *stackful.Co) { pinger(co, &start, ping, pong, n) }, nil))
+		}
+		for _, co := range cos {
+			co.Resume() // each blocks: in Recv, or waiting for start
+		}
+		b.ResetTimer()
+		start.Done()
+		next := 0
+		if err := e.Run(func() bool {
+			for next < len(cos) && cos[next].Status() == stackful.Dead {
+				next++
+			}
+			return next == len(cos)
+		}); err != nil {
+			b.Fatal(err)
+		}
+	case "stackless":
+		tasks := make([]*stackless.Task, 0, 2*k)
+		for i := range k {
+			ping, pong := cosync.NewChan[int](0), cosync.NewChan[int](0)
+			tasks = append(tasks,
+				stackless.Spawn(l, newPongerFrame(ping, pong)),
+				stackless.Spawn(l, newPingerFrame(&start, ping, pong, rounds(i))))
+		}
+		l.RunOnce() // each task's first step blocks it
+		b.ResetTimer()
+		start.Done()
+		if err := stackless.Run(l, tasks...); err != nil {
+			b.Fatal(err)
+		}
+	default:
+		b.Fatalf("unknown model %q", model)
+	}
+}
+
+// ChanFanOut is a worker pool: a feeder sends values on one unbuffered
+// channel to workers coroutines, which send their doubled values to one
+// collector; an op is one value through the pool. The workers are started
+// and blocked before the timer starts; their teardown is timed.
+func ChanFanOut(b *testing.B, model string, workers int) {
+	n := b.N
+	want := n * (n - 1) // the sum of 2*i for i < n
+	sum := 0
+	b.ReportAllocs()
+	switch model {
+	case "goroutine":
+		work, results := make(chan int), make(chan int)
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for v := range work {
+					results <- 2 * v
+				}
+			})
+		}
+		b.ResetTimer()
+		go func() {
+			for i := range n {
+				work <- i
+			}
+			close(work)
+		}()
+		for range n {
+			sum += <-results
+		}
+		wg.Wait()
+	case "stackful", "stackless":
+		l := newLoop(b)
+		work, results := cosync.NewChan[int](0), cosync.NewChan[int](0)
+		var wg, start cosync.WaitGroup
+		wg.Add(workers)
+		start.Add(1)
+		if model == "stackful" {
+			e := stackful.NewEnvOn(l)
+			defer e.Close()
+			for range workers {
+				e.Create(func(co *stackful.Co) { poolWorker(co, work, results, &wg) }, nil).Resume()
+			}
+			e.Create(func(co *stackful.Co) { feeder(co, &start, work, n) }, nil).Resume()
+			col := e.Create(func(co *stackful.Co) { collector(co, results, n, &sum) }, nil)
+			col.Resume()
+			b.ResetTimer()
+			start.Done()
+			if err := e.Run(func() bool { return col.Status() == stackful.Dead && wg.Count() == 0 }); err != nil {
+				b.Fatal(err)
+			}
+		} else {
+			tasks := make([]*stackless.Task, 0, workers+2)
+			for range workers {
+				tasks = append(tasks, stackless.Spawn(l, newPoolWorkerFrame(work, results, &wg)))
+			}
+			tasks = append(tasks, stackless.Spawn(l, newFeederFrame(&start, work, n)), stackless.Spawn(l, newCollectorFrame(results, n, &sum)))
+			l.RunOnce()
+			b.ResetTimer()
+			start.Done()
+			if err := stackless.Run(l, tasks...); err != nil {
+				b.Fatal(err)
+			}
+		}
+	default:
+		b.Fatalf("unknown model %q", model)
+	}
+	b.StopTimer()
+	if sum != want {
+		b.Fatalf("sum %d, want %d", sum, want)
+	}
+}
