@@ -88,6 +88,7 @@ func TestQuick(t *testing.T) {
 		{"memory", "stackful/default"}, {"memory", "stackless/echo"}, {"memory", "goroutine"},
 		{"chan", "stackless (cosync.Chan, generated frames)"}, {"chan", "goroutine (Go chan)"},
 		{"timers", "time.AfterFunc + Stop"}, {"timers", "stackless"}, {"timers", "goroutine (time.Sleep)"},
+		{"timers", "time.Sleep"},
 		{"echo", "stackful"}, {"echo", "stackless (generated EchoFrame)"}, {"echo", "goroutine per conn (Go net)"},
 		{"http", "stackful (conet net.Conn)"}, {"http", "stackful (Co.Read/Co.Write)"}, {"http", "net/http"},
 		{"scale", "stackless (Group.Serve, generated EchoFrame), 1 loop"}, {"scale", "net/http, GOMAXPROCS=1"}, {"scale", "stackful (Group.ServeTCP, Echo)"},

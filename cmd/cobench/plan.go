@@ -123,6 +123,10 @@ func run(o *options) ([]Row, error) {
 			return nil, err
 		}
 		rows = append(rows, r...)
+		if r, err = runLateness(s, p); err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
 	}
 	if sel("memory") {
 		r, err := runMemory(s, p)

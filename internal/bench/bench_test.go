@@ -95,6 +95,27 @@ func TestSleepers(t *testing.T) {
 	}
 }
 
+// TestLateness: in every model each sleep wakes, never early, and the
+// summary is ordered.
+func TestLateness(t *testing.T) {
+	for _, model := range LatenessModels {
+		t.Run(model, func(t *testing.T) {
+			late, err := Lateness(model, 10, 2*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := LatenessOf(late)
+			if r.N != 10 || r.Early != 0 || r.P50 > r.P99 || r.Mean <= 0 || r.P99 > 5*time.Second {
+				t.Fatalf("%+v", r)
+			}
+			t.Logf("%+v", r)
+		})
+	}
+	if _, err := Lateness("nonesuch", 1, time.Millisecond); err == nil {
+		t.Error("unknown model: no error")
+	}
+}
+
 // TestMemory: every mode reports a plausible size per coroutine (a
 // measurement in a shared test process, so only loose bounds).
 func TestMemory(t *testing.T) {

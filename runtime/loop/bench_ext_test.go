@@ -17,3 +17,13 @@ func BenchmarkWheelAddCancel(b *testing.B) { bench.WheelAddCancel(b) }
 // BenchmarkAfterFuncStop is the Go baseline for BenchmarkWheelAddCancel,
 // with the same durations.
 func BenchmarkAfterFuncStop(b *testing.B) { bench.AfterFuncStop(b) }
+
+// BenchmarkSleepLateness is one 10 ms sleep at a time in each model and in
+// Go (time.Sleep), reporting the mean and 99th-percentile lateness of the
+// wake-ups (us-late-mean, us-late-p99). The body is bench.SleepLateness,
+// which cmd/cobench runs too, interleaved.
+func BenchmarkSleepLateness(b *testing.B) {
+	for _, model := range bench.LatenessModels {
+		b.Run(model, func(b *testing.B) { bench.SleepLateness(b, model, bench.LatenessSleep) })
+	}
+}

@@ -3,7 +3,6 @@ package loop
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -71,12 +70,16 @@ func New() (*Loop, error) {
 	if err != nil {
 		return nil, err
 	}
+	return withPoller(p), nil
+}
+
+func withPoller(p poller) *Loop {
 	l := &Loop{poller: p, base: time.Now()}
 	track(l)
 	l.clock = func() int64 { return int64(time.Since(l.base)) }
 	l.dispatchFn = l.dispatch
 	l.fireFn = l.fire
-	return l, nil
+	return l
 }
 
 // nanotime is the loop clock: monotonic nanoseconds since New.
@@ -146,33 +149,27 @@ func (l *Loop) RunOnce() error {
 // step is everything an iteration does after the poller returns.
 func (l *Loop) step() {
 	l.now = l.nanotime()
-	l.wheel.advance(l.now/tickNs, l.fireFn)
+	l.wheel.advance(l.now, l.fireFn)
 	l.runSubmitted()
 	l.runReady(l.ready.len())
 }
 
-// waitTimeout is the poller timeout in milliseconds: 0 if work is ready, the
-// time to the next timer rounded up, or -1 (forever) if there is none.
-func (l *Loop) waitTimeout() int {
+// waitTimeout is the poller timeout: 0 if work is ready, the time to the
+// next timer's deadline (or to the next wheel move) with nanosecond
+// precision, or -1 (forever) if there is none.
+func (l *Loop) waitTimeout() time.Duration {
 	if l.ready.len() > 0 || l.hasSubmit.Load() {
 		return 0
 	}
-	tick, ok := l.wheel.next()
+	at, ok := l.wheel.nextAt()
 	if !ok {
 		return -1
 	}
-	if tick > math.MaxInt64/tickNs {
-		return math.MaxInt32 // the last tick of the clock: wake up and look again
-	}
-	d := tick*tickNs - l.nanotime()
+	d := at - l.nanotime()
 	if d <= 0 {
 		return 0
 	}
-	ms := (d + int64(time.Millisecond) - 1) / int64(time.Millisecond)
-	if ms > math.MaxInt32 {
-		return math.MaxInt32
-	}
-	return int(ms)
+	return time.Duration(d)
 }
 
 func (l *Loop) dispatch(fd int, ev Events) {

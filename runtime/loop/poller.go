@@ -1,5 +1,7 @@
 package loop
 
+import "time"
+
 // A poller is the platform's readiness notifier. Each platform file defines
 //
 //	newPoller() (poller, error)
@@ -11,7 +13,10 @@ package loop
 //     the life of the registration;
 //   - del removes it;
 //   - wait blocks for at most timeout (negative = forever, 0 = just check),
-//     retries EINTR itself, and reports each ready fd with its events;
+//     retries EINTR itself, and reports each ready fd with its events. It
+//     may return early (the loop then waits again for the rest) but should
+//     not oversleep: the timeout is as precise as the platform allows, down
+//     to the nanosecond, and a coarser platform rounds it up;
 //   - wake makes a blocked or future wait return; repeated calls before that
 //     wait collapse into one;
 //   - close releases the poller's own descriptors.
@@ -21,7 +26,7 @@ package loop
 type poller interface {
 	add(fd int) error
 	del(fd int) error
-	wait(timeoutMs int, fn func(fd int, ev Events)) (int, error)
+	wait(timeout time.Duration, fn func(fd int, ev Events)) (int, error)
 	wake() error
 	close() error
 }

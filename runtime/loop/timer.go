@@ -5,9 +5,10 @@ import (
 	"time"
 )
 
-// tickNs is the wheel's resolution. Deadlines are rounded up to it, so a
-// timer fires at most one tick (plus scheduling delay) after its deadline and
-// never before.
+// tickNs is the wheel's slot width. It bounds neither precision nor
+// lateness: a tick's timers fire at their own deadlines (see wheel.go). It
+// sets how many timers share a slot, and so the cost of the scan that finds
+// the next deadline before the loop blocks.
 const tickNs = int64(time.Millisecond)
 
 // A Timer calls a function, or wakes a [Waiter], at a deadline on the loop.
@@ -15,9 +16,8 @@ const tickNs = int64(time.Millisecond)
 // stopped. A Timer must not be copied while scheduled.
 type Timer struct {
 	when  int64 // deadline, nanoseconds on the loop clock
-	tick  int64 // deadline in ticks, rounded up
 	seq   uint64
-	idx   int32 // index in its slot or in the due list
+	idx   int32 // index in its slot
 	level uint8
 	slot  uint8
 	state uint8
@@ -68,16 +68,11 @@ func (l *Loop) schedule(t *Timer, when int64) {
 		when = 0
 	}
 	t.when = when
-	t.tick = when / tickNs // rounded up, without overflowing near MaxInt64
-	if when%tickNs != 0 {
-		t.tick++
-	}
 	l.wheel.add(t)
 }
 
 // fire runs on the loop for every timer the wheel reports due. The wheel
-// fires a timer once l.now/tickNs reaches its tick, the deadline rounded up,
-// so t.when <= l.now here.
+// fires a timer once l.now reaches its deadline, so t.when <= l.now here.
 func (l *Loop) fire(t *Timer) {
 	l.stats.TimersFired++
 	if t.waiter != nil {

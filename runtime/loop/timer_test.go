@@ -106,26 +106,26 @@ func TestIdleOneTimer(t *testing.T) {
 	t.Logf("%d polls, timer fired at %v", s.Polls, firedAt)
 }
 
-// TestWaitTimeout checks the poller timeout: 0 with work queued, the time
-// to the next timer rounded up to whole milliseconds, -1 with nothing.
+// TestWaitTimeout checks the poller timeout: 0 with work queued, the exact
+// time to the next timer's deadline, -1 with nothing.
 func TestWaitTimeout(t *testing.T) {
 	l := newLoop(t)
 	c := useFakeClock(l)
 	if got := l.waitTimeout(); got != -1 {
-		t.Fatalf("empty loop: %d, want -1", got)
+		t.Fatalf("empty loop: %v, want -1", got)
 	}
 	var tm Timer
 	l.Reset(&tm, 2500*time.Microsecond, func() {})
-	if got := l.waitTimeout(); got != 3 {
-		t.Fatalf("timer in 2.5 ms: %d, want 3", got)
+	if got := l.waitTimeout(); got != 2500*time.Microsecond {
+		t.Fatalf("timer in 2.5 ms: %v, want 2.5ms", got)
 	}
 	c.now = 2*ms + 1
-	if got := l.waitTimeout(); got != 1 {
-		t.Fatalf("timer in 0.999 ms: %d, want 1", got)
+	if got := l.waitTimeout(); got != 500*time.Microsecond-1 {
+		t.Fatalf("timer in 0.499999 ms: %v", got)
 	}
-	c.now = 3 * ms
+	c.now = 2500 * time.Microsecond.Nanoseconds()
 	if got := l.waitTimeout(); got != 0 {
-		t.Fatalf("timer due: %d, want 0", got)
+		t.Fatalf("timer due: %v, want 0", got)
 	}
 	l.Stop(&tm)
 	var w Waiter

@@ -14,19 +14,6 @@ import (
 
 const ms = int64(time.Millisecond)
 
-// dueAt is the first loop time at which a timer with deadline when may fire:
-// its deadline rounded up to a whole tick.
-func dueAt(when int64) int64 {
-	tick := when / tickNs
-	if when%tickNs != 0 {
-		tick++
-	}
-	if tick > math.MaxInt64/tickNs {
-		return math.MaxInt64 // never reached by an int64 clock
-	}
-	return tick * tickNs
-}
-
 // checkWheelEmpty asserts that w holds nothing at all.
 func checkWheelEmpty(t *testing.T, w *wheel) {
 	t.Helper()
@@ -41,9 +28,8 @@ func checkWheelEmpty(t *testing.T, w *wheel) {
 			checkEmptyArray(t, fmt.Sprintf("slot %d/%d", lv, s), w.slots[lv][s])
 		}
 	}
-	checkEmptyArray(t, "due list", w.due)
-	checkEmptyArray(t, "batch", w.batch)
-	if _, ok := w.next(); ok {
+	checkEmptyArray(t, "near heap", w.near)
+	if _, ok := w.nextAt(); ok {
 		t.Error("next reports an event on an empty wheel")
 	}
 }
@@ -128,7 +114,7 @@ func TestWheelRandomNeverEarly(t *testing.T) {
 			if !r.pending {
 				t.Errorf("timer %d fired while not pending", i)
 			}
-			if now < r.when || now < dueAt(r.when) {
+			if now < r.when {
 				t.Errorf("timer %d fired early: now %d, deadline %d", i, now, r.when)
 			}
 			r.pending = false
@@ -165,7 +151,7 @@ func TestWheelRandomNeverEarly(t *testing.T) {
 		now := l.now
 		for i := range recs {
 			r := &recs[i]
-			if r.pending && dueAt(r.when) <= now {
+			if r.pending && r.when <= now {
 				t.Errorf("timer %d late: deadline %d passed at %d but not fired", i, r.when, now)
 				errs++
 			}
@@ -186,8 +172,8 @@ func TestWheelRandomNeverEarly(t *testing.T) {
 	for step := 0; step < 6000; step++ {
 		pick := &recs[rng.IntN(n)]
 		switch k := rng.IntN(6); {
-		case k <= 1 && pick.pending && dueAt(pick.when)-int64(k) > c.now:
-			c.now = dueAt(pick.when) - int64(k) // exactly at, or 1 ns before, a deadline tick
+		case k <= 1 && pick.pending && pick.when-int64(k) > c.now:
+			c.now = pick.when - int64(k) // exactly at, or 1 ns before, a deadline
 		case k == 2:
 			c.now += rng.Int64N(3 * ms)
 		case k == 3:
@@ -233,12 +219,13 @@ func TestWheelRandomNeverEarly(t *testing.T) {
 // moved down from level 2 and then from level 1, one placed on level 1, one
 // placed straight on level 0 while the first two still waited on level 1 (so
 // it sits before them in the slot), one due on arrival. A timer with an
-// earlier deadline in the same tick, added last, fires first.
+// earlier deadline in the same tick, added last, fires first, and the
+// tick's start fires nothing.
 func TestWheelEqualDeadlineOrder(t *testing.T) {
 	l := newLoop(t)
 	c := useFakeClock(l)
 	l.RunOnce()
-	const deadline = 300000 * ms // tick 300000: level-1 block 4687, level-2 block 73
+	const deadline = 300000*ms + ms/2 // tick 300000: level-1 block 4687, level-2 block 73
 	var got []string
 	var a, b, d, e, f Timer
 	add := func(tm *Timer, name string, when int64) {
@@ -263,14 +250,16 @@ func TestWheelEqualDeadlineOrder(t *testing.T) {
 	if d.level != 0 || a.level != 1 || b.level != 1 {
 		t.Fatalf("levels: a %d, b %d, d %d; want 1, 1, 0", a.level, b.level, d.level)
 	}
-	add(&f, "early", deadline-ms/2) // same tick, earlier deadline
-	c.now = deadline - 1
+	add(&f, "early", 300000*ms+1) // same tick, earlier deadline
+	c.now = 300000*ms - 1
 	l.RunOnce()
-	if len(got) != 0 {
-		t.Fatalf("fired before the deadline: %v", got)
-	}
-	if a.level != 0 || b.level != 0 {
+	if a.level != 0 || b.level != 0 || a.state != timerWheel {
 		t.Fatalf("a, b on levels %d, %d at the deadline tick's block", a.level, b.level)
+	}
+	c.now = 300000 * ms // the tick has begun; no deadline has passed
+	l.RunOnce()
+	if len(got) != 0 || a.state != timerNear || f.state != timerNear {
+		t.Fatalf("fired before the deadline: %v", got)
 	}
 	// e is added at the deadline itself, from the first callback of the
 	// batch, so it joins the due list behind the others.
@@ -392,7 +381,7 @@ func TestWheelCancel(t *testing.T) {
 }
 
 // TestWheelMillionAddCancel adds and cancels 1e6 timers spread over every
-// level and the due list, directly on the wheel and through the loop, and
+// level and the near heap, directly on the wheel and through the loop, and
 // checks that nothing is left and nothing leaks.
 func TestWheelMillionAddCancel(t *testing.T) {
 	const n = 1_000_000
@@ -407,9 +396,9 @@ func TestWheelMillionAddCancel(t *testing.T) {
 	w := &wheel{cur: 123_456_789}
 	for i := range timers {
 		tm := &timers[i]
-		// Ticks from the past (due list) to ~139 years ahead, log-spread so
+		// Ticks from the past (near heap) to ~139 years ahead, log-spread so
 		// every level gets timers.
-		tm.tick = w.cur - 5 + rng.Int64N(int64(1)<<rng.IntN(42))
+		tm.when = (w.cur-5+rng.Int64N(int64(1)<<rng.IntN(42)))*tickNs + rng.Int64N(tickNs)
 		w.add(tm)
 	}
 	if w.n != n {
@@ -463,8 +452,8 @@ func TestWheelMillionAddCancel(t *testing.T) {
 }
 
 // TestWheel45Days checks where a 45-day timer lands (level 5: 64^5 ms is
-// about 12.4 days) and that it fires at exactly its tick, through all the
-// cascades on the way.
+// about 12.4 days) and that it fires at exactly its deadline, through all
+// the cascades on the way.
 func TestWheel45Days(t *testing.T) {
 	l := newLoop(t)
 	c := useFakeClock(l)
@@ -476,11 +465,11 @@ func TestWheel45Days(t *testing.T) {
 	fired := 0
 	var tm Timer
 	l.Reset(&tm, 45*24*time.Hour, func() { fired++ })
-	const wantTick = 12345 + 45*24*3600*1000 + 1 // rounded up: the deadline is 678 ns past a tick
-	if tm.tick != wantTick || tm.when != (wantTick-1)*ms+678 {
-		t.Fatalf("tick %d when %d", tm.tick, tm.when)
+	const wantTick = 12345 + 45*24*3600*1000 // rounded down: the deadline is 678 ns into it
+	if tm.when != wantTick*ms+678 {
+		t.Fatalf("when %d", tm.when)
 	}
-	// 3888012346 = 3*64^5 + ...: its level-4 block (64^5 ticks, about 12.4
+	// 3888012345 = 3*64^5 + ...: its level-4 block (64^5 ticks, about 12.4
 	// days) is 3 after cur's, too far for level 4's window (the current and
 	// the next level-4 block), and its level-5 block is cur's: level 5, in
 	// the slot of level-5 block 3.
@@ -504,15 +493,15 @@ func TestWheel45Days(t *testing.T) {
 	if fired != 0 {
 		t.Fatal("fired early")
 	}
-	c.now = wantTick*ms - 1
+	c.now = tm.when - 1
 	l.RunOnce()
 	if fired != 0 {
-		t.Fatalf("fired 1 ns before its tick (deadline %d, now %d)", tm.when, c.now)
+		t.Fatalf("fired 1 ns before its deadline (deadline %d, now %d)", tm.when, c.now)
 	}
-	c.now = wantTick * ms
+	c.now = tm.when
 	l.RunOnce()
 	if fired != 1 {
-		t.Fatal("did not fire at its tick")
+		t.Fatal("did not fire at its deadline")
 	}
 	for i := 1; i < len(levels); i++ {
 		if levels[i] >= levels[i-1] {
@@ -544,28 +533,25 @@ func TestWheelHugeDurations(t *testing.T) {
 	var w Waiter
 	w.Init(l, fnRunner(func() {}))
 	w.Park(math.MaxInt64) // "forever"
-	if ms := l.waitTimeout(); ms != math.MaxInt32 && ms < int(time.Hour/time.Millisecond) {
-		t.Fatalf("waitTimeout = %d ms", ms)
+	if to := l.waitTimeout(); to < time.Hour {
+		t.Fatalf("waitTimeout = %v", to)
 	}
 	c.now = int64(1) << 42 * ms // the old span's edge, before the first deadline
 	l.RunOnce()
 	for i := range durs {
 		tm := &timers[i]
-		c.now = dueAt(tm.when) - 1
-		if c.now < 0 || dueAt(tm.when) == math.MaxInt64 {
-			c.now = math.MaxInt64
+		if tm.when == math.MaxInt64 {
+			continue // due at the very end of the clock, with the forever park
 		}
+		c.now = tm.when - 1
 		l.RunOnce()
 		for j := range durs {
 			if fired[j] != 0 && fired[j] < timers[j].when {
 				t.Fatalf("%v fired early at %d < %d", durs[j], fired[j], timers[j].when)
 			}
 		}
-		if dueAt(tm.when) == math.MaxInt64 {
-			continue // due at the very end of the clock: never reached
-		}
 		if fired[i] != 0 {
-			t.Fatalf("%v fired 1 ns before its tick", durs[i])
+			t.Fatalf("%v fired 1 ns before its deadline", durs[i])
 		}
 		c.now++
 		l.RunOnce()
@@ -589,7 +575,7 @@ func TestWheelMovesSpread(t *testing.T) {
 	timers := make([]Timer, n)
 	w := &wheel{}
 	for i := range timers {
-		timers[i].tick = 3*64 + rng.Int64N(64) // level-1 block 3
+		timers[i].when = (3*64 + rng.Int64N(64)) * tickNs // level-1 block 3
 		w.add(&timers[i])
 	}
 	if w.occupied[1] != [2]uint64{1 << 3, 0} || len(w.slots[1][3]) != n {
@@ -597,15 +583,15 @@ func TestWheelMovesSpread(t *testing.T) {
 	}
 	fired := 0
 	fire := func(tm *Timer) {
-		if tm.tick != w.cur {
-			t.Fatalf("timer of tick %d fired at %d", tm.tick, w.cur)
+		if tm.when/tickNs != w.cur {
+			t.Fatalf("timer of tick %d fired at %d", tm.when/tickNs, w.cur)
 		}
 		fired++
 	}
 	maxMoved := 0
 	for now := int64(1); now < 5*64; now++ {
 		before := len(w.slots[1][3])
-		w.advance(now, fire)
+		w.advance(now*tickNs, fire)
 		if err := w.check(); err != nil {
 			t.Fatalf("tick %d: %v", now, err)
 		}
@@ -646,7 +632,7 @@ func TestWheelNextSkipsIdleSpans(t *testing.T) {
 		if to < 0 {
 			t.Fatal("no timeout while a timer is pending")
 		}
-		c.now += int64(to) * ms
+		c.now += int64(to)
 		l.RunOnce()
 		steps++
 	}

@@ -8,7 +8,8 @@ import "fmt"
 // occupied bits match the slots; every entry's timer knows its place; every
 // level-l timer is due in the block after cur's (pending) or later, within
 // the level's window, in the slot of its block, and on the lowest level
-// that can hold it unless pending; the count is right.
+// that can hold it unless pending; the near heap is a heap of timers whose
+// tick is not after cur; the count is right.
 func (w *wheel) check() error {
 	n := 0
 	for l := range wheelLevels {
@@ -23,33 +24,40 @@ func (w *wheel) check() error {
 			}
 			for i, e := range a {
 				t := e.t
-				if t.state != timerWheel || int(t.level) != l || int(t.slot) != s || int(t.idx) != i || t.tick != e.tick {
-					return fmt.Errorf("level %d slot %d idx %d: timer says state %d level %d slot %d idx %d tick %d/%d", l, s, i, t.state, t.level, t.slot, t.idx, t.tick, e.tick)
+				if t.state != timerWheel || int(t.level) != l || int(t.slot) != s || int(t.idx) != i || t.when != e.when {
+					return fmt.Errorf("level %d slot %d idx %d: timer says state %d level %d slot %d idx %d when %d/%d", l, s, i, t.state, t.level, t.slot, t.idx, t.when, e.when)
 				}
-				blk := e.tick >> shift
+				tick := e.when / tickNs
+				blk := tick >> shift
 				if blk < b+1 || blk >= start+wheelSlots || int(blk&(wheelSlots-1)) != s {
-					return fmt.Errorf("level %d slot %d: tick %d block %d outside [%d, %d) cur %d", l, s, e.tick, blk, b+1, start+wheelSlots, w.cur)
+					return fmt.Errorf("level %d slot %d: tick %d block %d outside [%d, %d) cur %d", l, s, tick, blk, b+1, start+wheelSlots, w.cur)
 				}
 				if l > 0 {
 					// must not belong lower, unless pending
-					if blk != b+1 && e.tick>>shift-w.cur>>shift <= 1 {
-						return fmt.Errorf("level %d: tick %d belongs lower", l, e.tick)
+					if blk != b+1 && tick>>shift-w.cur>>shift <= 1 {
+						return fmt.Errorf("level %d: tick %d belongs lower", l, tick)
 					}
 				}
 				n++
 			}
 		}
 	}
-	for i, e := range w.due {
-		if e.t.state != timerDue || int(e.t.idx) != i {
-			return fmt.Errorf("due %d: state %d idx %d", i, e.t.state, e.t.idx)
+	stale := 0
+	for i, e := range w.near {
+		if i > 0 && e.less(&w.near[(i-1)/2]) {
+			return fmt.Errorf("near %d: heap order broken", i)
+		}
+		if !e.live() {
+			stale++
+			continue
+		}
+		if t := e.t; t.when != e.when || e.when/tickNs > w.cur {
+			return fmt.Errorf("near %d: when %d/%d cur %d", i, t.when, e.when, w.cur)
 		}
 		n++
 	}
-	for _, t := range w.batch {
-		if t != nil && t.state == timerBatch {
-			n++
-		}
+	if stale != w.stale {
+		return fmt.Errorf("%d stale entries in near, counted %d", stale, w.stale)
 	}
 	if n != w.n {
 		return fmt.Errorf("n = %d, counted %d", w.n, n)
