@@ -15,49 +15,155 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
-// serveConn serves HTTP/1.1 on one connection in the coroutine co: it reads
-// requests with http.ReadRequest and answers each with h, keeping the
-// connection alive as HTTP/1.1 says, until the peer closes it or asks to.
-// Responses are buffered: those that fit (4 KiB) get a Content-Length,
-// longer ones are sent chunked.
-func serveConn(co *stackful.Co, c net.Conn, h http.Handler) {
+// maxPostHandlerReadBytes is how much of a body the handler left unread the
+// server reads to keep the connection, as net/http's server does.
+const maxPostHandlerReadBytes = 256 << 10
+
+// A connState is a connection of an envServer: the shutdown closes it if it
+// is idle, between requests.
+type connState struct {
+	c  net.Conn
+	rr *cohttp.RequestReader
+}
+
+// serveConn serves HTTP/1.1 on one connection in the coroutine co, with the
+// semantics of net/http's server: requests read by cohttp.RequestReader
+// (http.ReadRequest plus net/http's limits and checks), each answered by h,
+// the connection kept alive as HTTP/1.1 says, until the peer closes it,
+// asks to, errs, or the env drains. Responses are buffered: those that fit
+// (4 KiB) get a Content-Length, longer ones are sent chunked; what is
+// buffered goes out before the server waits to read.
+func serveConn(co *stackful.Co, c net.Conn, h http.Handler, es *envServer) {
 	defer c.Close()
-	br := bufio.NewReaderSize(c, 4<<10)
 	bw := bufio.NewWriterSize(c, 4<<10)
-	for {
-		req, err := http.ReadRequest(br)
+	rr := cohttp.NewRequestReader(flushingReader{c, bw}, es.lim)
+	st := &connState{c: c, rr: rr}
+	es.conns[st] = struct{}{}
+	defer delete(es.conns, st)
+	for !es.draining || rr.Buffered() > 0 {
+		req, err := rr.Next()
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) && !isReset(err) {
-				io.WriteString(c, "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+			var e *cohttp.Error
+			if errors.As(err, &e) {
+				bw.Write(e.Response())
+				if bw.Flush() == nil && e.Status == http.StatusRequestHeaderFieldsTooLarge {
+					cohttp.CloseWriteAndWait(c)
+				}
 			}
 			return
 		}
 		req.RemoteAddr = c.RemoteAddr().String()
-		w := &responseWriter{req: req, bw: bw, header: make(http.Header)}
-		w.keepAlive = keepAlive(req)
-		if !serve(w, h) {
+		w := &responseWriter{req: req, bw: bw, header: make(http.Header), es: es}
+		w.keepAlive = keepAlive(req) && !es.draining
+		if v := req.Header.Get("Expect"); v != "" {
+			if !strings.Contains(strings.ToLower(v), "100-continue") {
+				w.keepAlive = false
+				w.header.Set("Connection", "close")
+				w.WriteHeader(http.StatusExpectationFailed)
+				w.finish()
+				bw.Flush()
+				return
+			}
+			if req.ProtoAtLeast(1, 1) && req.ContentLength != 0 {
+				w.cont = &continueReader{body: req.Body, bw: bw}
+				req.Body = w.cont
+			}
+		}
+		w.body = req.Body
+		if n := rr.Limits().MaxBodyBytes; n >= 0 {
+			w.max = &maxBodyReader{ReadCloser: req.Body, remain: n, limit: n}
+			req.Body = w.max
+		}
+		handler := h
+		if req.RequestURI == "*" && req.Method == http.MethodOptions {
+			handler = http.HandlerFunc(globalOptions)
+		}
+		if !serve(w, handler) {
 			return
 		}
 		if err := w.finish(); err != nil {
 			return
 		}
-		// Drain what the handler left of the body, within reason.
-		if n, _ := io.CopyN(io.Discard, req.Body, 256<<10); n == 256<<10 {
-			w.keepAlive = false
-		}
-		req.Body.Close()
-		if br.Buffered() == 0 || !w.keepAlive { // answer pipelined requests in one write
-			if bw.Flush() != nil {
-				return
-			}
-		}
 		if !w.keepAlive {
+			if bw.Flush() == nil && w.tooBig {
+				cohttp.CloseWriteAndWait(c)
+			}
 			return
 		}
 	}
+	bw.Flush()
+}
+
+// flushingReader is the connection as the request reader sees it: the
+// responses buffered so far go out before a read, so a client is never kept
+// waiting for an answer while the server waits for it. A batch of
+// pipelined requests is answered in one write.
+type flushingReader struct {
+	net.Conn
+	bw *bufio.Writer
+}
+
+func (f flushingReader) Read(p []byte) (int, error) {
+	if f.bw.Buffered() > 0 {
+		if err := f.bw.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return f.Conn.Read(p)
+}
+
+// continueReader answers Expect: 100-continue on the handler's first read
+// of the body, as net/http does.
+type continueReader struct {
+	body   io.ReadCloser
+	bw     *bufio.Writer
+	sent   bool
+	sawEOF bool
+}
+
+func (r *continueReader) Read(p []byte) (int, error) {
+	if !r.sent {
+		r.sent = true
+		r.bw.WriteString("HTTP/1.1 100 Continue\r\n\r\n")
+		if err := r.bw.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := r.body.Read(p)
+	if err == io.EOF {
+		r.sawEOF = true
+	}
+	return n, err
+}
+
+func (r *continueReader) Close() error { return r.body.Close() }
+
+// maxBodyReader is http.MaxBytesReader for this server: reading past the
+// limit fails with *http.MaxBytesError.
+type maxBodyReader struct {
+	io.ReadCloser
+	remain, limit int64
+}
+
+func (r *maxBodyReader) Read(p []byte) (int, error) {
+	if r.remain < 0 {
+		return 0, &http.MaxBytesError{Limit: r.limit}
+	}
+	if int64(len(p)) > r.remain+1 {
+		p = p[:r.remain+1]
+	}
+	n, err := r.ReadCloser.Read(p)
+	if int64(n) > r.remain {
+		n = int(r.remain)
+		r.remain = -1
+		return n, &http.MaxBytesError{Limit: r.limit}
+	}
+	r.remain -= int64(n)
+	return n, err
 }
 
 // serve calls the handler, turning a panic into a 500 as net/http does
@@ -65,6 +171,9 @@ func serveConn(co *stackful.Co, c net.Conn, h http.Handler) {
 func serve(w *responseWriter, h http.Handler) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
+			if stackful.Unwinding(p) {
+				panic(p)
+			}
 			ok = false
 			if p != http.ErrAbortHandler && !w.wroteHeader {
 				w.keepAlive = false
@@ -79,8 +188,6 @@ func serve(w *responseWriter, h http.Handler) (ok bool) {
 	h.ServeHTTP(w, w.req)
 	return true
 }
-
-func isReset(err error) bool { return strings.Contains(err.Error(), "connection reset") }
 
 // keepAlive reports whether the request lets the connection stay open.
 func keepAlive(r *http.Request) bool {
@@ -105,6 +212,11 @@ type responseWriter struct {
 	sentHeader  bool // the header is on the wire (chunked mode)
 	chunked     bool
 	keepAlive   bool
+	es          *envServer
+	tooBig      bool            // the handler left more than maxPostHandlerReadBytes of body unread
+	body        io.ReadCloser   // the request body under the limit
+	cont        *continueReader // the body's 100-continue wrapper, if any
+	max         *maxBodyReader
 	buf         bytes.Buffer
 	written     int64
 	err         error
@@ -209,6 +321,10 @@ func (w *responseWriter) writeHeader() {
 		return
 	}
 	w.sentHeader = true
+	if w.es.draining {
+		w.keepAlive = false
+	}
+	w.discardBody()
 	h := w.header
 	if bodyAllowed(w.status) && h.Get("Content-Type") == "" && w.buf.Len() > 0 {
 		h.Set("Content-Type", http.DetectContentType(w.buf.Bytes()))
@@ -255,3 +371,38 @@ type dateCache struct {
 }
 
 var cachedDate atomic.Pointer[dateCache]
+
+// discardBody reads what the handler left of the request body before the
+// response goes out, as net/http does: up to maxPostHandlerReadBytes, to
+// keep the connection; beyond that, or when the body is broken, over its
+// limit, or still waiting for a 100 Continue, the response closes the
+// connection.
+func (w *responseWriter) discardBody() {
+	if w.req.ContentLength == 0 || !w.keepAlive {
+		return
+	}
+	switch {
+	case w.cont != nil && !w.cont.sawEOF, w.max != nil && w.max.remain < 0:
+		w.keepAlive = false
+		return
+	}
+	_, err := io.CopyN(io.Discard, w.body, maxPostHandlerReadBytes+1)
+	switch {
+	case err == nil:
+		w.tooBig = true
+		w.keepAlive = false
+	case errors.Is(err, io.EOF), errors.Is(err, http.ErrBodyReadAfterClose):
+	default:
+		w.keepAlive = false
+	}
+}
+
+// globalOptions answers "OPTIONS *" as net/http's server does: an empty 200,
+// having read at most 4 KiB of a body.
+func globalOptions(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Length", "0")
+	if r.ContentLength != 0 {
+		mb := http.MaxBytesReader(w, r.Body, 4<<10)
+		io.Copy(io.Discard, mb)
+	}
+}

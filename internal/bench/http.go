@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/examples/echo/handler"
 	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/conet"
+	"golang.org/x/sys/unix"
 )
 
 // HTTPModels are the HTTP hello servers RunHTTP knows. The stackful ones
@@ -43,27 +45,43 @@ func HelloHandler(w http.ResponseWriter, r *http.Request) {
 func HelloLoop(r io.Reader, w io.Writer) error { return hello.Serve(r, w) }
 
 // coConn reads and writes fd through a stackful coroutine: a call that
-// would block suspends the coroutine on the loop.
+// would block suspends the coroutine on the loop. A read deadline makes
+// Read give up with loop.ErrTimeout; CloseWrite half-closes fd.
 type coConn struct {
-	co *stackful.Co
-	fd int
+	co       *stackful.Co
+	fd       int
+	deadline time.Time
 }
 
-func (c coConn) Read(p []byte) (int, error) {
-	n, err := c.co.Read(c.fd, p)
+func (c *coConn) Read(p []byte) (int, error) {
+	timeout := time.Duration(-1)
+	if !c.deadline.IsZero() {
+		timeout = max(time.Until(c.deadline), 0)
+	}
+	n, err := c.co.ReadTimeout(c.fd, p, timeout)
 	if n == 0 && err == nil {
 		return 0, io.EOF
 	}
 	return n, err
 }
 
-func (c coConn) Write(p []byte) (int, error) { return c.co.Write(c.fd, p) }
+func (c *coConn) Write(p []byte) (int, error) { return c.co.Write(c.fd, p) }
+
+func (c *coConn) SetReadDeadline(t time.Time) error { c.deadline = t; return nil }
+
+func (c *coConn) CloseWrite() error { return unix.Shutdown(c.fd, unix.SHUT_WR) }
 
 // StackfulHello serves hello requests on the connection fd in the
 // coroutine co with HelloLoop over Co.Read and Co.Write, then closes fd.
 func StackfulHello(co *stackful.Co, fd int) error {
+	return StackfulHelloLimits(co, fd, cohttp.Limits{})
+}
+
+// StackfulHelloLimits is StackfulHello with the limits lim.
+func StackfulHelloLimits(co *stackful.Co, fd int, lim cohttp.Limits) error {
 	defer co.Close(fd)
-	return HelloLoop(coConn{co, fd}, coConn{co, fd})
+	c := &coConn{co: co, fd: fd}
+	return hello.ServeLimits(c, c, lim)
 }
 
 // stackfulShutdown returns the shutdown of a stackful server on env: close

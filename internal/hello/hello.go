@@ -4,44 +4,92 @@
 package hello
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/cogen-go/cogen/cohttp"
 )
 
 // Body is what every hello server answers.
 const Body = "Hello, World!"
 
-// Serve answers HTTP/1.1 requests read from r until end of file: requests
-// are parsed by http.ReadRequest; each response, written to w in one call,
-// carries the headers net/http sends (Content-Length, Content-Type, Date).
-// It returns nil at end of file or after a request asking to close.
-func Serve(r io.Reader, w io.Writer) error {
-	br := bufio.NewReaderSize(r, 4096)
+// maxDiscard is how much of a request body the server reads to keep the
+// connection open: net/http's server reads that much of what a handler left.
+const maxDiscard = 256 << 10
+
+// Serve is ServeLimits with the default limits.
+func Serve(r io.Reader, w io.Writer) error { return ServeLimits(r, w, cohttp.Limits{}) }
+
+// ServeLimits answers HTTP/1.1 requests read from r with a hello response
+// written to w in one call, carrying the headers net/http sends
+// (Content-Length, Content-Type, Date), until end of file: what net/http's
+// server does with a handler that writes Body and ignores the request.
+// Requests are read by a cohttp.RequestReader with lim (timeouts apply when
+// r has SetReadDeadline); a request it refuses is answered with its error
+// response. A body is read and discarded up to 256 KiB; a longer one, an
+// Expect: 100-continue (never asked for, since the body is not needed) or a
+// request asking to close ends the connection after the response.
+// ServeLimits returns nil at end of file, after a refused request and
+// after a response that closes; other errors of r and w.
+func ServeLimits(r io.Reader, w io.Writer, lim cohttp.Limits) error {
+	rr := cohttp.NewRequestReader(r, lim)
 	resp := make([]byte, 0, 256)
 	for {
-		req, err := http.ReadRequest(br)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
+		req, err := rr.Next()
 		if err != nil {
+			var e *cohttp.Error
+			if errors.As(err, &e) {
+				_, err = w.Write(e.Response())
+				if err == nil && e.Status == http.StatusRequestHeaderFieldsTooLarge {
+					cohttp.CloseWriteAndWait(r)
+				}
+				return err
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
 			return err
 		}
-		if _, err := io.Copy(io.Discard, req.Body); err != nil {
+		keep, tooBig := !req.Close, false
+		switch v := req.Header.Get("Expect"); {
+		case v == "":
+		case !strings.Contains(strings.ToLower(v), "100-continue"):
+			_, err := w.Write(append(resp[:0], "HTTP/1.1 417 Expectation Failed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"...))
 			return err
+		case req.ProtoAtLeast(1, 1) && req.ContentLength != 0:
+			keep = false // the body is not wanted: close rather than ask for it
 		}
-		resp = append(resp[:0], "HTTP/1.1 200 OK\r\nContent-Length: "...)
+		if keep && req.ContentLength != 0 {
+			n, err := io.CopyN(io.Discard, req.Body, maxDiscard+1)
+			if err == nil || !errors.Is(err, io.EOF) || n > maxDiscard {
+				keep, tooBig = false, err == nil
+			}
+		}
+		resp = append(resp[:0], "HTTP/1.1 200 OK\r\n"...)
+		if !keep {
+			resp = append(resp, "Connection: close\r\n"...)
+		} else if !req.ProtoAtLeast(1, 1) {
+			resp = append(resp, "Connection: keep-alive\r\n"...)
+		}
+		resp = append(resp, "Content-Length: "...)
 		resp = strconv.AppendInt(resp, int64(len(Body)), 10)
 		resp = append(resp, "\r\nContent-Type: text/plain; charset=utf-8\r\nDate: "...)
 		resp = time.Now().UTC().AppendFormat(resp, http.TimeFormat)
-		resp = append(resp, "\r\n\r\n"+Body...)
+		resp = append(resp, "\r\n\r\n"...)
+		if req.Method != http.MethodHead {
+			resp = append(resp, Body...)
+		}
 		if _, err := w.Write(resp); err != nil {
 			return err
 		}
-		if req.Close {
+		if !keep {
+			if tooBig {
+				cohttp.CloseWriteAndWait(r)
+			}
 			return nil
 		}
 	}

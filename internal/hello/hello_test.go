@@ -36,10 +36,23 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// TestServeBadRequest: a malformed request is an error, not an answer.
+// TestServeBadRequest: a malformed request is answered 400 as net/http
+// answers it, after the responses to the valid requests before it.
 func TestServeBadRequest(t *testing.T) {
 	var out bytes.Buffer
-	if err := Serve(strings.NewReader("NOT HTTP\r\n\r\n"), &out); err == nil || out.Len() != 0 {
-		t.Fatalf("err %v, wrote %q", err, out.String())
+	err := Serve(strings.NewReader("GET / HTTP/1.1\r\nHost: x\r\n\r\nNOT HTTP\r\n\r\n"), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(&out)
+	for i, want := range []int{200, 400} {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode != want || (want == 400) != resp.Close {
+			t.Fatalf("response %d: %d, Close=%v", i, resp.StatusCode, resp.Close)
+		}
 	}
 }

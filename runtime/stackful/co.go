@@ -333,6 +333,12 @@ type unwindError struct{}
 
 func (*unwindError) Error() string { return "stackful: coroutine unwound by Env.Close" }
 
+// Unwinding reports whether p, a value recovered in a coroutine, is the
+// panic by which Env.Close unwinds it. Code that recovers panics (a
+// server's handler guard, say) must panic again with p when it is: the
+// coroutine is to end, and each further wait would panic anew.
+func Unwinding(p any) bool { return isUnwind(p) }
+
 // isUnwind reports whether p is the panic of a coroutine being unwound.
 func isUnwind(p any) bool {
 	if p == errUnwind {

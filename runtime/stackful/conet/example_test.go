@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/conet"
@@ -62,4 +63,31 @@ func ExampleListenReusePort() {
 	first.Close()
 	second.Close()
 	// Output: true
+}
+
+// A server that serves at most 100 connections at once and drops a client
+// silent for 30 seconds: the bound pauses accepting, a deadline bounds each
+// wait for a line.
+func ExampleServeConns() {
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	ln, _ := conet.Listen("tcp", "127.0.0.1:0")
+	env.Create(func(co *stackful.Co) {
+		conet.ServeConns(co, ln, 100, func(co *stackful.Co, c net.Conn) {
+			defer c.Close()
+			r := bufio.NewReader(c)
+			for {
+				c.SetReadDeadline(time.Now().Add(30 * time.Second))
+				line, err := r.ReadString('\n') // fails with os.ErrDeadlineExceeded when idle
+				if err != nil {
+					return
+				}
+				c.Write([]byte(strings.ToUpper(line)))
+			}
+		}, nil)
+	}, nil).Resume()
+	ln.Close() // the server ends with its listener
+	env.Run(func() bool { return env.Live() == 0 })
+	fmt.Println("served")
+	// Output: served
 }

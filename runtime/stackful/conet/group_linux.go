@@ -18,6 +18,12 @@ import (
 // ends the Serve coroutines; the handlers are the envs' in-flight work. A
 // Serve that ends with another error fails the group.
 func ServeGroup(g *stackful.Group, network, address string, handler func(co *stackful.Co, c net.Conn), attr *stackful.Attr) (net.Addr, error) {
+	return ServeGroupConns(g, network, address, 0, handler, attr)
+}
+
+// ServeGroupConns is [ServeGroup] with [ServeConns]: each env runs at most
+// maxConns handlers at once (maxConns <= 0: no bound).
+func ServeGroupConns(g *stackful.Group, network, address string, maxConns int, handler func(co *stackful.Co, c net.Conn), attr *stackful.Attr) (net.Addr, error) {
 	lns := make([]net.Listener, 0, g.Len())
 	fail := func(err error) (net.Addr, error) {
 		for _, ln := range lns {
@@ -42,7 +48,7 @@ func ServeGroup(g *stackful.Group, network, address string, handler func(co *sta
 	}
 	for i, ln := range lns {
 		g.Go(i, func(co *stackful.Co) {
-			if err := Serve(co, ln, handler, attr); err != nil && !errors.Is(err, net.ErrClosed) {
+			if err := ServeConns(co, ln, maxConns, handler, attr); err != nil && !errors.Is(err, net.ErrClosed) {
 				g.Fail(fmt.Errorf("conet: ServeGroup on env %d: %w", i, err))
 			}
 		})

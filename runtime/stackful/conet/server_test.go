@@ -307,3 +307,66 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestServeConnsBound: with a bound of 3, a 4th connection is not accepted
+// (its handler does not run) until one of the first three closes; then it
+// is served.
+func TestServeConnsBound(t *testing.T) {
+	const bound = 3
+	e := newEnv(t)
+	ln := listenTCP(t)
+	live, peak, served := 0, 0, 0
+	stopped := false
+	spawn(e, func(co *stackful.Co) {
+		ServeConns(co, ln, bound, func(co *stackful.Co, c net.Conn) {
+			live++
+			peak = max(peak, live)
+			served++
+			echoHandler(co, c)
+			live--
+		}, nil)
+		stopped = true
+	})
+	var clients []net.Conn
+	for range bound + 1 {
+		c, err := net.Dial("tcp", ln.Addr().String()) // completes in the kernel's backlog
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		clients = append(clients, c)
+	}
+	ticking := true
+	spawn(e, func(co *stackful.Co) { // the loop looks at the stop conditions every 5 ms
+		for ticking {
+			co.Sleep(5 * time.Millisecond)
+		}
+	})
+	deadline := time.Now().Add(300 * time.Millisecond)
+	runUntil(t, e, 5*time.Second, func() bool { return time.Now().After(deadline) })
+	if served != bound {
+		t.Fatalf("%d handlers ran with a bound of %d", served, bound)
+	}
+	clients[0].Close()
+	runUntil(t, e, 5*time.Second, func() bool { return served == bound+1 })
+	go func() { // the 4th connection is served: it echoes
+		clients[bound].Write([]byte("ping"))
+	}()
+	buf := make([]byte, 4)
+	var done atomic.Bool
+	go func() {
+		clients[bound].SetReadDeadline(time.Now().Add(5 * time.Second))
+		io.ReadFull(clients[bound], buf)
+		done.Store(true)
+	}()
+	runUntil(t, e, 5*time.Second, done.Load)
+	if string(buf) != "ping" || peak != bound {
+		t.Fatalf("echoed %q, peak %d live handlers", buf, peak)
+	}
+	for _, c := range clients {
+		c.Close()
+	}
+	ln.Close()
+	ticking = false
+	runUntil(t, e, 5*time.Second, func() bool { return stopped && e.Live() == 0 })
+}

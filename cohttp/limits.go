@@ -1,0 +1,81 @@
+package cohttp
+
+import "time"
+
+// Defaults of the Limits fields left zero.
+const (
+	DefaultMaxHeaderBytes    = 1 << 20 // as net/http's DefaultMaxHeaderBytes
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 60 * time.Second
+	DefaultMaxBodyBytes      = 4 << 20
+	DefaultMaxConns          = 10000
+)
+
+// Limits bound what one client can make a server hold. A zero field takes
+// its default; a negative one turns the limit off (MaxHeaderBytes excepted:
+// a request head is always bounded). Every HTTP server of this module takes
+// one Limits value; [Limits.Normalize] gives the values in force.
+type Limits struct {
+	// MaxHeaderBytes bounds the request line and header fields together. A
+	// longer head is answered 431 Request Header Fields Too Large and the
+	// connection closed; the server holds at most this much of it (plus
+	// one read buffer), whatever the client sends. net/http's server allows
+	// 4096 bytes of slack on top of its limit; so do these servers.
+	MaxHeaderBytes int
+	// ReadHeaderTimeout bounds the time from the first byte of a request to
+	// the end of its head. A client that takes longer is disconnected
+	// without an answer, as net/http does.
+	ReadHeaderTimeout time.Duration
+	// IdleTimeout bounds the wait for the first byte of the next request on
+	// a keep-alive connection (and of the first one on a new connection).
+	IdleTimeout time.Duration
+	// MaxBodyBytes bounds a request body: a handler reading past it gets an
+	// error (*http.MaxBytesError for http.Handler servers) and the server
+	// closes the connection after the response; servers that read the body
+	// before calling the handler answer 413 Content Too Large.
+	MaxBodyBytes int64
+	// MaxConns bounds the connections one env (or loop) serves at once.
+	// Beyond it the server stops accepting: new connections wait in the
+	// kernel's listen backlog until one closes.
+	MaxConns int
+}
+
+// DefaultLimits returns the limits in force when none is configured.
+func DefaultLimits() Limits { return Limits{}.Normalize() }
+
+// Normalize returns l with its zero fields set to their defaults and its
+// negative ones set to -1 (no limit). MaxHeaderBytes is never off.
+func (l Limits) Normalize() Limits {
+	if l.MaxHeaderBytes <= 0 {
+		l.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	l.ReadHeaderTimeout = durationOr(l.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	l.IdleTimeout = durationOr(l.IdleTimeout, DefaultIdleTimeout)
+	switch {
+	case l.MaxBodyBytes == 0:
+		l.MaxBodyBytes = DefaultMaxBodyBytes
+	case l.MaxBodyBytes < 0:
+		l.MaxBodyBytes = -1
+	}
+	switch {
+	case l.MaxConns == 0:
+		l.MaxConns = DefaultMaxConns
+	case l.MaxConns < 0:
+		l.MaxConns = -1
+	}
+	return l
+}
+
+func durationOr(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return -1
+	}
+	return d
+}
+
+// headLimit is the number of bytes a server reads while looking for the end
+// of a request head: MaxHeaderBytes plus net/http's slack of 4096.
+func (l Limits) headLimit() int { return l.MaxHeaderBytes + 4096 }

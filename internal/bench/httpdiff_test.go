@@ -1,0 +1,29 @@
+package bench
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/cogen-go/cogen/cohttp"
+	"github.com/cogen-go/cogen/internal/httpdiff"
+)
+
+// TestHTTPDifferential: both stackful hello servers answer every byte
+// stream of the suite as net/http's server answers it with HelloHandler.
+func TestHTTPDifferential(t *testing.T) {
+	oracle := httpdiff.Oracle(t, http.HandlerFunc(HelloHandler))
+	for _, model := range []string{"stackful/conet", "stackful/co"} {
+		t.Run(model, func(t *testing.T) {
+			addr, stop, err := StartHTTP(model, cohttp.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if err := stop(); err != nil {
+					t.Error(err)
+				}
+			}()
+			httpdiff.Run(t, oracle, addr, httpdiff.Cases(), httpdiff.ReadRequestDiffers)
+		})
+	}
+}
