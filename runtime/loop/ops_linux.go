@@ -13,11 +13,16 @@ import (
 // fd's read slot, if no data is available yet. Bytes that TryReadStream read
 // ahead on fd are returned first, without a system call.
 func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
-	if f := l.Lookup(fd); f != nil && f.ahead != nil && len(p) > 0 && f.ahead.off < f.ahead.end {
+	f := l.Lookup(fd)
+	if f != nil && f.ahead != nil && len(p) > 0 && f.ahead.off < f.ahead.end {
 		return f.ahead.take(p), false, nil
 	}
 	for {
-		n, err = unix.Read(fd, p)
+		if f != nil {
+			n, err = rawRead(fd, p)
+		} else {
+			n, err = unix.Read(fd, p)
+		}
 		if err != unix.EINTR {
 			break
 		}
@@ -38,8 +43,15 @@ func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n in
 // returns wait=true, having armed w on fd's write slot, if some of p is left:
 // the caller retries with p[n:].
 func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
+	raw := l.Lookup(fd) != nil
 	for n < len(p) {
-		m, err := unix.Write(fd, p[n:])
+		var m int
+		var err error
+		if raw {
+			m, err = rawWrite(fd, p[n:])
+		} else {
+			m, err = unix.Write(fd, p[n:])
+		}
 		switch {
 		case err == unix.EINTR:
 			continue

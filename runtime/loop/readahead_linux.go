@@ -56,7 +56,7 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 	var r uintptr
 	var errno unix.Errno
 	for {
-		r, _, errno = unix.Syscall(unix.SYS_READV, uintptr(fd), uintptr(unsafe.Pointer(&iov[0])), 2)
+		r, _, errno = unix.RawSyscall(unix.SYS_READV, uintptr(fd), uintptr(unsafe.Pointer(&iov[0])), 2)
 		if errno != unix.EINTR {
 			break
 		}
