@@ -85,7 +85,8 @@ type coExtra struct {
 	poll       loop.PollState
 	polled     bool // poll holds state to release
 	panicValue any
-	pending    any // the handle protocol's operation slot (OpSlot)
+	pending    any         // the handle protocol's operation slot (OpSlot)
+	job        *offloadJob // the coroutine's offload job, reused (offload.go)
 }
 
 func (co *Co) ext() *coExtra {

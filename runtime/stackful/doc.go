@@ -104,6 +104,21 @@
 // again after twice the time each time. Run calls that can block in Go
 // with hook.Offload.
 //
+// # Offloading
+//
+// What can only block in Go - a driver that holds a Go mutex across I/O
+// or waits on a Go channel, a cgo call, file I/O, Go's resolver - runs
+// safely through [Co.Offload] (or hook.Offload in hooked code): fn runs
+// on a worker goroutine of the env's pool while the coroutine waits on
+// the loop. The pool starts workers on demand up to [Env.SetOffloadLimit]
+// ([DefaultOffloadLimit], 64) and ends them in Close; when the limit is
+// in flight, callers wait on the loop. [Co.OffloadContext] bounds the wait
+// and cancels fn's context when it passes. A round trip allocates nothing
+// after the coroutine's first (its job is reused) and costs two
+// cross-thread wake-ups: a channel send to the worker and a submit to the
+// loop (BenchmarkOffload, tens of microseconds on the loaded 2-core VM,
+// the same as a goroutine per call, which allocates 4 times).
+//
 // # Stacks
 //
 // [Attr] keeps libco's two stack modes, each with a real effect, measured by

@@ -40,8 +40,9 @@ type Env struct {
 	closed   bool
 	mainG    uintptr // the main goroutine's identity in Self's registry
 
-	switches uint64     // Resumes so far: with current, what the stall watchdog samples (stall.go)
-	stall    stallWatch // the stall watchdog
+	switches uint64       // Resumes so far: with current, what the stall watchdog samples (stall.go)
+	stall    stallWatch   // the stall watchdog
+	offload  *offloadPool // worker goroutines for Co.Offload, made on first use
 }
 
 // NewEnv creates an env with a loop of its own, which [Env.Close] closes.
@@ -189,6 +190,7 @@ func (e *Env) Close() error {
 			panic("stackful: internal error: coroutine still alive after unwinding")
 		}
 	}
+	e.stopOffload()
 	for _, s := range e.shares {
 		s.drain()
 	}

@@ -60,8 +60,9 @@
 // descriptor's registration with the loop first, so a coroutine waiting on
 // it wakes with EBADF. [Poll] is libco's co_poll on any descriptors.
 // [Sleep], [Usleep] and [Nanosleep] sleep on the loop. [LookupHost] (the
-// hooked gethostbyname) and [Offload] run what can only block on a helper
-// goroutine while the coroutine waits on the loop.
+// hooked gethostbyname) and [Offload] run what can only block on a worker
+// goroutine of the env's offload pool ([stackful.Co.Offload]) while the
+// coroutine waits on the loop.
 //
 // Errors are bare [syscall.Errno] values, as x/sys returns them: EAGAIN,
 // ETIMEDOUT, ECONNRESET, ECONNREFUSED, EBADF...

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 
-	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
@@ -19,64 +18,21 @@ func hooked() *stackful.Co {
 	return co
 }
 
-// Offload runs fn on a goroutine of its own and returns once fn has
-// returned, re-raising its panic if it panicked. In a hooked coroutine the
-// coroutine waits on the loop meanwhile, so the env's other coroutines keep
-// running: this is how a call that can only block (a cgo call, a file
-// system call, Go's own resolver) is made to yield. fn must not touch the
-// env or its coroutines. Elsewhere fn simply runs on the calling goroutine.
+// Offload runs fn on a worker goroutine of the env's offload pool
+// ([stackful.Co.Offload]) and returns once fn has returned, re-raising its
+// panic if it panicked. In a hooked coroutine the coroutine waits on the
+// loop meanwhile, so the env's other coroutines keep running: this is how
+// a call that can only block (a cgo call, a file system call, Go's own
+// resolver, a library that holds a Go mutex across I/O) is made to yield.
+// fn must not touch the env or its coroutines. Elsewhere fn simply runs on
+// the calling goroutine.
 func Offload(fn func()) {
 	co := hooked()
 	if co == nil {
 		fn()
 		return
 	}
-	l := co.Env().Loop()
-	w := co.Waiter()
-	done := make(chan struct{})
-	var panicked any
-	// finished and waiting live on the loop side: they are touched only by
-	// the coroutine and by the submitted func, which the loop runs while
-	// the coroutine is suspended.
-	finished, waiting := false, false
-	go func() {
-		defer func() {
-			if !completed(done) {
-				panicked = recover()
-				close(done)
-			}
-			l.Submit(func() {
-				finished = true
-				if waiting {
-					w.Wake(loop.Ready)
-				}
-			})
-		}()
-		fn()
-		close(done)
-	}()
-	for !finished {
-		waiting = true
-		w.Park(-1)
-		r := co.Await()
-		waiting = false
-		if r == loop.LoopClosed {
-			<-done // nothing will run the loop any more
-			break
-		}
-	}
-	if panicked != nil {
-		panic(panicked)
-	}
-}
-
-func completed(c chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
+	co.Offload(fn)
 }
 
 // LookupHost looks up host with Go's default resolver and returns its
