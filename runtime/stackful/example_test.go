@@ -207,3 +207,40 @@ func ExampleEnv_Close() {
 	// deferred call ran
 	// live: 0
 }
+
+// A call that can only block in Go runs on a worker of the env's offload
+// pool while the coroutine waits on the loop.
+func ExampleCo_Offload() {
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	var sum int
+	co := env.Create(func(co *stackful.Co) {
+		co.Offload(func() {
+			time.Sleep(10 * time.Millisecond) // blocks a worker, not the env
+			sum = 1 + 2
+		})
+	}, nil)
+	co.Resume()
+	env.Run(func() bool { return co.Status() == stackful.Dead })
+	fmt.Println(sum)
+	// Output: 3
+}
+
+// A coroutine blocked in Go's scheduler is reported: here the handler
+// counts the stall and releases the channel the coroutine waits on.
+func ExampleEnv_OnStall() {
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	env.SetStallTimeout(50 * time.Millisecond)
+	ch := make(chan int)
+	env.OnStall(func(s stackful.Stall) {
+		fmt.Println("stall:", s.State, s.Blocked)
+		ch <- 1
+	})
+	co := env.Create(func(co *stackful.Co) { <-ch }, nil) // wrong: waits outside the loop
+	co.Resume()
+	fmt.Println(co.Status())
+	// Output:
+	// stall: chan receive true
+	// dead
+}
