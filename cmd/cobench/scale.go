@@ -40,13 +40,13 @@ func runScale(s settings, p *progress) ([]Row, error) {
 	var rows []Row
 	for _, kind := range []string{"echo", "http"} {
 		models := bench.ScaleModels[kind]
-		results := make(map[string]bench.LoadResult)
+		results := make(map[string]bench.ScaleResult)
 		for round := range s.loads {
 			for _, model := range models {
 				for _, loops := range loopCounts {
 					mode := bench.ScaleMode(kind, model, loops)
 					p.step("scale: %s %s server, %d loop(s) (window %d/%d)", kind, model, loops, round+1, s.loads)
-					var r bench.LoadResult
+					var r bench.ScaleResult
 					if err := p.during(func() error {
 						return runChildRetry(p, task{Kind: "scale", Mode: mode, Conns: scaleConns, D: s.window}, s.window+loadSlack, &r)
 					}); err != nil {
@@ -55,7 +55,12 @@ func runScale(s settings, p *progress) ([]Row, error) {
 					if r.Requests == 0 {
 						return nil, fmt.Errorf("scale: %s: no request answered", mode)
 					}
-					results[mode] = addResults(results[mode], r)
+					sum := results[mode]
+					sum.LoadResult = addResults(sum.LoadResult, r.LoadResult)
+					sum.ClientCPU += r.ClientCPU
+					sum.MachineBusy += r.MachineBusy
+					sum.MachineWall += r.MachineWall
+					results[mode] = sum
 				}
 			}
 		}
@@ -73,7 +78,7 @@ func runScale(s settings, p *progress) ([]Row, error) {
 			}
 			return fmt.Sprintf("%s, %d %s", scaleNames[kind+"/"+model], loops, unit)
 		}
-		add := func(measure, unit string, value func(r bench.LoadResult) float64, note func(r bench.LoadResult) string) {
+		add := func(measure, unit string, value func(r bench.ScaleResult) float64, note func(r bench.ScaleResult) string) {
 			for _, model := range models {
 				for _, loops := range loopCounts {
 					r := results[bench.ScaleMode(kind, model, loops)]
@@ -82,12 +87,10 @@ func runScale(s settings, p *progress) ([]Row, error) {
 				}
 			}
 		}
-		add("requests/s", "req/s", func(r bench.LoadResult) float64 { return r.ReqPerSec() }, func(r bench.LoadResult) string {
+		add("requests/s", "req/s", func(r bench.ScaleResult) float64 { return r.ReqPerSec() }, func(r bench.ScaleResult) string {
 			return fmt.Sprintf("%s requests in %.2f s", groupDigits(fmt.Sprint(r.Requests)), r.Elapsed.Seconds())
 		})
-		add("server CPU per request", "µs/req", func(r bench.LoadResult) float64 { return r.CPUPerReqMicros() }, func(r bench.LoadResult) string {
-			return fmt.Sprintf("server busy %.2f of %d cores", r.ServerCPU.Seconds()/r.Elapsed.Seconds(), runtime.NumCPU())
-		})
+		add("server CPU per request", "µs/req", func(r bench.ScaleResult) float64 { return r.CPUPerReqMicros() }, cpuNote)
 		for _, model := range models {
 			one, all := results[bench.ScaleMode(kind, model, 1)], results[bench.ScaleMode(kind, model, n)]
 			rows = append(rows, Row{Group: "scale", Measure: fmt.Sprintf("%s: %d-loop / 1-loop requests/s", title, n),
@@ -97,4 +100,17 @@ func runScale(s settings, p *progress) ([]Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// cpuNote says how busy the cores were during a scale row's windows: the
+// server (over the load windows), the load client (over its life: the
+// windows plus connection setup) and the whole machine, every process
+// included (over the child's run).
+func cpuNote(r bench.ScaleResult) string {
+	note := fmt.Sprintf("cores busy: server %.2f, load client %.2f",
+		r.ServerCPU.Seconds()/r.Elapsed.Seconds(), r.ClientCPU.Seconds()/r.Elapsed.Seconds())
+	if r.MachineBusy > 0 {
+		note += fmt.Sprintf(", whole machine %.2f of %d", r.MachineBusy.Seconds()/r.MachineWall.Seconds(), runtime.NumCPU())
+	}
+	return note
 }

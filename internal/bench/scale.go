@@ -2,9 +2,12 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/cogen-go/cogen/examples/echo/handler"
 	"github.com/cogen-go/cogen/internal/echoload"
@@ -27,6 +30,20 @@ var ScaleModels = map[string][]string{
 	"http": {"stackful", "net/http"},
 }
 
+// A ScaleResult is a LoadResult with what the rest of the machine did
+// meanwhile: on a machine whose cores the load client shares, the share of
+// the CPU each side got is what bounds the server's throughput.
+type ScaleResult struct {
+	LoadResult
+	// ClientCPU is the load client's user+system CPU time over its whole
+	// life (connection setup included), from getrusage(RUSAGE_CHILDREN).
+	ClientCPU time.Duration
+	// MachineBusy and MachineWall are the busy CPU time of the whole
+	// machine (every process, /proc/stat) and the wall time, both over the
+	// whole run; MachineBusy is 0 where /proc/stat is missing.
+	MachineBusy, MachineWall time.Duration
+}
+
 // RunScale serves one echoload run (cfg.Addr is filled in) with the server
 // named by mode, "kind/model/loops" (for example "echo/stackless/2"), shuts
 // it down and returns what the load client measured. The process runs with
@@ -34,11 +51,22 @@ var ScaleModels = map[string][]string{
 // loop servers get loops (each loop on a thread of its own); the load
 // client is another process, with its own GOMAXPROCS. LoopPolls adds up the
 // epoll_wait returns of every loop of the group.
-func RunScale(mode string, cfg echoload.Config) (LoadResult, error) {
+func RunScale(mode string, cfg echoload.Config) (ScaleResult, error) {
 	kind, model, loops, err := parseScaleMode(mode)
 	if err != nil {
-		return LoadResult{}, err
+		return ScaleResult{}, err
 	}
+	client0, busy0, t0 := childrenCPU(), machineBusy(), time.Now()
+	res, err := runScale(kind, model, loops, cfg)
+	return ScaleResult{
+		LoadResult:  res,
+		ClientCPU:   childrenCPU() - client0,
+		MachineBusy: machineBusy() - busy0,
+		MachineWall: time.Since(t0),
+	}, err
+}
+
+func runScale(kind, model string, loops int, cfg echoload.Config) (LoadResult, error) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(loops))
 	cfg.HTTP = kind == "http"
 	switch {
@@ -75,8 +103,47 @@ func RunScale(mode string, cfg echoload.Config) (LoadResult, error) {
 		cfg.Addr = addr.String()
 		return serveGroup(cfg, g.Group)
 	}
-	return LoadResult{}, fmt.Errorf("bench: unknown scale model %q", mode)
+	return LoadResult{}, fmt.Errorf("bench: unknown scale model %q", ScaleMode(kind, model, loops))
 }
+
+// childrenCPU returns the user+system CPU time of this process's children
+// that have ended and been waited for.
+func childrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// machineBusy returns the CPU time every core of the machine has spent not
+// idle since boot (the cpu line of /proc/stat), or 0.
+func machineBusy() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 5 || f[0] != "cpu" {
+		return 0
+	}
+	var busy int64
+	for i, v := range f[1:] {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0
+		}
+		if i != 3 && i != 4 && i < 8 { // not idle, iowait, guest, guest_nice
+			busy += n
+		}
+	}
+	return time.Duration(busy) * time.Second / clockTicks
+}
+
+// clockTicks is USER_HZ, the unit of /proc/stat: 100 on every Linux
+// architecture Go supports.
+const clockTicks = 100
 
 // ScaleMode names a RunScale server.
 func ScaleMode(kind, model string, loops int) string {

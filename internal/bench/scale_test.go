@@ -8,7 +8,8 @@ import (
 )
 
 // TestRunScale: every scale server answers exactly the requests of a short
-// run at 1 and 2 loops, counts the polls of all its loops, restores
+// run at 1 and 2 loops, counts the polls of all its loops and the load
+// client's CPU time, restores
 // GOMAXPROCS, and leaves no descriptor or goroutine behind.
 func TestRunScale(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
@@ -22,7 +23,7 @@ func TestRunScale(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if res.Requests != 2000 || res.ServerCPU <= 0 {
+					if res.Requests != 2000 || res.ServerCPU <= 0 || res.ClientCPU <= 0 || res.MachineWall <= 0 || res.MachineBusy < 0 {
 						t.Fatalf("%+v", res)
 					}
 					if isGo := model == "goroutine" || model == "net/http"; isGo != (res.LoopPolls < 0) {
