@@ -1,2 +1,54 @@
-// Package db runs stock database drivers from stackful coroutines.
+// Package db runs stock database drivers - github.com/redis/go-redis/v9
+// and github.com/jackc/pgx/v5 - from stackful coroutines, and its tests run
+// them against real servers (1,000 coroutines of one env; prepared
+// statements, transactions, a query that times out, connections dropped
+// and a server restarted mid-run). It is a module of its own so that the
+// drivers stay out of cogen's dependencies.
+//
+// # What works
+//
+// Two combinations, both tested:
+//
+//   - Coroutine conns behind a coroutine semaphore. The driver dials with
+//     conet.Dialer ([RedisOptions], [PgPoolConfig]), so every read, write
+//     and connect waits on the env's loop; every use of the driver's pool
+//     is bracketed by a cosync.Semaphore of the pool's size, so the pool
+//     always has a free conn and never waits. This is the fast path: no
+//     goroutine hand-off per call.
+//   - Offload. The driver uses plain conns, and each call runs on a worker
+//     of the env's offload pool (hook.Offload, stackful.Co.Offload) while
+//     the coroutine waits on the loop. Nothing of the driver runs on a
+//     coroutine, so nothing can stall the env; each call pays two
+//     cross-thread wake-ups, and concurrency is bounded by the offload
+//     limit (Env.SetOffloadLimit).
+//
+// # What is unsafe, and why
+//
+// A coroutine must wait only through its env; a driver waits in Go's
+// scheduler in places, and on a coroutine each of them freezes the env
+// (the stall watchdog reports it after a second, see stackful.Env.OnStall):
+//
+//   - An exhausted pool: go-redis's and pgxpool's Get/Acquire wait on a Go
+//     channel or semaphore for a conn that a suspended coroutine of the
+//     same env holds: a deadlock until the pool timeout (go-redis) or the
+//     context's deadline. Hence the semaphore. Tested: the stall is
+//     reported.
+//   - Locks held across I/O: go-redis's maintenance-notification handshake
+//     holds a sync.RWMutex across a round trip; [RedisOptions] turns those
+//     notifications off. Other features that do (go-redis's cluster and
+//     sentinel clients, pub/sub, autopipelining; pgx's CopyFrom with a
+//     reader that blocks) are not audited: offload them.
+//   - Short blocking hand-offs that end by themselves: pool dials that
+//     run on a goroutine of the pool while Get waits on a channel, pgx's
+//     context watcher (a context.AfterFunc goroutine) that Unwatch waits
+//     for, a conn closed by a pool's background goroutine. They freeze the
+//     env for a connect or a cancel request, not forever, because the other
+//     side is a plain goroutine that does not need the loop.
+//   - Pools shared between envs: a conn is served by the env whose
+//     coroutine first waited on it; a pool shared by two envs hands conns
+//     across them. Use one client per env.
+//
+// The tests check all of this against real servers, and that nothing -
+// goroutines, file descriptors - is left behind after the clients and the
+// env are closed. Without servers they skip (see .ci/dbservers).
 package db

@@ -11,7 +11,7 @@ import (
 // used from hooked coroutines of one env: conns from [conet.Dialer], so
 // every query waits on the loop, and at most maxConns of them. Every use
 // of the pool (from Acquire, or a query method of the pool, to the
-// release of the conn and the end of its rows) must go through a [Gate]
+// release of the conn and the end of its rows) must go through a cosync.Semaphore
 // of maxConns: pgxpool waits in Go's scheduler when it is exhausted.
 func PgPoolConfig(url string, maxConns int32) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(url)

@@ -9,8 +9,10 @@ import (
 
 	"github.com/cogen-go/cogen/examples/db"
 	"github.com/cogen-go/cogen/examples/db/internal/servers"
+	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -18,7 +20,7 @@ const pgConns = 10
 
 // newPgPool makes a pool of coroutine conns for env's coroutines and a gate
 // of its size, and a table of its own for the test.
-func newPgPool(t *testing.T, env *stackful.Env) (*pgxpool.Pool, *db.Gate, string) {
+func newPgPool(t *testing.T, env *stackful.Env) (*pgxpool.Pool, *cosync.Semaphore, string) {
 	t.Helper()
 	cfg, err := db.PgPoolConfig(servers.Postgres(t), pgConns)
 	if err != nil {
@@ -39,7 +41,7 @@ func newPgPool(t *testing.T, env *stackful.Env) (*pgxpool.Pool, *db.Gate, string
 		pool.Exec(ctx, "DROP TABLE "+table)
 		pool.Close()
 	})
-	return pool, db.NewGate(pgConns), table
+	return pool, cosync.NewSemaphore(pgConns), table
 }
 
 // 1,000 coroutines share ten conns: a prepared statement on the acquired
@@ -49,11 +51,11 @@ func TestPgCoroutinePool(t *testing.T) {
 	noLeaks(t)
 	env, _ := stackful.NewEnv()
 	defer env.Close()
-	pool, gate, table := newPgPool(t, env)
+	pool, sem, table := newPgPool(t, env)
 	ctx := context.Background()
 	runCoroutinesOn(t, env, coroutines, func(co *stackful.Co, i int) error {
-		gate.Enter(co)
-		defer gate.Leave()
+		sem.Acquire(co, 1)
+		defer sem.Release(1)
 		c, err := pool.Acquire(ctx)
 		if err != nil {
 			return err
@@ -94,3 +96,123 @@ func TestPgCoroutinePool(t *testing.T) {
 }
 
 var errRollback = errors.New("roll back")
+
+// A query that outlives its context: pgx's context watcher (a goroutine of
+// context.AfterFunc) sets the conn's deadline, which wakes the coroutine
+// waiting on the loop; the env's other coroutines ran meanwhile, and the
+// pool replaces the broken conn.
+func TestPgQueryTimeout(t *testing.T) {
+	servers.Postgres(t)
+	noLeaks(t)
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	pool, sem, _ := newPgPool(t, env)
+	ticks := 0
+	stop := false
+	ticker := env.Create(func(co *stackful.Co) {
+		for !stop {
+			co.Sleep(10 * time.Millisecond)
+			ticks++
+		}
+	}, nil)
+	ticker.Resume()
+	runCoroutinesOn(t, env, 3, func(co *stackful.Co, i int) error {
+		sem.Acquire(co, 1)
+		defer sem.Release(1)
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		t0 := time.Now()
+		_, err := pool.Exec(ctx, "SELECT pg_sleep(10)")
+		if err == nil || !pgconnTimeout(err) {
+			return fmt.Errorf("pg_sleep(10) with a 200 ms context: %v", err)
+		}
+		if d := time.Since(t0); d > 3*time.Second {
+			return fmt.Errorf("the timeout took %v", d)
+		}
+		var one int
+		return pool.QueryRow(context.Background(), "SELECT 1").Scan(&one)
+	})
+	stop = true
+	env.Run(func() bool { return ticker.Status() == stackful.Dead })
+	if ticks < 10 {
+		t.Errorf("another coroutine ticked %d times during the 200 ms queries", ticks)
+	}
+}
+
+func pgconnTimeout(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err)
+}
+
+// The server drops every connection mid-run (pg_terminate_backend, what a
+// restart does to its clients): queries in flight fail, the pool dials
+// again, and every coroutine finishes its work with retries.
+func TestPgConnectionsDropped(t *testing.T) {
+	servers.Postgres(t)
+	noLeaks(t)
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	pool, sem, table := newPgPool(t, env)
+	ctx := context.Background()
+	killed := false
+	failures := 0
+	const n = 200
+	runCoroutinesOn(t, env, n, func(co *stackful.Co, i int) error {
+		if i == n/2 {
+			sem.Acquire(co, 1)
+			_, err := pool.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
+			sem.Release(1)
+			if err != nil {
+				return err
+			}
+			killed = true
+		}
+		for attempt := 0; ; attempt++ {
+			sem.Acquire(co, 1)
+			_, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, $1) ON CONFLICT (id) DO NOTHING", i)
+			sem.Release(1)
+			if err == nil {
+				return nil
+			}
+			failures++
+			if attempt == 10 {
+				return err
+			}
+			co.Sleep(20 * time.Millisecond)
+		}
+	})
+	var count int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&count); err != nil {
+		t.Fatal(err)
+	}
+	if !killed || count != n {
+		t.Fatalf("killed %v, %d rows, want %d", killed, count, n)
+	}
+	t.Logf("%d failed attempts retried", failures)
+}
+
+// pgxpool on plain conns, each use offloaded: no semaphore needed, the
+// offload limit bounds the calls in flight.
+func TestPgOffload(t *testing.T) {
+	url := servers.Postgres(t)
+	noLeaks(t)
+	ctx := context.Background()
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = pgConns
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	runCoroutines(t, coroutines, func(env *stackful.Env) { env.SetOffloadLimit(pgConns) }, func(co *stackful.Co, i int) error {
+		var sum int
+		var err error
+		co.Offload(func() { err = pool.QueryRow(ctx, "SELECT $1::int * 2", i).Scan(&sum) })
+		if err == nil && sum != 2*i {
+			err = fmt.Errorf("%d * 2 = %d", i, sum)
+		}
+		return err
+	})
+}

@@ -12,7 +12,7 @@ import (
 // coroutines of one env: conns from [conet.Dialer], so every read, write
 // and dial waits on the loop; poolSize conns; maintenance notifications
 // off (their handshake holds a Go RWMutex across I/O). Every call of the
-// client must go through a [Gate] of poolSize: go-redis's pool waits in
+// client must go through a cosync.Semaphore of poolSize: go-redis's pool waits in
 // Go's scheduler when it is exhausted.
 func RedisOptions(addr string, poolSize int) *redis.Options {
 	var d conet.Dialer

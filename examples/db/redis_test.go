@@ -2,13 +2,18 @@ package db_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cogen-go/cogen/examples/db"
 	"github.com/cogen-go/cogen/examples/db/internal/servers"
+	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/hook"
 	"github.com/redis/go-redis/v9"
@@ -24,18 +29,18 @@ func TestRedisCoroutineConns(t *testing.T) {
 	const pool = 16
 	rc := redis.NewClient(db.RedisOptions(addr, pool))
 	defer rc.Close()
-	gate := db.NewGate(pool)
+	sem := cosync.NewSemaphore(pool)
 	ctx := context.Background()
 	runCoroutines(t, coroutines, nil, func(co *stackful.Co, i int) error {
 		key := "co:" + strconv.Itoa(i)
 		for j := range 5 {
-			gate.Enter(co)
+			sem.Acquire(co, 1)
 			err := rc.Set(ctx, key, j, 0).Err()
 			var v int
 			if err == nil {
 				v, err = rc.Get(ctx, key).Int()
 			}
-			gate.Leave()
+			sem.Release(1)
 			if err != nil {
 				return err
 			}
@@ -69,4 +74,101 @@ func TestRedisOffload(t *testing.T) {
 		}
 		return err
 	})
+}
+
+// The probe: go-redis's pool, exhausted, waits in Go's scheduler
+// (a select in its semaphore) while the conns' holders are suspended on
+// the loop. The watchdog reports the stall; the waiter's context ends it
+// with an error.
+func TestRedisPoolStallReported(t *testing.T) {
+	addr := servers.Redis(t)
+	noLeaks(t)
+	opt := db.RedisOptions(addr, 1)
+	rc := redis.NewClient(opt)
+	defer rc.Close()
+	var mu sync.Mutex
+	var stalls []stackful.Stall
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	env.SetStallTimeout(300 * time.Millisecond)
+	env.OnStall(func(s stackful.Stall) { mu.Lock(); stalls = append(stalls, s); mu.Unlock() })
+	ctx := context.Background()
+	errs := make([]error, 2)
+	done := 0
+	for i := range 2 {
+		env.Create(func(co *stackful.Co) {
+			co.EnableHook()
+			// BLPOP holds the only conn on the loop for 1 s (its
+			// server-side timeout), while the other coroutine asks the
+			// pool for a conn and waits in Go's scheduler.
+			ctx := ctx
+			if i == 1 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, 800*time.Millisecond)
+				defer cancel()
+			}
+			_, errs[i] = rc.BLPop(ctx, time.Second, "cogen:none").Result()
+			done++
+		}, nil).Resume()
+	}
+	env.Run(func() bool { return done == 2 })
+	mu.Lock()
+	defer mu.Unlock()
+	if len(stalls) == 0 {
+		t.Fatal("no stall reported")
+	}
+	s := stalls[0]
+	if !s.Blocked || s.State != "select" || !strings.Contains(s.Stack, "go-redis") {
+		t.Errorf("stall %+v", s)
+	}
+	if !errors.Is(errs[1], context.DeadlineExceeded) || !errors.Is(errs[0], redis.Nil) {
+		t.Errorf("errors %v, want redis.Nil (BLPOP timed out) and the waiter's context deadline", errs)
+	}
+}
+
+// A private redis-server stops and starts again on the same port mid-run:
+// commands in flight fail, the pool dials again, every coroutine finishes
+// with retries.
+func TestRedisServerRestart(t *testing.T) {
+	bin := servers.RedisServer(t)
+	noLeaks(t)
+	srv := startRedis(t, bin, "")
+	opt := db.RedisOptions(srv.addr, 8)
+	opt.MaxRetries = -1 // the test retries itself, and counts
+	rc := redis.NewClient(opt)
+	defer rc.Close()
+	sem := cosync.NewSemaphore(8)
+	ctx := context.Background()
+	const n = 200
+	restarted, failures := false, 0
+	runCoroutines(t, n, nil, func(co *stackful.Co, i int) error {
+		if i == n/2 {
+			// Offloaded: stopping and starting processes blocks in Go.
+			co.Offload(func() { srv.stop(t); srv = startRedis(t, bin, srv.port) })
+			restarted = true
+		}
+		key := "restart:" + strconv.Itoa(i)
+		for attempt := 0; ; attempt++ {
+			sem.Acquire(co, 1)
+			err := rc.Set(ctx, key, i, 0).Err()
+			var v int
+			if err == nil {
+				v, err = rc.Get(ctx, key).Int()
+			}
+			sem.Release(1)
+			if err == nil && v == i {
+				return nil
+			}
+			failures++
+			if attempt == 20 {
+				return fmt.Errorf("after %d attempts: %v (value %d)", attempt, err, v)
+			}
+			co.Sleep(50 * time.Millisecond)
+		}
+	})
+	if !restarted {
+		t.Fatal("not restarted")
+	}
+	t.Logf("%d failed attempts retried", failures)
+	srv.stop(t)
 }
