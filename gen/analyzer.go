@@ -64,6 +64,37 @@ type Func struct {
 	// have a plan and get generated.
 	OK   bool
 	plan *plan
+	// lit is set for a function literal that suspends, rewritten as a frame
+	// of its own; lits are those of a marked function (nested ones
+	// included), in the order they were found.
+	lit  *litInfo
+	lits *litSet
+}
+
+// litInfo describes a function literal that suspends.
+type litInfo struct {
+	node  *ast.FuncLit
+	root  *Func // the marked function it is in
+	ownCo bool  // the handle is its first parameter (else it captures it)
+	// captures are the variables of the enclosing functions it refers to,
+	// in order of first mention; its frame holds pointers to them.
+	captures []*types.Var
+}
+
+// litSet is what a marked function and its literals share about the
+// literals that suspend.
+type litSet struct {
+	list   []*Func
+	byNode map[*ast.FuncLit]*Func
+	byObj  map[types.Object]*Func // local variables holding one
+	defs   map[ast.Node]bool      // the statements or specs defining those variables
+}
+
+func (f *Func) root() *Func {
+	if f.lit != nil {
+		return f.lit.root
+	}
+	return f
 }
 
 // Fields describes the frame fields the rewrite keeps, in struct order: the
@@ -131,7 +162,14 @@ func run(pass *analysis.Pass) (any, error) {
 	checkNames(pass, res.Funcs)
 	for _, f := range res.Funcs {
 		if f.OK {
+			f.lits = &litSet{byNode: map[*ast.FuncLit]*Func{}, byObj: map[types.Object]*Func{}, defs: map[ast.Node]bool{}}
 			f.plan, f.OK = lowerFunc(pass, f, marked)
+			// Lowering a literal may find more (nested) ones.
+			for i := 0; i < len(f.lits.list) && f.OK; i++ {
+				lf := f.lits.list[i]
+				lf.plan, lf.OK = lowerFunc(pass, lf, marked)
+				f.OK = lf.OK
+			}
 		}
 	}
 	checkStale(pass, res)

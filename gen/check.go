@@ -1,9 +1,11 @@
 package gen
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -84,6 +86,11 @@ func (s *scan) walk(n, parent ast.Node, lit int) {
 	switch n := n.(type) {
 	case *ast.FuncLit:
 		s.captures(n)
+		if lit == 0 && s.suspendingLit(n) {
+			// A frame of its own, checked when it is lowered.
+			s.litFunc(n, parent)
+			return
+		}
 		lit++
 	case *ast.DeferStmt:
 		if lit == 0 {
@@ -98,7 +105,7 @@ func (s *scan) walk(n, parent ast.Node, lit int) {
 	case *ast.Ident:
 		if s.info.Uses[n] == s.fn.Co && s.fn.Co != nil && !s.coUseOK(n, parent, lit) {
 			if lit > 0 {
-				s.errorf(n.Pos(), "a closure cannot use the coroutine handle %s: closures that suspend are not supported (v1)", n.Name)
+				s.errorf(n.Pos(), "a closure cannot use the coroutine handle %s here", n.Name)
 			} else {
 				s.errorf(n.Pos(), "the coroutine handle %s may only call its waiting methods, be passed as the first argument of a //co:stackless function or to a parameter of type cosync.Handle", n.Name)
 			}
@@ -254,19 +261,30 @@ func (s *scan) call(call *ast.CallExpr, parent ast.Node, lit int) {
 	if c != nil {
 		delete(s.protoArgs, call)
 		kind = suspCall
-		if len(call.Args) == 0 || s.fn.Co == nil || s.info.Uses[identOf(call.Args[0])] != s.fn.Co {
+		if c.fn.lit != nil && !c.fn.lit.ownCo {
+			// A literal that captures the handle: no handle argument.
+			if lit > 0 {
+				s.badCalls[call] = true
+				return
+			}
+			s.callees[call] = c
+		} else if len(call.Args) == 0 || s.fn.Co == nil || s.info.Uses[identOf(call.Args[0])] != s.fn.Co {
 			if lit == 0 {
-				s.errorf(call.Pos(), "%s must be called with the caller's coroutine handle as its first argument", c.fn.Decl.Name.Name)
+				name := c.fn.Decl.Name.Name
+				if c.fn.lit != nil {
+					name = fmt.Sprintf("the closure defined at line %d", s.pass.Fset.Position(c.fn.lit.node.Pos()).Line)
+				}
+				s.errorf(call.Pos(), "%s must be called with the caller's coroutine handle as its first argument", name)
 			}
 			s.badCalls[call] = true
 			return
-		}
-		if call.Ellipsis.IsValid() && len(call.Args) == 1 {
+		} else if call.Ellipsis.IsValid() && len(call.Args) == 1 {
 			s.errorf(call.Pos(), "cannot spread arguments into the coroutine handle")
 			s.badCalls[call] = true
 			return
+		} else {
+			s.callees[call] = c
 		}
-		s.callees[call] = c
 	}
 	if kind == notSusp || lit > 0 {
 		// In a closure, the use of the handle is what is reported.
@@ -291,6 +309,22 @@ func identOf(e ast.Expr) *ast.Ident {
 // markedCallee returns the //co:stackless function a call statically calls.
 func (s *scan) markedCallee(call *ast.CallExpr) *callee {
 	fun := ast.Unparen(call.Fun)
+	if set := s.fn.root().lits; set != nil {
+		switch f := fun.(type) {
+		case *ast.FuncLit:
+			if !s.suspendingLit(f) {
+				return nil
+			}
+			if lf := s.litFunc(f, call); lf != nil {
+				return &callee{fn: lf, key: lf.FrameName}
+			}
+			return nil
+		case *ast.Ident:
+			if lf := set.byObj[s.info.Uses[f]]; lf != nil {
+				return &callee{fn: lf, key: lf.FrameName}
+			}
+		}
+	}
 	var id *ast.Ident
 	switch f := fun.(type) {
 	case *ast.IndexExpr:
@@ -443,6 +477,166 @@ func children(n ast.Node) []ast.Node {
 			out = append(out, c)
 		}
 		return false
+	})
+	return out
+}
+
+// suspendingLit reports whether a function literal of the function suspends:
+// it takes the handle as its first parameter or refers to the function's.
+func (s *scan) suspendingLit(n *ast.FuncLit) bool {
+	if sig, ok := s.info.TypeOf(n).(*types.Signature); ok && sig.Params().Len() > 0 && isCoType(sig.Params().At(0).Type()) {
+		return true
+	}
+	if s.fn.Co == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(n.Body, func(c ast.Node) bool {
+		if id, ok := c.(*ast.Ident); ok && s.info.Uses[id] == s.fn.Co {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// litFunc returns the frame-to-be of a function literal that suspends,
+// creating it on first sight. parent is the node holding the literal: only
+// a call of it or the definition of a local variable that is only called
+// are supported.
+func (s *scan) litFunc(n *ast.FuncLit, parent ast.Node) *Func {
+	root := s.fn.root()
+	set := root.lits
+	if f, ok := set.byNode[n]; ok {
+		return f
+	}
+	set.byNode[n] = nil // reported at most once
+	rsig := root.Obj.Type().(*types.Signature)
+	if rsig.TypeParams() != nil || rsig.RecvTypeParams() != nil {
+		s.errorf(n.Pos(), "a closure that suspends is not supported in a generic function")
+		return nil
+	}
+	escapes := func(why string) *Func {
+		s.errorf(n.Pos(), "a closure that suspends must be called where it is defined (at once, or through a local variable that is only called): this one %s", why)
+		return nil
+	}
+	var holder types.Object
+	var def ast.Node
+	switch p := parent.(type) {
+	case *ast.CallExpr:
+		if p.Fun != n {
+			return escapes("is passed to a function")
+		}
+	case *ast.AssignStmt:
+		if p.Tok != token.DEFINE || len(p.Lhs) != 1 || len(p.Rhs) != 1 {
+			return escapes("is assigned to a variable that is not a new local")
+		}
+		holder, def = s.info.Defs[p.Lhs[0].(*ast.Ident)], p
+	case *ast.ValueSpec:
+		if len(p.Names) != 1 || len(p.Values) != 1 {
+			return escapes("is declared with other variables")
+		}
+		holder, def = s.info.Defs[p.Names[0]], p
+	case *ast.ReturnStmt:
+		return escapes("is returned")
+	default:
+		return escapes("is stored or used as a value")
+	}
+	if def != nil {
+		if holder == nil {
+			return escapes("is assigned to the blank identifier")
+		}
+		if why := s.onlyCalled(holder); why != "" {
+			return escapes(fmt.Sprintf("is held in %s, which %s", holder.Name(), why))
+		}
+	}
+	sig := s.info.TypeOf(n).(*types.Signature)
+	ownCo := sig.Params().Len() > 0 && isCoType(sig.Params().At(0).Type())
+	co := s.fn.Co
+	if ownCo {
+		co = sig.Params().At(0)
+	}
+	name := fmt.Sprintf("%sFunc%d", lowerFirst(strings.TrimSuffix(root.FrameName, "Frame")), len(set.list)+1)
+	f := &Func{
+		Decl:      &ast.FuncDecl{Name: &ast.Ident{Name: name, NamePos: n.Pos()}, Type: n.Type, Body: n.Body},
+		Obj:       types.NewFunc(n.Pos(), s.pass.Pkg, name, sig),
+		File:      s.fn.File,
+		Co:        co,
+		FrameName: name + "Frame",
+		CtorName:  "new" + upperFirst(name) + "Frame",
+		OK:        true,
+		lits:      set,
+	}
+	for _, gen := range []string{f.FrameName, f.CtorName} {
+		if obj := s.pass.Pkg.Scope().Lookup(gen); obj != nil && !inGeneratedFile(s.pass, obj.Pos()) {
+			s.errorf(n.Pos(), "generated name %s of this closure collides with %s declared at %s", gen, gen, s.pass.Fset.Position(obj.Pos()))
+			return nil
+		}
+	}
+	f.lit = &litInfo{node: n, root: root, ownCo: ownCo, captures: s.litCaptures(n, root)}
+	set.list = append(set.list, f)
+	set.byNode[n] = f
+	if holder != nil {
+		set.byObj[holder] = f
+		set.defs[def] = true
+	}
+	return f
+}
+
+// onlyCalled says how a local variable holding a literal is used other than
+// by calling it in the function itself ("" if it is not).
+func (s *scan) onlyCalled(obj types.Object) string {
+	why := ""
+	var stack []ast.Node
+	ast.Inspect(s.fn.Decl.Body, func(n ast.Node) bool {
+		if why != "" {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok && s.info.Uses[id] == obj {
+			parent := stack[len(stack)-1]
+			if call, ok := parent.(*ast.CallExpr); !ok || call.Fun != id {
+				why = "is used other than by calling it"
+			}
+			for _, a := range stack {
+				if fl, ok := a.(*ast.FuncLit); ok && !s.suspendingLit(fl) {
+					why = "is used in a function literal that does not suspend"
+				}
+			}
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return why
+}
+
+// litCaptures lists the variables of the enclosing functions that a
+// literal refers to, in order of first mention: not the handle, not the
+// variables holding literals that suspend (their calls are rewritten).
+func (s *scan) litCaptures(n *ast.FuncLit, root *Func) []*types.Var {
+	var out []*types.Var
+	seen := map[*types.Var]bool{}
+	ast.Inspect(n.Body, func(c ast.Node) bool {
+		id, ok := c.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := s.info.Uses[id].(*types.Var)
+		if !ok || v.IsField() || seen[v] || isCoType(v.Type()) {
+			return true
+		}
+		if v.Pos() < root.Decl.Pos() || v.Pos() >= root.Decl.End() || (v.Pos() >= n.Pos() && v.Pos() < n.End()) {
+			return true
+		}
+		if root.lits.byObj[v] != nil {
+			return true
+		}
+		seen[v] = true
+		out = append(out, v)
+		return true
 	})
 	return out
 }

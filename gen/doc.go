@@ -50,9 +50,9 @@
 //     and operations users build on the protocol. The receiver and the
 //     arguments are evaluated once, before the state the call starts.
 //
-// The handle may be used for nothing else: storing it, passing it to an
-// unmarked function (other than for a Handle parameter) or capturing it in
-// a closure is a diagnostic.
+// The handle may be used for nothing else: storing it or passing it to an
+// unmarked function (other than for a Handle parameter) is a diagnostic; a
+// closure that uses it is a closure that suspends (see below).
 //
 // Run cogen with go generate:
 //
@@ -137,6 +137,24 @@
 // call cannot suspend (it runs outside the frame's steps): deferring a
 // waiting method or a marked function is a diagnostic.
 //
+// # Closures that suspend
+//
+// A function literal of a marked function that suspends (it uses the
+// function's handle, or takes a handle as its first parameter and is
+// passed the function's) becomes a frame of its own, named after the
+// function (runFunc1Frame for the first in Run), and calling it is a call
+// of that frame, like a call of a marked function. It must be called where
+// it is defined: at once (func() { ... }()), or through a local variable
+// defined from it (g := func...; var g = func...) that is only ever called,
+// in the function or in literals that suspend too. Its frame holds pointers
+// to the variables it captures, so they are shared by reference exactly as
+// Go shares them (with the function and with other literals; a variable
+// declared in a loop is a new one per iteration). Literals nest, and have
+// defers, results and named results like functions. A literal that suspends
+// and escapes (passed to a function, stored, returned, used as a value, or
+// its variable used other than by calling it) is a diagnostic saying which;
+// so is one in a generic function.
+//
 // Range over a function iterator uses iter.Pull; every way out of the loop
 // stops the iterator (a panic in the loop body does not, in v1). Range over
 // a map iterates over a snapshot of its keys, looking each one up before
@@ -160,7 +178,7 @@
 // [Analyzer] reports, at file:line:col: unknown or misplaced //co:
 // directives; marked functions without the handle as first parameter;
 // misuse of the handle; and the constructs it does not rewrite: deferred
-// calls that suspend, closures that suspend, select with a suspension point in it,
+// calls that suspend, closures that suspend and escape, select with a suspension point in it,
 // range across a suspension over a map whose keys can be NaN, values live
 // across a suspension whose type is declared inside the function (the
 // frame is a package-level type; such types are otherwise hoisted to the

@@ -135,6 +135,11 @@ func generateFile(fset *token.FileSet, pkg *types.Package, af *ast.File, src str
 	e.file.ImportName(stacklessPath, "stackless")
 	for _, fn := range funcs {
 		e.function(fn)
+		if fn.lits != nil {
+			for _, lf := range fn.lits.list {
+				e.function(lf)
+			}
+		}
 	}
 	var buf bytes.Buffer
 	if err := e.file.Render(&buf); err != nil {
@@ -233,6 +238,9 @@ func (e *emitter) function(fn *Func) {
 	if recv := fn.Obj.Type().(*types.Signature).Recv(); recv != nil {
 		name = recvTypeName(recv.Type()) + "." + name
 	}
+	if fn.lit != nil {
+		name = fmt.Sprintf("the function literal at %s:%d", e.srcName, e.fset.Position(fn.lit.node.Pos()).Line)
+	}
 	decl, use := e.typeParams(fn)
 	frame := func() *jen.Statement { return generic(jen.Id(fn.FrameName), use) }
 	recv := func() *jen.Statement { return jen.Id(p.recv).Op("*").Add(frame()) }
@@ -263,7 +271,7 @@ func (e *emitter) function(fn *Func) {
 			pname = v.name
 			inits = append(inits, jen.Id(v.name).Op(":").Id(v.name))
 		}
-		t := e.typ(v.typ)
+		t := e.fieldType(v) // a pointer for what a literal captures
 		if sig.Variadic() && i == len(ctorParams)-1 {
 			t = jen.Op("...").Add(e.typ(v.typ.(*types.Slice).Elem()))
 		}
@@ -292,7 +300,7 @@ func (e *emitter) function(fn *Func) {
 	e.file.Func().Params(recv()).Id("Step").Params(jen.Id(p.task).Op("*").Qual(stacklessPath, "Task")).Qual(stacklessPath, "Status").Block(e.stepBody(fn)...)
 
 	// Stale guard.
-	if decl == nil {
+	if decl == nil && fn.lit == nil {
 		var target *jen.Statement
 		guard := fn.Obj.Type().(*types.Signature)
 		if r := guard.Recv(); r != nil {

@@ -24,6 +24,8 @@ type lowerer struct {
 	labels map[string]*block
 	loops  int // depth of lowered loops around the current statement
 	kids   map[string]*variable
+	// captured are the variables that literals called here capture.
+	captured map[*variable]bool
 }
 
 // jctx is an enclosing lowered statement that break, continue or a label
@@ -56,6 +58,8 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 		stypes: map[ast.Expr]types.Type{},
 		labels: map[string]*block{},
 		kids:   map[string]*variable{},
+
+		captured: map[*variable]bool{},
 	}
 	for _, imp := range pass.Pkg.Imports() {
 		l.names.reserve(imp.Name())
@@ -72,6 +76,13 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 		return nil, false
 	}
 	liveness(l.p)
+	// A literal's frame points to the variables it captures: they stay in
+	// the frame (boxed ones are pointers already).
+	for v := range l.captured {
+		if !v.boxed {
+			v.field = true
+		}
+	}
 	shareFields(l.p)
 	if !l.checkTypes() {
 		return nil, false
@@ -101,7 +112,19 @@ func (l *lowerer) lower() {
 		}
 		p.recvVar = v
 	}
-	for i := 1; i < sig.Params().Len(); i++ {
+	first := 1
+	if li := l.fn.lit; li != nil {
+		// A literal's frame points to the variables it captures.
+		for _, obj := range li.captures {
+			v := l.declareObj(obj, kParam, obj.Pos())
+			v.boxed = true
+			p.params = append(p.params, v)
+		}
+		if !li.ownCo {
+			first = 0
+		}
+	}
+	for i := first; i < sig.Params().Len(); i++ {
 		pv := sig.Params().At(i)
 		v := l.declareObj(pv, kParam, pv.Pos())
 		if pv.Name() == "" || pv.Name() == "_" {
@@ -236,6 +259,9 @@ func (l *lowerer) stmt(s ast.Stmt, label string) {
 		l.declStmt(s)
 		return
 	case *ast.AssignStmt:
+		if l.fn.root().lits.defs[s] {
+			return // a literal that suspends: its calls are rewritten
+		}
 		if s.Tok == token.DEFINE || l.hasSusp(s) {
 			l.assign(s)
 		} else {
@@ -358,6 +384,9 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) {
 	case token.VAR:
 		for _, spec := range gd.Specs {
 			vs := spec.(*ast.ValueSpec)
+			if l.fn.root().lits.defs[vs] {
+				continue
+			}
 			if len(vs.Values) == 0 {
 				for _, id := range vs.Names {
 					if obj := l.info.Defs[id]; obj != nil && obj.Name() != "_" {

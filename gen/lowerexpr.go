@@ -341,7 +341,24 @@ func (l *lowerer) suspendTo(call *ast.CallExpr, targets []ast.Expr, box []*varia
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && l.info.Selections[sel] != nil {
 			list = append(list, l.receiver(sel))
 		}
-		list = append(list, call.Args[1:]...)
+		if li := c.fn.lit; li != nil {
+			for _, obj := range li.captures {
+				v := l.vars[obj]
+				if v == nil {
+					l.errorf(call.Pos(), "internal error: captured variable %s not found", obj.Name())
+					continue
+				}
+				l.captured[v] = true
+				ref := &ast.UnaryExpr{Op: token.AND, X: l.tempRef(v)}
+				l.stypes[ref] = types.NewPointer(v.typ)
+				list = append(list, ref)
+			}
+		}
+		if li := c.fn.lit; li != nil && !li.ownCo {
+			list = append(list, call.Args...)
+		} else {
+			list = append(list, call.Args[1:]...)
+		}
 		args := l.operands(list)
 		child := l.child(c)
 		next := l.newBlock()

@@ -278,6 +278,9 @@ func (r *rctx) simple(s ast.Stmt) jen.Code {
 func (r *rctx) stmtBody(s ast.Stmt) []jen.Code {
 	switch s := s.(type) {
 	case *ast.AssignStmt:
+		if r.p.fn.root().lits.defs[s] {
+			return nil // a literal that suspends: its calls are rewritten
+		}
 		return []jen.Code{jen.List(r.exprs(s.Lhs)...).Op(s.Tok.String()).List(r.exprs(s.Rhs)...)}
 	case *ast.ExprStmt:
 		return []jen.Code{r.expr(s.X)}
@@ -286,7 +289,20 @@ func (r *rctx) stmtBody(s ast.Stmt) []jen.Code {
 	case *ast.SendStmt:
 		return []jen.Code{r.expr(s.Chan).Op("<-").Add(r.expr(s.Value))}
 	case *ast.DeclStmt:
-		return []jen.Code{r.genDecl(s.Decl.(*ast.GenDecl))}
+		gd := s.Decl.(*ast.GenDecl)
+		var specs []ast.Spec
+		for _, sp := range gd.Specs {
+			if !r.p.fn.root().lits.defs[sp] {
+				specs = append(specs, sp)
+			}
+		}
+		if len(specs) == 0 {
+			return nil
+		}
+		if len(specs) < len(gd.Specs) {
+			gd = &ast.GenDecl{Tok: gd.Tok, Lparen: gd.Lparen, Specs: specs}
+		}
+		return []jen.Code{r.genDecl(gd)}
 	case *ast.BlockStmt:
 		return []jen.Code{r.block(s.List)}
 	case *ast.EmptyStmt:

@@ -59,7 +59,7 @@ func unsupported(co *stackful.Co, ch chan int) {
 	defer println() // fine since v2
 	_ = recover()   // fine: nil, as in any function that is not deferred
 	func() {
-		co.Sleep(time.Second) // want `a closure cannot use the coroutine handle co: closures that suspend are not supported`
+		co.Sleep(time.Second) // fine since v2: a closure that suspends, called at once
 	}()
 	select { // want `select with a suspension point in it is not supported`
 	case <-ch:
@@ -136,5 +136,33 @@ func handles(co *stackful.Co, c *cosync.Chan[int]) {
 	_ = h
 	_ = c.Peek(co)          // want `the coroutine handle co may only call`
 	go c.Recv(co)           // want `a suspension point cannot be the call of a go statement`
-	func() { c.Recv(co) }() // want `a closure cannot use the coroutine handle co`
+	func() { c.Recv(co) }() // fine since v2
+}
+
+type holder struct{ f func() }
+
+//co:stackless
+func escaping(co *stackful.Co, fs []func(), hd *holder) {
+	f := func() { co.Gosched() } // want `a closure that suspends must be called where it is defined \(at once, or through a local variable that is only called\): this one is held in f, which is used other than by calling it`
+	fs = append(fs, f)
+	fs = append(fs, func() { co.Gosched() }) // want `this one is passed to a function`
+	hd.f = func() { co.Gosched() }           // want `this one is assigned to a variable that is not a new local`
+	h := func() { co.Gosched() }             // want `this one is held in h, which is used in a function literal that does not suspend`
+	g := func() { h() }
+	g()
+	defer func() { co.Gosched() }() // want `a deferred call cannot suspend`
+	go func() { co.Gosched() }()    // want `a suspension point cannot be the call of a go statement`
+	ok := func(c *stackful.Co) { c.Gosched() }
+	ok(co)
+	ok(nil) // want `the closure defined at line \d+ must be called with the caller's coroutine handle as its first argument`
+}
+
+//co:stackless
+func returnsClosure(co *stackful.Co) func() {
+	return func() { co.Gosched() } // want `this one is returned`
+}
+
+//co:stackless
+func genericClosure[T any](co *stackful.Co, x T) {
+	func() { co.Gosched() }() // want `a closure that suspends is not supported in a generic function`
 }
