@@ -1,11 +1,13 @@
 package loop
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -82,6 +84,7 @@ type member struct {
 	expired  bool     // the shutdown deadline has passed
 	deadline Timer
 	idle     func() bool
+	goid     uint64 // the loop goroutine's id, written before StartGroup returns
 }
 
 // StartGroup creates the loops of cfg and starts their goroutines. It
@@ -128,6 +131,7 @@ func (g *Group) run(i int, inits chan<- error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	l, m := g.loops[i], &g.members[i]
+	m.goid = goroutineID()
 	m.idle = func() bool { return true }
 	if g.cfg.Idle != nil {
 		m.idle = func() bool { return g.cfg.Idle(i, l) }
@@ -227,11 +231,18 @@ func (g *Group) OnShutdown(i int, fn func()) error {
 // each loop, the OnShutdown funcs run, then in-flight work has until
 // timeout to finish (0: no time at all), then Exit ends the rest and the
 // loop closes. It returns what [Group.Wait] returns. Calling it again, or
-// concurrently, waits for the same shutdown; the first timeout holds.
+// concurrently, waits for the same shutdown; the first timeout holds. It
+// panics if called on one of the group's loops, which it would wait for:
+// use StartShutdown there.
 func (g *Group) Shutdown(timeout time.Duration) error {
-	g.begin(timeout)
+	g.StartShutdown(timeout)
 	return g.Wait()
 }
+
+// StartShutdown starts what Shutdown does and returns at once; it may be
+// called from anywhere, the group's own loops (a coroutine, a task, a
+// submitted func) included. Only the first call's timeout holds.
+func (g *Group) StartShutdown(timeout time.Duration) { g.begin(timeout) }
 
 // begin starts the shutdown once.
 func (g *Group) begin(timeout time.Duration) {
@@ -274,8 +285,15 @@ func (g *Group) Fail(err error) {
 }
 
 // Wait waits until every loop has closed and returns the errors of the
-// loops that failed, joined, or nil.
+// loops that failed, joined, or nil. Like Shutdown, it panics if called on
+// one of the group's loops.
 func (g *Group) Wait() error {
+	id := goroutineID()
+	for i := range g.members {
+		if g.members[i].goid == id {
+			panic("loop: Group.Shutdown or Wait called on one of the group's loops, which would wait for itself (use StartShutdown)")
+		}
+	}
 	<-g.done
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -284,3 +302,17 @@ func (g *Group) Wait() error {
 
 // Done returns a channel that is closed once every loop has closed.
 func (g *Group) Done() <-chan struct{} { return g.done }
+
+// goroutineID returns the current goroutine's id, parsed from the header of
+// its stack trace ("goroutine 18 [running]:"): a microsecond, paid once per
+// loop and once per Wait.
+func goroutineID() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b = bytes.TrimPrefix(b, []byte("goroutine "))
+	if i := bytes.IndexByte(b, ' '); i > 0 {
+		b = b[:i]
+	}
+	id, _ := strconv.ParseUint(string(b), 10, 64)
+	return id
+}

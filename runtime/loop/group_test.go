@@ -4,6 +4,7 @@ package loop
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"runtime"
 	"slices"
@@ -423,5 +424,31 @@ func TestGroupReusePort(t *testing.T) {
 	checkGoroutines(t, gs)
 	if got := openFDs(t); got != fds {
 		t.Errorf("open fds: %d, want %d", got, fds)
+	}
+}
+
+// TestGroupShutdownFromLoop: Shutdown on one of the group's loops would
+// wait for itself, so it panics; StartShutdown works there.
+func TestGroupShutdownFromLoop(t *testing.T) {
+	g, err := StartGroup(GroupConfig{Loops: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan any, 1)
+	g.Submit(1, func() {
+		defer func() { got <- recover() }()
+		g.Shutdown(time.Second)
+	})
+	if v := <-got; v == nil || !strings.Contains(fmt.Sprint(v), "loop: Group.Shutdown or Wait called on one of the group's loops") {
+		t.Errorf("Shutdown on a loop: panic %v", v)
+	}
+	g.Submit(0, func() { g.StartShutdown(time.Second) })
+	select {
+	case <-g.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("StartShutdown on a loop did not shut the group down")
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
 	}
 }

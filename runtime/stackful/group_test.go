@@ -242,3 +242,20 @@ func ping(t *testing.T, c net.Conn, msg string) {
 		t.Fatalf("echo of %q: %q, %v", msg, buf, err)
 	}
 }
+
+// TestGroupServeTCPShutdownAtOnce: a shutdown right after ServeTCP closes
+// the listeners cleanly.
+func TestGroupServeTCPShutdownAtOnce(t *testing.T) {
+	for range 20 {
+		g, err := stackful.NewGroup(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.ServeTCP("tcp4", "127.0.0.1:0", echoFD); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Shutdown(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

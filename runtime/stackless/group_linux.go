@@ -43,13 +43,18 @@ func (g *Group) Serve(network, address string, newHandler func(fd int) Frame) (*
 		}
 		lfds = append(lfds, fd)
 	}
+	frames := make([]*acceptFrame, len(lfds))
 	for i, lfd := range lfds {
-		if err := g.OnShutdown(i, func() { closeFD(g.Loop(i), lfd) }); err != nil {
+		f := &acceptFrame{g: g, i: i, lfd: lfd, newHandler: newHandler}
+		frames[i] = f
+		// The accept task may not have run its first step yet: closed
+		// keeps it from accepting on the closed descriptor's number.
+		if err := g.OnShutdown(i, func() { f.closed = true; closeFD(g.Loop(i), lfd) }); err != nil {
 			return fail(err)
 		}
 	}
-	for i, lfd := range lfds {
-		g.Spawn(i, &acceptFrame{g: g, i: i, lfd: lfd, newHandler: newHandler})
+	for i, f := range frames {
+		g.Spawn(i, f)
 	}
 	return addr, nil
 }
@@ -90,6 +95,7 @@ type acceptFrame struct {
 	lfd        int
 	newHandler func(fd int) Frame
 	delay      time.Duration
+	closed     bool // the listener has been closed
 }
 
 func (f *acceptFrame) Step(t *Task) Status {
@@ -103,6 +109,9 @@ func (f *acceptFrame) Step(t *Task) Status {
 			if t.Canceled() {
 				return Done
 			}
+		}
+		if f.closed {
+			return Done
 		}
 		fd, _, err := t.Accept(f.lfd)
 		if t.Blocked() {

@@ -208,3 +208,20 @@ func TestGroupServe(t *testing.T) {
 		t.Errorf("%d goroutines after Shutdown, want %d", got, gs)
 	}
 }
+
+// TestGroupServeShutdownAtOnce: a shutdown right after Serve, before the
+// accept tasks have run, closes the listeners cleanly.
+func TestGroupServeShutdownAtOnce(t *testing.T) {
+	for range 20 {
+		g, err := NewGroup(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Serve("tcp4", "127.0.0.1:0", func(fd int) Frame { return &groupEcho{fd: fd, count: func(*loop.Loop) {}} }); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Shutdown(time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
