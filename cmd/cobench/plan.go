@@ -89,6 +89,7 @@ func micros() []micro {
 	}
 	ms = append(ms,
 		micro{"create", cr, "stackless", bench.StacklessCreateRelease, true, "goal ≤ 100 ns"},
+		micro{"create", cr, "iter.Pull create+next+stop (floor of stackful)", bench.IterPullCreate, false, "goal: stackful default ≤ 1.5×"},
 		micro{"create", cr, "goroutine", bench.GoroutineCreate, false, "Go: iter.Pull create+next+stop 420–530 ns"},
 		micro{"timers", tm, "loop wheel (both models)", bench.WheelAddCancel, true, "goal ≤ 0.5× AfterFunc+Stop"},
 		micro{"timers", tm, "time.AfterFunc + Stop", bench.AfterFuncStop, false, "Go: 182 ns"},

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"iter"
 	"testing"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -40,6 +41,22 @@ func StackfulCreateRelease(b *testing.B, mode string) {
 		co.Resume()
 		co.Resume()
 		co.Release()
+	}
+}
+
+// IterPullCreate is StackfulCreateRelease on bare iter.Pull: create,
+// next (the sequence runs to its one yield), next (to its end), stop. It is
+// the floor under a stackful create: the goroutine and the coroutine switch
+// every stackful coroutine is built on.
+func IterPullCreate(b *testing.B) {
+	seq := func(yield func(struct{}) bool) { yield(struct{}{}) }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		next, stop := iter.Pull(seq)
+		next()
+		next()
+		stop()
 	}
 }
 

@@ -24,3 +24,7 @@ func BenchmarkStackfulCreateRelease(b *testing.B) {
 		b.Run(mode, func(b *testing.B) { bench.StackfulCreateRelease(b, mode) })
 	}
 }
+
+// BenchmarkIterPullCreate is the same create, two switches and end on bare
+// iter.Pull: the floor under BenchmarkStackfulCreateRelease/default.
+func BenchmarkIterPullCreate(b *testing.B) { bench.IterPullCreate(b) }
