@@ -29,7 +29,9 @@
 //	http    HTTP/1.1 hello with 100 keep-alive connections of the same
 //	        client: stackful coroutines (on conet's net.Conn adapters, and
 //	        on Co.Read/Co.Write) against net/http
-//	scale   the echo and HTTP loads (100 connections) served at 1 loop and
+//	scale   a cross-loop hand-off (Submit from loop 0 to 1 and back) beside a
+//	        goroutine channel ping-pong; the echo and HTTP loads (100
+//	        connections) served at 1 loop and
 //	        at N loops (N = cores, at least 2): loop.Group servers of both
 //	        models (one SO_REUSEPORT listener per loop) beside Go's with
 //	        GOMAXPROCS 1 and N; requests per second, server CPU per request

@@ -7,7 +7,8 @@ import (
 	"github.com/cogen-go/cogen/internal/bench"
 )
 
-// The scale group serves the echo and HTTP loads with each model at 1 loop
+// The scale group measures the cost of handing work from one loop of a
+// group to another, and serves the echo and HTTP loads with each model at 1 loop
 // and at N loops (N = cores, at least 2): loop.Group-based servers for the
 // two coroutine models (one SO_REUSEPORT listener per loop), and Go's
 // servers with GOMAXPROCS 1 and N, each in a child process like the echo
@@ -37,7 +38,14 @@ func scaleLoops() int { return max(runtime.NumCPU(), 2) }
 func runScale(s settings, p *progress) ([]Row, error) {
 	n := scaleLoops()
 	loopCounts := []int{1, n}
-	var rows []Row
+	rows, err := runMicros([]micro{
+		{"scale", "cross-loop hand-off round trip", "loop.Group Submit, loop 0 → 1 → 0", bench.GroupSubmitRoundTrip, true, ""},
+		{"scale", "cross-loop hand-off round trip", "goroutine + chan ping-pong", bench.ChanPingPong, false, "Go: goroutine+chan 330 ns"},
+	}, s, p)
+	if err != nil {
+		return nil, err
+	}
+	rows[0].Note = joinNote(rows[0].Note, "each hop wakes a loop blocked in epoll_wait (eventfd write)")
 	for _, kind := range []string{"echo", "http"} {
 		models := bench.ScaleModels[kind]
 		results := make(map[string]bench.ScaleResult)

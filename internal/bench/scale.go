@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/cogen-go/cogen/examples/echo/handler"
@@ -179,4 +180,42 @@ func serveGroup(cfg echoload.Config, g *loop.Group) (LoadResult, error) {
 		polls += g.Loop(i).Stats().Polls
 	}
 	return LoadResult{res, int64(polls)}, err
+}
+
+// GroupSubmitRoundTrip is the cross-loop hand-off of a loop.Group: a func
+// submitted from loop 0 to loop 1, which submits one back; b.N round trips,
+// each hop a push on the other loop's submit queue and, when that loop is
+// blocked in epoll_wait, an eventfd write that wakes it.
+func GroupSubmitRoundTrip(b *testing.B) {
+	g, err := loop.StartGroup(loop.GroupConfig{Loops: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan struct{})
+	count := 0 // touched only by loop 0
+	var onLoop0, onLoop1 func()
+	onLoop0 = func() {
+		count++
+		if count > b.N {
+			close(done)
+			return
+		}
+		if err := g.Submit(1, onLoop1); err != nil {
+			b.Error(err)
+			close(done)
+		}
+	}
+	onLoop1 = func() {
+		if err := g.Submit(0, onLoop0); err != nil {
+			b.Error(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	g.Submit(0, onLoop0)
+	<-done
+	b.StopTimer()
+	if err := g.Shutdown(time.Second); err != nil {
+		b.Fatal(err)
+	}
 }

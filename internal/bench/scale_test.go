@@ -42,3 +42,5 @@ func TestRunScale(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkGroupSubmitRoundTrip(b *testing.B) { GroupSubmitRoundTrip(b) }
