@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,10 +27,22 @@ func benchEnv(b *testing.B) *Env {
 // BenchmarkStackfulCreateRelease are in bench_ext_test.go: their bodies live
 // in internal/bench, shared with cmd/cobench.
 
-// BenchmarkStackfulSwitchRatio measures Resume+Yield and a bare iter.Pull
-// round trip in alternating chunks of 1,000, so that both see the same load
-// on a shared machine, and reports stackful's time per round trip as a
-// multiple of iter.Pull's (x-iter.Pull); ns/op is the stackful round trip.
+// BenchmarkStackfulSwitchRatio measures Resume+Yield, a bare iter.Pull
+// round trip, and an iter.Pull round trip with one plain call level on each
+// side (next and yield each called through a function that is not inlined,
+// as Resume and Yield are), in alternating chunks of 1,000, so that all
+// three see the same load on a shared machine. It reports stackful's time
+// per round trip as a multiple of bare iter.Pull's (x-iter.Pull: total
+// times; x-iter.Pull-med: the median of the per-chunk ratios, which a burst
+// of load on one chunk does not move) and of the wrapped round trip's
+// (x-iter.Pull+level-med); ns/op is the stackful round trip.
+//
+// The wrapped round trip shows where the difference goes: after a
+// coroutine switch, each call level between the caller and iter.Pull's
+// next or yield costs a mispredicted return (the return-address predictor
+// does not follow the change of stack), and Resume and Yield are one such
+// level each; they cannot be inlined (the call of next or yield alone takes
+// most of the inliner's budget).
 func BenchmarkStackfulSwitchRatio(b *testing.B) {
 	e := benchEnv(b)
 	co := e.Create(func(co *Co) {
@@ -44,8 +57,15 @@ func BenchmarkStackfulSwitchRatio(b *testing.B) {
 	})
 	defer stop()
 	next()
+	wnext, wstop := iter.Pull(func(yield func(struct{}) bool) {
+		for wrappedYield(yield) {
+		}
+	})
+	defer wstop()
+	wnext()
 	const chunk = 1000
 	var tCo, tPull time.Duration
+	var ratios, wratios []float64
 	b.ResetTimer()
 	for done := 0; done < b.N; done += chunk {
 		t0 := time.Now()
@@ -56,14 +76,35 @@ func BenchmarkStackfulSwitchRatio(b *testing.B) {
 		for range chunk {
 			next()
 		}
+		t2 := time.Now()
+		for range chunk {
+			wrappedNext(wnext)
+		}
+		t3 := time.Now()
 		tCo += t1.Sub(t0)
-		tPull += time.Since(t1)
+		tPull += t2.Sub(t1)
+		ratios = append(ratios, float64(t1.Sub(t0))/float64(t2.Sub(t1)))
+		wratios = append(wratios, float64(t1.Sub(t0))/float64(t3.Sub(t2)))
 	}
 	b.StopTimer()
 	rounds := float64((b.N + chunk - 1) / chunk * chunk)
 	b.ReportMetric(float64(tCo.Nanoseconds())/rounds, "ns/op")
 	b.ReportMetric(float64(tPull.Nanoseconds())/rounds, "ns/iter.Pull")
 	b.ReportMetric(float64(tCo)/float64(tPull), "x-iter.Pull")
+	b.ReportMetric(medianOf(ratios), "x-iter.Pull-med")
+	b.ReportMetric(medianOf(wratios), "x-iter.Pull+level-med")
+}
+
+//go:noinline
+func wrappedNext(next func() (struct{}, bool)) { next() }
+
+//go:noinline
+func wrappedYield(yield func(struct{}) bool) bool { return yield(struct{}{}) }
+
+func medianOf(xs []float64) float64 {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
 
 func benchAttrs() []namedAttr {

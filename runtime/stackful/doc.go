@@ -187,6 +187,11 @@
 // wrapper per side measures 1.21x; the state checks, the call-stack push and
 // pop and the panic check cost the remaining 2–3 ns. Resume cannot be
 // inlined (calling next alone takes most of the inliner's budget).
+// BenchmarkStackfulSwitchRatio measures the three side by side: at load
+// average 12, medians of per-chunk ratios 1.29–1.31x bare iter.Pull and
+// 1.05–1.07x iter.Pull with one wrapper level per side. Removing the level
+// would take switching with runtime.coroswitch directly, below iter.Pull;
+// the linker refuses that (invalid reference to runtime.coroswitch).
 //
 // # Threads
 //
