@@ -36,6 +36,14 @@
 //	        models (one SO_REUSEPORT listener per loop) beside Go's with
 //	        GOMAXPROCS 1 and N; requests per second, server CPU per request
 //	        and each model's N-loop/1-loop throughput ratio
+//	db      GET round trips against a throwaway redis-server that cobench
+//	        starts (skipped with a note when none is installed), 50
+//	        connections with one GET outstanding each: go-redis from
+//	        goroutines and from stackful coroutines (conet conns), built
+//	        from the nested module examples/db (not with -quick), and the
+//	        coroutine-native client examples/resp in a stackful env and as
+//	        generated stackless frames; round trips per second and
+//	        redis-server's and the client's CPU per GET
 //
 // With -peers the echo groups also measure gnet v2's echo server (one
 // event loop, and one per CPU) and the http group fasthttp's hello server,

@@ -70,7 +70,7 @@ func TestQuick(t *testing.T) {
 		}
 	}
 	for _, g := range groups {
-		if !seen[g] {
+		if !seen[g] && (g != "db" || haveRedisServer()) {
 			t.Errorf("no %s rows", g)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // groups are the row groups, in the order they run and print.
-var groups = []string{"switch", "create", "timers", "chan", "memory", "echo", "http", "scale"}
+var groups = []string{"switch", "create", "timers", "chan", "memory", "echo", "http", "scale", "db"}
 
 // A Row is one line of the table.
 type Row struct {
@@ -42,6 +42,7 @@ type settings struct {
 	conns     []int         // echo connection counts
 	httpConns int
 	peers     bool // the load groups also run the peers' servers
+	quick     bool
 }
 
 func settingsFor(o *options) settings {
@@ -64,6 +65,7 @@ func settingsFor(o *options) settings {
 		s.memN = o.memN
 	}
 	s.peers = o.peers
+	s.quick = o.quick
 	return s
 }
 
@@ -161,6 +163,13 @@ func run(o *options) ([]Row, error) {
 	}
 	if sel("scale") {
 		r, err := runScale(s, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	if sel("db") {
+		r, err := runDB(s, p) // db.go
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/netip"
 	"strconv"
+	"time"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"golang.org/x/sys/unix"
@@ -273,4 +274,24 @@ func (c *Conn) compact() {
 		c.w = copy(c.rbuf, c.rbuf[c.r:c.w])
 		c.r = 0
 	}
+}
+
+// GetLoop sends GET key and reads its reply, one at a time, until the
+// clock passes until or a command fails, and returns how many round trips it made: the db group
+// of cmd/cobench runs it in both models.
+//
+//co:stackless
+func GetLoop(co *stackful.Co, c *Conn, key string, until time.Time) (int, error) {
+	n := 0
+	for time.Now().Before(until) {
+		v, err := c.Do(co, "GET", key)
+		if err != nil {
+			return n, err
+		}
+		if v.Kind != BulkString {
+			return n, fmt.Errorf("resp: GET %s: a reply of kind %c", key, v.Kind)
+		}
+		n++
+	}
+	return n, nil
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/netip"
 	"strconv"
+	"time"
 )
 
 // DialFrame is the stackless frame of Dial: it holds the values of Dial that live across a suspension.
@@ -47,40 +48,40 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:74
-			ap, err = netip.ParseAddrPort(f.addr)
 //line resp.go:75
-			if err != nil {
+			ap, err = netip.ParseAddrPort(f.addr)
 //line resp.go:76
+			if err != nil {
+//line resp.go:77
 				f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err)
 				return stackless.Done
 			}
-//line resp.go:79
-			family = unix.AF_INET
 //line resp.go:80
-			if ap.Addr().Is4() {
+			family = unix.AF_INET
 //line resp.go:81
+			if ap.Addr().Is4() {
+//line resp.go:82
 				f.sa = &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}
 			} else {
-//line resp.go:83
-				family = unix.AF_INET6
 //line resp.go:84
+				family = unix.AF_INET6
+//line resp.go:85
 				f.sa = &unix.SockaddrInet6{Port: int(ap.Port()), Addr: ap.Addr().As16()}
 			}
-//line resp.go:86
-			f.fd, err = unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 //line resp.go:87
-			if err != nil {
+			f.fd, err = unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 //line resp.go:88
+			if err != nil {
+//line resp.go:89
 				f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err)
 				return stackless.Done
 			}
-//line resp.go:90
+//line resp.go:91
 			unix.SetsockoptInt(f.fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:91
+//line resp.go:92
 			r2 := co.Connect(f.fd, f.sa)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -92,20 +93,20 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line resp.go:92
-			co.Close(f.fd)
 //line resp.go:93
+			co.Close(f.fd)
+//line resp.go:94
 			f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err1)
 			return stackless.Done
 		case 3:
-//line resp.go:95
+//line resp.go:96
 			f.r, f.r1 = NewConn(f.fd), nil
 			return stackless.Done
 		default:
 			panic("cogen: DialFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:109
+//line resp_cogen.go:110
 }
 
 // A compile error here means the signature of Dial changed: run cogen again.
@@ -139,41 +140,41 @@ func (f *ConnFlushFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:126
-			if len(f.c.wbuf) == 0 {
 //line resp.go:127
+			if len(f.c.wbuf) == 0 {
+//line resp.go:128
 				f.r = nil
 				return stackless.Done
 			}
-//line resp.go:129
+//line resp.go:130
 			f.tmp = f.c.fd
-//line resp.go:129
+//line resp.go:130
 			f.tmp1 = f.c.wbuf
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:129
+//line resp.go:130
 			_, r1 := co.Write(f.tmp, f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			err = r1
-//line resp.go:130
-			f.c.wbuf = f.c.wbuf[:0]
 //line resp.go:131
-			if err != nil {
+			f.c.wbuf = f.c.wbuf[:0]
 //line resp.go:132
+			if err != nil {
+//line resp.go:133
 				f.r = fmt.Errorf("resp: write: %w", err)
 				return stackless.Done
 			}
-//line resp.go:134
+//line resp.go:135
 			f.r = nil
 			return stackless.Done
 		default:
 			panic("cogen: ConnFlushFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:177
+//line resp_cogen.go:178
 }
 
 // A compile error here means the signature of Conn.Flush changed: run cogen again.
@@ -214,15 +215,15 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:143
-			if f.c.pending == 0 {
 //line resp.go:144
+			if f.c.pending == 0 {
+//line resp.go:145
 				f.r, f.r1 = Value{}, errors.New("resp: Receive without a pending command")
 				return stackless.Done
 			}
-//line resp.go:146
-			f.c.compact()
 //line resp.go:147
+			f.c.compact()
+//line resp.go:148
 			f.callValue = newConnValueFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callValue)
@@ -230,13 +231,13 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3 := f.callValue.Result()
 			f.callValue = nil
 			f.v, err = r2, r3
-//line resp.go:148
-			if err != nil {
 //line resp.go:149
+			if err != nil {
+//line resp.go:150
 				f.r, f.r1 = f.v, err
 				return stackless.Done
 			}
-//line resp.go:151
+//line resp.go:152
 			f.c.pending--
 			if !(f.v.Kind == Array && f.v.Int > 0) {
 				f.PC = 4
@@ -244,11 +245,11 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 3:
-//line resp.go:153
+//line resp.go:154
 			f.v.Array = make([]Value, 0, f.v.Int)
-//line resp.go:154
+//line resp.go:155
 			f.tmp = f.v.Int
-//line resp.go:154
+//line resp.go:155
 			f.index = 0
 			fallthrough
 		case 6:
@@ -258,7 +259,7 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line resp.go:155
+//line resp.go:156
 			f.callValue = newConnValueFrame(f.c)
 			f.PC = 11
 			return co.Call(f.callValue)
@@ -266,19 +267,19 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r4, r5 := f.callValue.Result()
 			f.callValue = nil
 			e, err1 = r4, r5
-//line resp.go:156
-			if err1 != nil {
 //line resp.go:157
+			if err1 != nil {
+//line resp.go:158
 				f.r, f.r1 = f.v, err1
 				return stackless.Done
 			}
-//line resp.go:159
-			if e.Kind == Array {
 //line resp.go:160
+			if e.Kind == Array {
+//line resp.go:161
 				f.r, f.r1 = f.v, fmt.Errorf("%w: nested array", ErrProtocol)
 				return stackless.Done
 			}
-//line resp.go:162
+//line resp.go:163
 			f.v.Array = append(f.v.Array, e)
 			fallthrough
 		case 8:
@@ -286,20 +287,20 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 4:
-//line resp.go:165
-			if f.v.Kind == Error {
 //line resp.go:166
+			if f.v.Kind == Error {
+//line resp.go:167
 				f.r, f.r1 = f.v, ServerError(f.v.Str)
 				return stackless.Done
 			}
-//line resp.go:168
+//line resp.go:169
 			f.r, f.r1 = f.v, nil
 			return stackless.Done
 		default:
 			panic("cogen: ConnReceiveFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:303
+//line resp_cogen.go:304
 }
 
 // A compile error here means the signature of Conn.Receive changed: run cogen again.
@@ -335,15 +336,15 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:176
-			if f.c.pending != 0 {
 //line resp.go:177
+			if f.c.pending != 0 {
+//line resp.go:178
 				f.r, f.r1 = Value{}, errors.New("resp: Do with replies pending")
 				return stackless.Done
 			}
-//line resp.go:179
-			f.c.Append(f.args...)
 //line resp.go:180
+			f.c.Append(f.args...)
+//line resp.go:181
 			f.callFlush = NewConnFlushFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callFlush)
@@ -357,11 +358,11 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 3:
-//line resp.go:181
+//line resp.go:182
 			f.r, f.r1 = Value{}, err
 			return stackless.Done
 		case 4:
-//line resp.go:183
+//line resp.go:184
 			f.callReceive = NewConnReceiveFrame(f.c)
 			f.PC = 8
 			return co.Call(f.callReceive)
@@ -374,7 +375,7 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnDoFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:378
+//line resp_cogen.go:379
 }
 
 // A compile error here means the signature of Conn.Do changed: run cogen again.
@@ -416,7 +417,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:191
+//line resp.go:192
 			f.callLine = newConnLineFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callLine)
@@ -424,19 +425,19 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			r3, r4 := f.callLine.Result()
 			f.callLine = nil
 			line, err = r3, r4
-//line resp.go:192
-			if err != nil {
 //line resp.go:193
+			if err != nil {
+//line resp.go:194
 				f.r1, f.r2 = Value{}, err
 				return stackless.Done
 			}
-//line resp.go:195
-			if len(line) == 0 {
 //line resp.go:196
+			if len(line) == 0 {
+//line resp.go:197
 				f.r1, f.r2 = Value{}, fmt.Errorf("%w: empty line", ErrProtocol)
 				return stackless.Done
 			}
-//line resp.go:198
+//line resp.go:199
 			f.v = Value{Kind: Kind(line[0])}
 			f.PC = 3
 			switch f.v.Kind {
@@ -447,35 +448,35 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			continue
 		case 3:
-//line resp.go:224
+//line resp.go:225
 			f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 			return stackless.Done
 		case 4:
-//line resp.go:201
-			f.v.Str = line[1:]
 //line resp.go:202
+			f.v.Str = line[1:]
+//line resp.go:203
 			f.r1, f.r2 = f.v, nil
 			return stackless.Done
 		case 5:
-//line resp.go:204
-			f.n, err1 = strconv.ParseInt(string(line[1:]), 10, 64)
 //line resp.go:205
-			if err1 != nil {
+			f.n, err1 = strconv.ParseInt(string(line[1:]), 10, 64)
 //line resp.go:206
+			if err1 != nil {
+//line resp.go:207
 				f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 				return stackless.Done
 			}
-//line resp.go:208
-			f.v.Int = f.n
 //line resp.go:209
-			if f.n < 0 && f.v.Kind != Integer {
+			f.v.Int = f.n
 //line resp.go:210
+			if f.n < 0 && f.v.Kind != Integer {
+//line resp.go:211
 				f.r1, f.r2 = Value{Kind: Null}, nil
 				return stackless.Done
 			}
-//line resp.go:212
-			if f.v.Kind != BulkString {
 //line resp.go:213
+			if f.v.Kind != BulkString {
+//line resp.go:214
 				f.r1, f.r2 = f.v, nil
 				return stackless.Done
 			}
@@ -487,7 +488,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 10:
-//line resp.go:216
+//line resp.go:217
 			f.callFill = newConnFillFrame(f.c)
 			f.PC = 14
 			return co.Call(f.callFill)
@@ -501,22 +502,22 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 16:
-//line resp.go:217
+//line resp.go:218
 			f.r1, f.r2 = Value{}, err2
 			return stackless.Done
 		case 12:
-//line resp.go:220
-			f.v.Str = f.c.rbuf[f.c.r : f.c.r+int(f.n) : f.c.r+int(f.n)]
 //line resp.go:221
-			f.c.r += int(f.n) + 2
+			f.v.Str = f.c.rbuf[f.c.r : f.c.r+int(f.n) : f.c.r+int(f.n)]
 //line resp.go:222
+			f.c.r += int(f.n) + 2
+//line resp.go:223
 			f.r1, f.r2 = f.v, nil
 			return stackless.Done
 		default:
 			panic("cogen: connValueFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:520
+//line resp_cogen.go:521
 }
 
 // A compile error here means the signature of Conn.value changed: run cogen again.
@@ -552,17 +553,17 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 2:
-//line resp.go:232
-			if i := bytes.Index(f.c.rbuf[f.c.r:f.c.w], crlf); i >= 0 {
 //line resp.go:233
-				l := f.c.rbuf[f.c.r : f.c.r+i : f.c.r+i]
+			if i := bytes.Index(f.c.rbuf[f.c.r:f.c.w], crlf); i >= 0 {
 //line resp.go:234
-				f.c.r += i + 2
+				l := f.c.rbuf[f.c.r : f.c.r+i : f.c.r+i]
 //line resp.go:235
+				f.c.r += i + 2
+//line resp.go:236
 				f.r1, f.r2 = l, nil
 				return stackless.Done
 			}
-//line resp.go:237
+//line resp.go:238
 			f.callFill = newConnFillFrame(f.c)
 			f.PC = 6
 			return co.Call(f.callFill)
@@ -576,14 +577,14 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 8:
-//line resp.go:238
+//line resp.go:239
 			f.r1, f.r2 = nil, err
 			return stackless.Done
 		default:
 			panic("cogen: connLineFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:587
+//line resp_cogen.go:588
 }
 
 // A compile error here means the signature of Conn.line changed: run cogen again.
@@ -620,55 +621,137 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:250
-			if f.c.w == len(f.c.rbuf) {
 //line resp.go:251
-				nb := make([]byte, 2*len(f.c.rbuf))
+			if f.c.w == len(f.c.rbuf) {
 //line resp.go:252
-				f.c.w = copy(nb, f.c.rbuf[f.c.r:f.c.w])
+				nb := make([]byte, 2*len(f.c.rbuf))
 //line resp.go:253
-				f.c.r = 0
+				f.c.w = copy(nb, f.c.rbuf[f.c.r:f.c.w])
 //line resp.go:254
+				f.c.r = 0
+//line resp.go:255
 				f.c.rbuf = nb
 			}
-//line resp.go:256
+//line resp.go:257
 			f.tmp = f.c.fd
-//line resp.go:256
+//line resp.go:257
 			f.tmp1 = f.c.rbuf[f.c.w:]
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:256
+//line resp.go:257
 			r2, r3 := co.Read(f.tmp, f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err = r2, r3
-//line resp.go:257
-			if err != nil {
 //line resp.go:258
+			if err != nil {
+//line resp.go:259
 				f.r1 = fmt.Errorf("resp: read: %w", err)
 				return stackless.Done
 			}
-//line resp.go:260
-			if n == 0 {
 //line resp.go:261
+			if n == 0 {
+//line resp.go:262
 				f.r1 = fmt.Errorf("resp: read: %w", io.ErrUnexpectedEOF)
 				return stackless.Done
 			}
-//line resp.go:263
-			f.c.w += n
 //line resp.go:264
+			f.c.w += n
+//line resp.go:265
 			f.r1 = nil
 			return stackless.Done
 		default:
 			panic("cogen: connFillFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:669
+//line resp_cogen.go:670
 }
 
 // A compile error here means the signature of Conn.fill changed: run cogen again.
 func _() {
 	var _ func(*Conn, *stackful.Co) error = (*Conn).fill
+}
+
+// GetLoopFrame is the stackless frame of GetLoop: it holds the values of GetLoop that live across a suspension.
+type GetLoopFrame struct {
+	stackless.Base
+	c      *Conn
+	key    string
+	until  time.Time
+	r      int
+	r1     error
+	n      int
+	callDo *ConnDoFrame
+}
+
+// NewGetLoopFrame returns a frame that runs GetLoop when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func NewGetLoopFrame(c *Conn, key string, until time.Time) *GetLoopFrame {
+	return &GetLoopFrame{c: c, key: key, until: until}
+}
+
+// Result returns the results of GetLoop once the frame is done.
+func (f *GetLoopFrame) Result() (int, error) {
+	return f.r, f.r1
+}
+
+// Step runs GetLoop from its resume point to its next suspension, call or return.
+func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
+	var (
+		v   Value
+		err error
+	)
+	for {
+		switch f.PC {
+		case 0:
+//line resp.go:285
+			f.n = 0
+			fallthrough
+		case 1:
+			if !time.Now().Before(f.until) {
+				f.PC = 4
+				continue
+			}
+			fallthrough
+		case 2:
+//line resp.go:287
+			f.callDo = NewConnDoFrame(f.c, "GET", f.key)
+			f.PC = 6
+			return co.Call(f.callDo)
+		case 6:
+			r2, r3 := f.callDo.Result()
+			f.callDo = nil
+			v, err = r2, r3
+//line resp.go:288
+			if err != nil {
+//line resp.go:289
+				f.r, f.r1 = f.n, err
+				return stackless.Done
+			}
+//line resp.go:291
+			if v.Kind != BulkString {
+//line resp.go:292
+				f.r, f.r1 = f.n, fmt.Errorf("resp: GET %s: a reply of kind %c", f.key, v.Kind)
+				return stackless.Done
+			}
+//line resp.go:294
+			f.n++
+			f.PC = 1
+			continue
+		case 4:
+//line resp.go:296
+			f.r, f.r1 = f.n, nil
+			return stackless.Done
+		default:
+			panic("cogen: GetLoopFrame: invalid resume point")
+		}
+	}
+//line resp_cogen.go:752
+}
+
+// A compile error here means the signature of GetLoop changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, *Conn, string, time.Time) (int, error) = GetLoop
 }
