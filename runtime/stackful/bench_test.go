@@ -261,3 +261,42 @@ func BenchmarkCondSignal(b *testing.B) {
 		b.Fatalf("woken %d of %d", woken, b.N)
 	}
 }
+
+// BenchmarkStackfulCreateRatio measures create+run+release of a default
+// coroutine (one Yield on the way, as BenchmarkStackfulCreateRelease) and
+// iter.Pull's create+next+next+stop in alternating chunks of 100, and
+// reports the median of the per-chunk ratios (x-iter.Pull-med; goal: at
+// most 1.5); ns/op is the stackful create.
+func BenchmarkStackfulCreateRatio(b *testing.B) {
+	e := benchEnv(b)
+	fn := func(co *Co) { co.Yield() }
+	seq := func(yield func(struct{}) bool) { yield(struct{}{}) }
+	const chunk = 100
+	var tCo time.Duration
+	var ratios []float64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done := 0; done < b.N; done += chunk {
+		t0 := time.Now()
+		for range chunk {
+			co := e.Create(fn, nil)
+			co.Resume()
+			co.Resume()
+			co.Release()
+		}
+		t1 := time.Now()
+		for range chunk {
+			next, stop := iter.Pull(seq)
+			next()
+			next()
+			stop()
+		}
+		t2 := time.Now()
+		tCo += t1.Sub(t0)
+		ratios = append(ratios, float64(t1.Sub(t0))/float64(t2.Sub(t1)))
+	}
+	b.StopTimer()
+	rounds := float64((b.N + chunk - 1) / chunk * chunk)
+	b.ReportMetric(float64(tCo.Nanoseconds())/rounds, "ns/op")
+	b.ReportMetric(medianOf(ratios), "x-iter.Pull-med")
+}

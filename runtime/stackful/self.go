@@ -25,26 +25,106 @@ import "sync"
 // coroutine that used it before.
 //
 // Cost (2-core x86-64, BenchmarkSelf): reading the identity 1-2 ns; Self
-// ~13 ns (one uncontended shard lock and a map lookup); registering and
-// unregistering ~42 ns together in a loop, 50-100 ns of the ~600 ns of
-// BenchmarkStackfulCreateRelease/default (new goroutines bring cold map
-// slots), paid once per coroutine run. A share-stack carrier reuses its
-// goroutine and so its registry slot.
+// 12-23 ns (one uncontended shard lock and a probe of an open-addressing
+// table); registering and unregistering 59-95 ns together in a loop under
+// load (a Go map took 96-264 ns in the same runs), paid once per coroutine
+// run. A share-stack carrier reuses its goroutine and so its registry slot.
 
-// registryShards spreads the registry over independently locked maps so
+// registryShards spreads the registry over independently locked tables so
 // that envs on several cores rarely contend.
 const registryShards = 64
 
+// A registryShard is an open-addressing hash table (linear probing, at most
+// half full, deletion by backward shift, so there are no tombstones) from
+// goroutine identity to coroutine, under a lock: cheaper than a Go map for
+// the insert and delete every coroutine run makes on a fresh goroutine.
 type registryShard struct {
-	mu sync.Mutex
-	m  map[uintptr]*Co
-	_  [48]byte // a cache line per shard
+	mu    sync.Mutex
+	slots []regSlot // len a power of two; g == 0: empty
+	n     int
+	_     [24]byte // a cache line per shard
+}
+
+type regSlot struct {
+	g  uintptr
+	co *Co
 }
 
 var registry [registryShards]registryShard
 
+func hashG(g uintptr) uint64 { return uint64(g) * 0x9E3779B97F4A7C15 }
+
 func shardOf(g uintptr) *registryShard {
-	return &registry[(uint64(g)*0x9E3779B97F4A7C15)>>58]
+	return &registry[hashG(g)>>58]
+}
+
+// home is g's first probe position in s.slots.
+func (s *registryShard) home(g uintptr) int {
+	return int(hashG(g)>>20) & (len(s.slots) - 1)
+}
+
+// find returns g's slot index, or -1.
+func (s *registryShard) find(g uintptr) int {
+	if len(s.slots) == 0 {
+		return -1
+	}
+	mask := len(s.slots) - 1
+	for i := s.home(g); ; i = (i + 1) & mask {
+		switch s.slots[i].g {
+		case g:
+			return i
+		case 0:
+			return -1
+		}
+	}
+}
+
+// put maps g to co, replacing any entry of g.
+func (s *registryShard) put(g uintptr, co *Co) {
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots = make([]regSlot, max(16, 2*len(old)))
+		s.n = 0
+		for _, e := range old {
+			if e.g != 0 {
+				s.put(e.g, e.co)
+			}
+		}
+	}
+	mask := len(s.slots) - 1
+	i := s.home(g)
+	for s.slots[i].g != 0 && s.slots[i].g != g {
+		i = (i + 1) & mask
+	}
+	if s.slots[i].g == 0 {
+		s.n++
+	}
+	s.slots[i] = regSlot{g, co}
+}
+
+// remove empties slot i and shifts back the entries of its probe run that
+// would no longer be found.
+func (s *registryShard) remove(i int) {
+	mask := len(s.slots) - 1
+	for j := (i + 1) & mask; s.slots[j].g != 0; j = (j + 1) & mask {
+		h := s.home(s.slots[j].g)
+		// The entry at j may move to i if its home is not in (i, j],
+		// cyclically.
+		if (i <= j && (h <= i || h > j)) || (i > j && h <= i && h > j) {
+			s.slots[i] = s.slots[j]
+			i = j
+		}
+	}
+	s.slots[i] = regSlot{}
+	s.n--
+}
+
+// get returns g's coroutine, or nil.
+func (s *registryShard) get(g uintptr) *Co {
+	if i := s.find(g); i >= 0 {
+		return s.slots[i].co
+	}
+	return nil
 }
 
 // register records co as the coroutine of the calling goroutine and
@@ -53,10 +133,7 @@ func register(co *Co) uintptr {
 	g := goroutineID()
 	s := shardOf(g)
 	s.mu.Lock()
-	if s.m == nil {
-		s.m = make(map[uintptr]*Co)
-	}
-	s.m[g] = co
+	s.put(g, co)
 	s.mu.Unlock()
 	return g
 }
@@ -65,8 +142,8 @@ func register(co *Co) uintptr {
 func unregister(g uintptr, co *Co) {
 	s := shardOf(g)
 	s.mu.Lock()
-	if s.m[g] == co {
-		delete(s.m, g)
+	if i := s.find(g); i >= 0 && s.slots[i].co == co {
+		s.remove(i)
 	}
 	s.mu.Unlock()
 }
@@ -85,7 +162,7 @@ func Self() *Co {
 	g := goroutineID()
 	s := shardOf(g)
 	s.mu.Lock()
-	co := s.m[g]
+	co := s.get(g)
 	s.mu.Unlock()
 	return co
 }

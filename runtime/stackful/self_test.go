@@ -3,6 +3,7 @@
 package stackful
 
 import (
+	"math/rand/v2"
 	"sync"
 	"testing"
 )
@@ -98,7 +99,7 @@ func registered() int {
 	for i := range registry {
 		s := &registry[i]
 		s.mu.Lock()
-		n += len(s.m)
+		n += s.n
 		s.mu.Unlock()
 	}
 	return n
@@ -137,4 +138,43 @@ func BenchmarkSelf(b *testing.B) {
 			unregister(g, co)
 		}
 	})
+}
+
+// TestRegistryShardModel checks the registry's hash table against a Go map
+// under random puts and removes: keys that collide, probe runs that wrap
+// around the end, growth, and deletion by backward shift.
+func TestRegistryShardModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cos := make([]Co, 8)
+	for round := range 20 {
+		var s registryShard
+		model := map[uintptr]*Co{}
+		keys := make([]uintptr, 40+round*10) // few distinct keys: many hits on live entries
+		for i := range keys {
+			keys[i] = uintptr(rng.Uint64()|1) << 3
+		}
+		for step := range 5000 {
+			g := keys[rng.IntN(len(keys))]
+			co := &cos[rng.IntN(len(cos))]
+			if rng.IntN(3) == 0 {
+				if i := s.find(g); i >= 0 && s.slots[i].co == co {
+					s.remove(i)
+				}
+				if model[g] == co {
+					delete(model, g)
+				}
+			} else {
+				s.put(g, co)
+				model[g] = co
+			}
+			if s.n != len(model) {
+				t.Fatalf("round %d step %d: %d entries, want %d", round, step, s.n, len(model))
+			}
+			for _, k := range keys {
+				if got := s.get(k); got != model[k] {
+					t.Fatalf("round %d step %d: key %#x: %p, want %p", round, step, k, got, model[k])
+				}
+			}
+		}
+	}
 }
