@@ -2,8 +2,34 @@
 // conns, packet conns, a dialer and a resolver whose blocking calls, made in
 // a coroutine, wait on the env's event loop while the env's other
 // coroutines run. Unmodified code written against net.Conn and
-// net.Listener - bufio, net/textproto, crypto/tls, http.ReadRequest, a
-// database driver given a custom dialer - runs on coroutines this way.
+// net.Listener that waits only in the conn's calls - bufio, net/textproto,
+// crypto/tls, http.ReadRequest - runs on coroutines this way.
+//
+// # What works unmodified, and what needs offload
+//
+// A coroutine must wait only through its env. Code that, besides reading
+// and writing conns, waits in Go's scheduler - on a sync.Mutex held across
+// I/O, a Go channel, a pool's semaphore, a blocking system call - freezes
+// the env while it waits, and hangs it for good when what it waits for is
+// held by a suspended coroutine of the same env. The env's stall watchdog
+// reports that on stderr after a second (stackful.Env.OnStall), but cannot
+// undo it. So:
+//
+//   - works unmodified: protocol code over one conn per coroutine (bufio,
+//     textproto, TLS, HTTP/1 request and response parsing, hand-written
+//     clients such as examples/resp);
+//   - works with a coroutine semaphore: a database driver given
+//     [Dialer.DialContext], when every use of its connection pool is
+//     bracketed by a cosync.Semaphore of the pool's size, so the pool never
+//     waits for a conn (go-redis/v9 with maintenance notifications off,
+//     pgx/v5's pgxpool: tested against real servers in examples/db, which
+//     lists what else is unsafe);
+//   - needs offload (stackful.Co.Offload, hook.Offload): drivers or
+//     features that hold Go locks across I/O or wait on goroutines of
+//     their own (go-redis cluster, sentinel and pub/sub clients, anything
+//     not audited), cgo, file I/O. Offloaded code runs on a worker
+//     goroutine with plain conns or net's own, while the coroutine waits on
+//     the loop.
 //
 // # The contract
 //
