@@ -60,6 +60,17 @@
 //
 // # Platforms
 //
-// The poller is epoll on Linux. On other systems [New] returns
-// [ErrNotSupported]; the package still compiles.
+// On Linux the poller is epoll. Everywhere else (and on Linux with the build
+// tag cogen_netpoll, which is how its tests run here) it is a portable
+// poller built on Go's own runtime poller: a goroutine per registered fd
+// and direction waits in Go's poller on a duplicate of the fd and posts
+// each edge to the loop, which wakes as on a Submit. It costs a goroutine
+// switch and a poll(2) per edge and a second descriptor per registration,
+// and its timeouts are Go timers. Two differences show: a registered fd must
+// be closed through the loop ([FD.Close], or [FD.Unregister] first), since
+// the duplicate keeps the file open until the registration ends; and an
+// edge reaches the loop a moment after the kernel saw it, not in the same
+// non-blocking check. On Windows descriptors are not ints: the loop runs
+// timers, waiters, conds and submitted funcs, and [Loop.Register] fails
+// with [ErrNotSupported].
 package loop

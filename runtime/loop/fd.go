@@ -4,9 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 const (
@@ -51,7 +50,7 @@ func (l *Loop) Register(fd int) (*FD, error) {
 		return nil, ErrClosed
 	}
 	if fd < 0 {
-		return nil, fmt.Errorf("loop: register fd %d: %w", fd, unix.EBADF)
+		return nil, fmt.Errorf("loop: register fd %d: %w", fd, syscall.EBADF)
 	}
 	if fd < len(l.fds) && l.fds[fd] != nil {
 		return nil, fmt.Errorf("loop: register fd %d: %w", fd, ErrRegistered)
@@ -185,12 +184,12 @@ func (f *FD) Close() error {
 		return fmt.Errorf("loop: close fd %d: %w", f.fd, ErrFDClosed)
 	}
 	err := f.Unregister()
-	if cerr := unix.Close(f.fd); cerr != nil && err == nil {
+	if cerr := closeDescriptor(f.fd); cerr != nil && err == nil {
 		err = fmt.Errorf("loop: close fd %d: %w", f.fd, os.NewSyscallError("close", cerr))
 	}
 	return err
 }
 
 func isBadFD(err error) bool {
-	return errors.Is(err, unix.EBADF) || errors.Is(err, unix.ENOENT)
+	return errors.Is(err, syscall.EBADF) || errors.Is(err, syscall.ENOENT)
 }

@@ -27,6 +27,27 @@ func newLoop(t testing.TB) *Loop {
 	return l
 }
 
+// awaitEvents runs l until the poller has delivered an event more than
+// before. One iteration suffices with epoll; the portable poller delivers
+// edges from its watcher goroutines a moment later.
+func awaitEvents(t testing.TB, l *Loop) {
+	t.Helper()
+	before := l.Stats().Events
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if err := l.RunOnce(); err != nil {
+			t.Fatal(err)
+		}
+		if l.Stats().Events > before {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no event delivered in 5s")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
 // fakeClock replaces l's clock with one the test moves by hand.
 type fakeClock struct{ now int64 }
 

@@ -11,7 +11,7 @@ import (
 
 // Errors reported by the loop and carried by wake-up reasons.
 var (
-	ErrNotSupported = errors.New("loop: event loop not supported on this platform")
+	ErrNotSupported = errors.New("loop: not supported on this platform")
 	ErrClosed       = fmt.Errorf("loop: loop closed: %w", net.ErrClosed)
 	ErrFDClosed     = fmt.Errorf("loop: fd closed: %w", net.ErrClosed)
 	ErrTimeout      = errors.New("loop: timed out")
@@ -64,7 +64,7 @@ type Loop struct {
 	overflow [readAheadSize]byte // TryReadStream's second iovec
 }
 
-// New creates a loop. On systems without a poller it returns ErrNotSupported.
+// New creates a loop.
 func New() (*Loop, error) {
 	p, err := newPoller()
 	if err != nil {

@@ -151,8 +151,8 @@ func TestCloseWakesEveryWaiter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := openFDs(t); got != before+2 {
-		t.Fatalf("New opened %d fds, want 2 (epoll, eventfd)", got-before)
+	if got := openFDs(t); got != before+pollerFDs {
+		t.Fatalf("New opened %d fds, want %d", got-before, pollerFDs)
 	}
 	r, w := pipe(t)
 	a, _ := socketpair(t)

@@ -2,11 +2,21 @@ package loop
 
 import "time"
 
-// A poller is the platform's readiness notifier. Each platform file defines
+// A poller is the platform's readiness notifier. Each poller file defines
 //
 //	newPoller() (poller, error)
 //
-// returning an implementation whose methods all run on the loop goroutine
+// for the platforms its build constraint selects:
+//
+//   - poller_linux.go (linux && !cogen_netpoll): epoll, an eventfd for wake,
+//     nanosecond timeouts (epoll_pwait2, else a timerfd);
+//   - poller_netpoll.go (!linux || cogen_netpoll): the portable poller, one
+//     goroutine per fd and direction waiting in Go's own runtime poller,
+//     with its per-platform halves netpoll_unix.go (fds watched through
+//     os.File + RawConn) and netpoll_other.go (no int fds: add fails with
+//     ErrNotSupported).
+//
+// It returns an implementation whose methods all run on the loop goroutine
 // except wake, which any goroutine may call:
 //
 //   - add registers fd for read and write readiness, edge-triggered, once for
@@ -19,7 +29,7 @@ import "time"
 //     to the nanosecond, and a coarser platform rounds it up;
 //   - wake makes a blocked or future wait return; repeated calls before that
 //     wait collapse into one;
-//   - close releases the poller's own descriptors.
+//   - close releases the poller's own descriptors and goroutines.
 //
 // Readiness is reported as the poll(2)-style bits below so the loop core is
 // platform-neutral.

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && !cogen_netpoll
 
 package loop
 
@@ -263,16 +263,4 @@ func (p *epoller) close() error {
 		return os.NewSyscallError("close", err2)
 	}
 	return nil
-}
-
-// isStream reports whether fd is a byte stream, where a short read means the
-// kernel's buffer is empty: a SOCK_STREAM socket, a pipe or a FIFO. It costs
-// one or two system calls, paid once per registration.
-func isStream(fd int) bool {
-	typ, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TYPE)
-	if err == nil {
-		return typ == unix.SOCK_STREAM
-	}
-	var st unix.Stat_t
-	return unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFIFO
 }

@@ -86,3 +86,6 @@ func TestTimerfdDisarmed(t *testing.T) {
 		t.Fatalf("%d events (armed %v) after the timed wait was abandoned", n, p.tfdSet)
 	}
 }
+
+// pollerFDs is how many descriptors New opens: epoll and its eventfd.
+const pollerFDs = 2

@@ -172,6 +172,9 @@ func TestAcceptBacksOffOnEMFILE(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes a few seconds")
 	}
+	if portablePoller {
+		t.Skip("the portable poller holds a duplicate of every registered descriptor: the child runs out at registration, not at accept")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package loop
+
+// Descriptors are not ints here: no fd can be registered (the poller's add
+// fails with ErrNotSupported), so these are never reached with one.
+
+func closeDescriptor(fd int) error { return ErrNotSupported }
+
+func isStream(fd int) bool { return false }
