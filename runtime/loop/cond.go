@@ -10,9 +10,14 @@ type Cond struct {
 	n          int
 }
 
-// Wait arms w on c, with Timeout after timeout (negative: none).
+// Wait arms w on c, with Timeout after timeout (negative: none; zero: w
+// wakes with Timeout at once, never joining c).
 func (c *Cond) Wait(w *Waiter, timeout time.Duration) {
 	if !w.arm(timeout) {
+		return
+	}
+	if timeout == 0 {
+		w.wake(Timeout, 0)
 		return
 	}
 	w.cond = c

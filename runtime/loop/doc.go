@@ -23,11 +23,47 @@
 //	wake fd waiters      (an edge that nobody waits for is remembered on the fd)
 //	fire due timers      (never before their deadline; equal deadlines in insertion order)
 //	drain submitted funcs
-//	run the ready queue  (the waiters queued before this step; later wake-ups run next iteration)
-//	call stop            (true ends Run)
+//	run the ready queue  (the waiters queued before this step)
+//	run it again         (the wake-ups queued meanwhile, round by round, at most 8 more rounds)
+//	call stop            (true ends Run; so does a pending StopRun)
+//
+// A waiter woken while the ready queue runs (a Cond signalled by a coroutine
+// the loop resumed, a task that another one awaited) therefore runs before
+// stop is asked, as in libco, whose co_eventloop drains its active list,
+// entries appended meanwhile included, before calling pfn. The bound keeps
+// a waiter that requeues itself forever (Gosched in a loop, two coroutines
+// signalling each other) from starving fd events and timers: such a waiter
+// runs at most nine times per iteration, and what is still queued then runs
+// first thing in the next iteration (whose poller wait does not block), or,
+// if stop ends Run, in the next Run.
 //
 // An idle loop with no timers blocks in the poller indefinitely: it does not
-// wake up periodically (libco wakes about 900 times a second).
+// wake up periodically (libco wakes about 900 times a second), so stop is
+// not called until something happens. Other goroutines end a Run with
+// [Loop.StopRun] or make it look at stop again with [Loop.Wake];
+// [Loop.SetIdleTick] restores a libco-like cadence for code that needs one.
+//
+// # Timeouts
+//
+// Every waiting operation that takes a timeout, in this package and in both
+// coroutine models built on it (the Try* functions, [Loop.TryPoll],
+// [FD.WaitRead], [Cond.Wait], [Waiter.Park] and [Waiter.Sleep]; stackful's
+// ReadTimeout, WriteTimeout, AcceptTimeout, ConnectTimeout, Poll, Wait and
+// Sleep; stackless's Poll, Wait and Sleep), follows one convention:
+//
+//	timeout < 0   wait as long as it takes
+//	timeout == 0  do not wait: try once, and if that would block, time out at once
+//	timeout > 0   wait at most timeout; a deadline never fires early
+//
+// "At once" means in the call itself for the Try* functions (ErrTimeout,
+// nothing armed), Poll (0 ready) and the models' methods (a Cond wait
+// returns false, an I/O call fails with the loop's ErrTimeout, without
+// suspending); for the waiter-level arms it means the waiter is woken with
+// Timeout in the call that armed it, unless its source is ready already (an
+// fd edge seen before). Sleep takes a duration, not a timeout: d <= 0
+// returns at once (as time.Sleep does). libco's co_cond_timedwait and
+// co_poll read a timeout <= 0 as "forever" for conds and "do not wait" for
+// poll; here 0 never waits anywhere.
 //
 // # Timers
 //

@@ -92,7 +92,8 @@ func (f *FD) Seen() Events { return f.seen }
 
 // WaitRead arms w to wake when f is readable (or hung up, or in error), or
 // with Timeout after timeout (negative: none). If an edge arrived while
-// nobody waited, w wakes at once. It fails if another waiter holds the read
+// nobody waited, w wakes at once with Ready; otherwise a zero timeout wakes
+// it at once with Timeout. It fails if another waiter holds the read
 // slot or f is no longer registered.
 func (f *FD) WaitRead(w *Waiter, timeout time.Duration) error {
 	return f.wait(w, fdRead, timeout)
@@ -128,6 +129,7 @@ func (f *FD) wait(w *Waiter, dir uint8, timeout time.Duration) error {
 	} else if dir == fdRead && f.Buffered() > 0 {
 		w.wake(Ready, f.seen&(readSide|writeSide)|EventIn)
 	}
+	w.expireNow(timeout)
 	return nil
 }
 

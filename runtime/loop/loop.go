@@ -54,7 +54,10 @@ type Loop struct {
 
 	running  bool
 	closed   bool
-	closedMu sync.Mutex // guards closed against Submit
+	closedMu sync.Mutex // guards closed against Submit, Wake and Stop
+
+	stopReq  atomic.Bool   // Stop was called: the next stop check ends Run
+	idleTick time.Duration // SetIdleTick: the longest poller wait; 0 for none
 
 	dispatchFn func(fd int, ev Events)
 	fireFn     func(*Timer)
@@ -98,10 +101,21 @@ func (l *Loop) Closed() bool { return l.closed }
 func (l *Loop) Pending() int { return l.ready.len() }
 
 // Run runs the loop until stop returns true; stop (libco's co_eventloop pfn)
-// is called once per iteration, after the ready queue has run. A nil stop
-// runs until Close. Run returns nil when stopped or closed, and the
-// poller's error if waiting fails. After Close it returns ErrClosed, having
-// run any waiter that was armed since (those wake at once with LoopClosed).
+// is called once per iteration, after the ready queue has run, including
+// the wake-ups queued while it ran (see the package doc's "One iteration").
+// A nil stop runs until Close or [Loop.StopRun]. Run returns nil when stopped
+// or closed, and the poller's error if waiting fails. After Close it returns
+// ErrClosed, having run any waiter that was armed since (those wake at once
+// with LoopClosed).
+//
+// stop is called only when an iteration ends, and an idle loop does not
+// iterate: with nothing ready and no timer pending, Run blocks in the
+// poller until an fd event or a [Loop.Submit]. A stop condition set by
+// another goroutine (a signal handler, a quit flag) is therefore not seen
+// until something wakes the loop: set it and call [Loop.Wake], or call
+// [Loop.StopRun] instead, or give the loop a cadence with [Loop.SetIdleTick]
+// (libco's co_eventloop polls with a 1 ms timeout, so its pfn runs about a
+// thousand times a second even when idle).
 func (l *Loop) Run(stop func() bool) error {
 	if l.closed {
 		l.drain()
@@ -113,7 +127,7 @@ func (l *Loop) Run(stop func() bool) error {
 	l.running = true
 	defer func() { l.running = false }()
 	for {
-		if _, err := l.poller.wait(l.waitTimeout(), l.dispatchFn); err != nil {
+		if _, err := l.poller.wait(l.pollTimeout(), l.dispatchFn); err != nil {
 			return err
 		}
 		l.stats.Polls++
@@ -125,7 +139,56 @@ func (l *Loop) Run(stop func() bool) error {
 		if stop != nil && stop() {
 			return nil
 		}
+		if l.stopReq.Load() && l.stopReq.Swap(false) {
+			return nil
+		}
 	}
+}
+
+// StopRun makes Run return after the iteration it is in, or, if the loop is
+// not running, the next Run return after its first iteration; each call
+// stops one Run. Like Submit and Wake, and unlike the rest of the loop, it
+// may be called from any goroutine. It fails with ErrClosed after Close.
+func (l *Loop) StopRun() error {
+	l.stopReq.Store(true)
+	return l.Wake()
+}
+
+// StopRequested reports whether a [Loop.StopRun] is pending: called, and not
+// yet consumed by a Run.
+func (l *Loop) StopRequested() bool { return l.stopReq.Load() }
+
+// Wake makes the loop run an iteration, and so call Run's stop function,
+// even if nothing else is due; a loop blocked in the poller returns from
+// it. Repeated calls before that iteration collapse into one. It may be
+// called from any goroutine and allocates nothing. It fails with ErrClosed
+// after Close.
+func (l *Loop) Wake() error {
+	l.closedMu.Lock()
+	defer l.closedMu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	return l.poller.wake()
+}
+
+// SetIdleTick bounds how long Run blocks in the poller: with d > 0 an
+// iteration, and so a call of Run's stop function, happens at least every d
+// even when the loop is idle. It is for code
+// ported from libco whose pfn polls a condition that other threads set;
+// prefer [Loop.StopRun] or [Loop.Wake], which cost nothing while idle. d <= 0,
+// the default, removes the bound. Call it on the loop goroutine.
+func (l *Loop) SetIdleTick(d time.Duration) {
+	l.idleTick = max(d, 0)
+}
+
+// pollTimeout is waitTimeout bounded by the idle tick.
+func (l *Loop) pollTimeout() time.Duration {
+	t := l.waitTimeout()
+	if tick := l.idleTick; tick > 0 && (t < 0 || t > tick) {
+		return tick
+	}
+	return t
 }
 
 // RunOnce runs one iteration without blocking in the poller. After Close it
@@ -152,7 +215,19 @@ func (l *Loop) step() {
 	l.wheel.advance(l.now, l.fireFn)
 	l.runSubmitted()
 	l.runReady(l.ready.len())
+	for i := 0; i < lateRounds && l.ready.len() > 0; i++ {
+		l.runReady(l.ready.len())
+	}
 }
+
+// lateRounds bounds how often an iteration runs the ready queue again for
+// the waiters woken while it ran (libco drains its active list, including
+// what is appended while draining, before calling pfn). Each round runs
+// the waiters queued when it starts, so a waiter that keeps requeueing
+// itself (Gosched in a loop, two coroutines signalling each other) runs at
+// most 1+lateRounds times per iteration, and fd events and timers are
+// looked at again after that.
+const lateRounds = 8
 
 // waitTimeout is the poller timeout: 0 if work is ready, the time to the
 // next timer's deadline (or to the next wheel move) with nanosecond
@@ -179,9 +254,10 @@ func (l *Loop) dispatch(fd int, ev Events) {
 	}
 }
 
-// runReady runs at most n queued waiters: those queued before this step.
-// Waiters woken while it runs wait for the next iteration, so fd events and
-// timers are never starved by a waiter that keeps requeueing itself.
+// runReady runs at most n queued waiters: those queued before it starts.
+// Waiters woken while it runs wait for the next round (see lateRounds), so
+// fd events and timers are never starved by a waiter that keeps requeueing
+// itself.
 func (l *Loop) runReady(n int) {
 	for n > 0 {
 		n = l.runBatch(n)

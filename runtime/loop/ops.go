@@ -12,6 +12,11 @@ package loop
 // comes with wait=false. Both models wrap the same functions, so the same
 // program means the same thing in both.
 //
+// The timeout of each follows the package's convention (see Timeouts in the
+// package doc): negative waits as long as it takes, zero makes exactly one
+// attempt and fails with ErrTimeout instead of waiting (TryPoll reports 0
+// ready instead), positive bounds the wait.
+//
 // Fds are registered on first use and stay registered: close them through
 // [FD.Close] (or the models' Close), which wakes their waiters.
 

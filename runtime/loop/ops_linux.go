@@ -225,7 +225,12 @@ func checkPoll(fds []PollFd) (int, error) {
 	return n, nil
 }
 
+// waitFD arms w on fd in direction dir for an operation that would block;
+// a zero timeout does not wait (see ops.go) and fails with ErrTimeout.
 func (l *Loop) waitFD(w *Waiter, fd int, dir uint8, timeout time.Duration) error {
+	if timeout == 0 {
+		return ErrTimeout
+	}
 	f, err := l.FD(fd)
 	if err != nil {
 		return err

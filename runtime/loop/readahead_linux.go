@@ -40,7 +40,7 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 	}
 	if f.drained {
 		f.drained = false
-		if f.seen&(EventRdHup|EventHup|EventErr) == 0 {
+		if timeout != 0 && f.seen&(EventRdHup|EventHup|EventErr) == 0 {
 			if err := f.wait(w, fdRead, timeout); err != nil {
 				return 0, false, err
 			}
@@ -63,6 +63,9 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 	}
 	switch {
 	case errno == unix.EAGAIN:
+		if timeout == 0 {
+			return 0, false, ErrTimeout // see the timeout convention in ops.go
+		}
 		if err := f.wait(w, fdRead, timeout); err != nil {
 			return 0, false, err
 		}

@@ -132,9 +132,11 @@ func (w *Waiter) Armed() bool { return w.state == waiterArmed }
 // Queued reports whether w has been woken and waits on the ready queue.
 func (w *Waiter) Queued() bool { return w.state == waiterQueued }
 
-// arm starts a wait with an optional timeout (negative: none). It reports
-// false if the wait cannot start because the loop is closed; w has then been
-// woken with LoopClosed.
+// arm starts a wait with an optional timeout (negative: none). A zero
+// timeout schedules nothing: the caller attaches w's source and then calls
+// expireNow, so a source that is ready already still wins. It reports false
+// if the wait cannot start because the loop is closed; w has then been woken
+// with LoopClosed.
 func (w *Waiter) arm(timeout time.Duration) bool {
 	l := w.loop
 	if l == nil {
@@ -156,7 +158,7 @@ func (w *Waiter) arm(timeout time.Duration) bool {
 		w.wake(LoopClosed, 0)
 		return false
 	}
-	if timeout >= 0 {
+	if timeout > 0 {
 		if w.deadline == nil {
 			w.deadline = &Timer{waiter: w}
 		}
@@ -165,17 +167,28 @@ func (w *Waiter) arm(timeout time.Duration) bool {
 	return true
 }
 
-// Sleep arms w to wake with Timeout after d.
-func (w *Waiter) Sleep(d time.Duration) {
-	if d < 0 {
-		d = 0
+// expireNow ends a wait armed with a zero timeout that its source did not
+// end at once: w wakes with Timeout in the call that armed it.
+func (w *Waiter) expireNow(timeout time.Duration) {
+	if timeout == 0 && w.state == waiterArmed {
+		w.wake(Timeout, 0)
 	}
-	w.arm(d)
 }
 
-// Park arms w with no source but its timeout (negative: none). Something
-// must later call [Waiter.Wake], or the timeout must fire.
-func (w *Waiter) Park(timeout time.Duration) { w.arm(timeout) }
+// Sleep arms w to wake with Timeout after d; d <= 0 wakes it at once.
+func (w *Waiter) Sleep(d time.Duration) {
+	d = max(d, 0)
+	w.arm(d)
+	w.expireNow(d)
+}
+
+// Park arms w with no source but its timeout (negative: none; zero: w
+// wakes with Timeout at once). Something must later call [Waiter.Wake], or
+// the timeout must fire.
+func (w *Waiter) Park(timeout time.Duration) {
+	w.arm(timeout)
+	w.expireNow(timeout)
+}
 
 // Yield puts w at the back of the ready queue, as if armed and woken at once
 // with Ready. Everything already queued runs first.
