@@ -84,9 +84,12 @@ type coExtra struct {
 	vars       map[string]envVar
 	poll       loop.PollState
 	polled     bool // poll holds state to release
+	pollStreak int  // Polls in a row that returned without suspending (see pollYieldEvery)
 	panicValue any
 	pending    any         // the handle protocol's operation slot (OpSlot)
 	job        *offloadJob // the coroutine's offload job, reused (offload.go)
+	panicStack string      // the coroutine's stack where it panicked (panic.go)
+	reraised   *coExtra    // the child whose panic this coroutine's Resume raised last
 }
 
 func (co *Co) ext() *coExtra {
@@ -120,23 +123,53 @@ func (e *Env) Create(fn func(co *Co), attr *Attr) *Co {
 }
 
 // Env returns the env co belongs to.
-func (co *Co) Env() *Env { return co.env }
+func (co *Co) Env() *Env {
+	if co == nil {
+		nilCo("Env")
+	}
+	return co.env
+}
 
 // Status reports co's life-cycle state.
-func (co *Co) Status() Status { return stateStatus[co.state] }
+func (co *Co) Status() Status {
+	if co == nil {
+		nilCo("Status")
+	}
+	return stateStatus[co.state]
+}
 
 // IsMain reports whether co is its env's main coroutine.
-func (co *Co) IsMain() bool { return co.state == stateMain }
+func (co *Co) IsMain() bool {
+	if co == nil {
+		nilCo("IsMain")
+	}
+	return co.state == stateMain
+}
 
 // EnableHook turns on hooked system calls for co (libco's
 // co_enable_hook_sys); the hooks package consults [Co.HookEnabled].
-func (co *Co) EnableHook() { co.flags |= flagHook }
+func (co *Co) EnableHook() {
+	if co == nil {
+		nilCo("EnableHook")
+	}
+	co.flags |= flagHook
+}
 
 // DisableHook turns hooked system calls off for co (co_disable_hook_sys).
-func (co *Co) DisableHook() { co.flags &^= flagHook }
+func (co *Co) DisableHook() {
+	if co == nil {
+		nilCo("DisableHook")
+	}
+	co.flags &^= flagHook
+}
 
 // HookEnabled reports whether hooked system calls are on for co.
-func (co *Co) HookEnabled() bool { return co.flags&flagHook != 0 }
+func (co *Co) HookEnabled() bool {
+	if co == nil {
+		nilCo("HookEnabled")
+	}
+	return co.flags&flagHook != 0
+}
 
 // Resume switches to co: it is pushed on the env's call stack and runs until
 // it yields, waits on the loop or finishes; then Resume returns (libco's
@@ -158,6 +191,9 @@ func (co *Co) Resume() {
 	// no helper calls, one comparison per check, misuse panics with a
 	// value describing it, and a coroutine that has not started has the
 	// env's starter as its next.
+	if co == nil {
+		nilCo("Resume")
+	}
 	e := co.env
 	d := e.depth
 	if co.state > stateSuspended || d >= len(e.stack) {
@@ -170,7 +206,7 @@ func (co *Co) Resume() {
 	co.state = stateRunning
 	co.next()
 	if co.state == statePanicked {
-		panic(co.extra.panicValue)
+		co.raise()
 	}
 }
 
@@ -183,6 +219,9 @@ func (co *Co) Resume() {
 func (co *Co) Yield() {
 	// Flat, like Resume. The popped slot keeps its pointer until the next
 	// push or the coroutine's end.
+	if co == nil {
+		nilCo("Yield")
+	}
 	e := co.env
 	if co.state != stateRunning || co != e.current {
 		panic(misuseError{op: "Yield", state: co.state, notCurrent: co != e.current})
@@ -244,11 +283,13 @@ func (co *Co) run() {
 	co.g = g
 	defer func() {
 		var p any
+		var stack string
 		if !normal {
 			p = recover()
+			stack = co.panicStack(p)
 		}
 		unregister(g, co)
-		co.finish(p, normal)
+		co.finish(p, stack, normal)
 	}()
 	if co.stackSize > 0 {
 		reserveStack(int(co.stackSize))
@@ -259,10 +300,12 @@ func (co *Co) run() {
 
 // finish marks co dead and pops it; it runs on co's goroutine, in run's
 // deferred call, so co is on top of the call stack.
-func (co *Co) finish(p any, normal bool) {
+func (co *Co) finish(p any, stack string, normal bool) {
 	co.state = stateDead
 	if !normal && p != nil && !isUnwind(p) {
-		co.ext().panicValue = p
+		x := co.ext()
+		x.panicValue = p
+		x.panicStack = stack
 		co.state = statePanicked
 	}
 	// p == nil without a normal return is runtime.Goexit: iter.Pull
@@ -354,6 +397,9 @@ func isUnwind(p any) bool {
 // variables are dropped. Releasing a suspended or running coroutine panics:
 // it still has a stack in use.
 func (co *Co) Release() {
+	if co == nil {
+		nilCo("Release")
+	}
 	switch stateStatus[co.state] {
 	case Running:
 		if co.state == stateMain {
@@ -374,6 +420,9 @@ func (co *Co) Release() {
 // a created coroutine does nothing; of a suspended, running or released one
 // it panics.
 func (co *Co) Reset() {
+	if co == nil {
+		nilCo("Reset")
+	}
 	switch co.state {
 	case stateCreated:
 		return
@@ -390,7 +439,7 @@ func (co *Co) Reset() {
 	}
 	co.state = stateCreated
 	if x := co.extra; x != nil {
-		x.spec, x.vars, x.panicValue = nil, nil, nil
+		x.spec, x.vars, x.panicValue, x.panicStack, x.reraised = nil, nil, nil, "", nil
 	}
 	co.w.Init(co.env.loop, (*wakeup)(co))
 }

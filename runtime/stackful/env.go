@@ -43,6 +43,9 @@ type Env struct {
 	switches uint64       // Resumes so far: with current, what the stall watchdog samples (stall.go)
 	stall    stallWatch   // the stall watchdog
 	offload  *offloadPool // worker goroutines for Co.Offload, made on first use
+	// stopPending: a Stop arrived while the main coroutine waited, and the
+	// loop run of that wait consumed it; the next Env.Run returns at once.
+	stopPending bool
 }
 
 // NewEnv creates an env with a loop of its own, which [Env.Close] closes.
@@ -121,16 +124,40 @@ func (e *Env) Live() int { return len(e.live) }
 func (e *Env) Closed() bool { return e.closed }
 
 // Run runs the event loop until stop returns true (libco's co_eventloop with
-// its pfn; a nil stop runs until the loop is closed). stop is called once per
-// iteration, after the woken coroutines have run; the first iteration waits
-// for something to happen if nothing is ready, so check a condition that may
-// already hold before calling Run. Coroutines whose waits end
-// are resumed from the loop, that is, by the coroutine calling Run, normally
-// the main coroutine. A panic in a coroutine resumed by the loop propagates
-// out of Run.
+// its pfn; a nil stop runs until the loop is closed or [Env.Stop]). stop is
+// called once per iteration, after the woken coroutines have run, including
+// those woken by coroutines that ran in the same iteration (libco's active
+// list; see package loop's "One iteration" for the bound); the first
+// iteration waits for something to happen if nothing is ready, so check a
+// condition that may already hold before calling Run. Coroutines whose waits
+// end are resumed from the loop, that is, by the coroutine calling Run,
+// normally the main coroutine. A panic in a coroutine resumed by the loop
+// propagates out of Run.
+//
+// The trap for code ported from libco: an idle loop does not iterate, so
+// stop is not called until an fd event, a timer or a Submit wakes the loop;
+// a stop condition set by another goroutine (a signal handler, a quit flag)
+// is not seen by an idle env. Call [Env.Stop] from that goroutine instead,
+// or set the condition and call [Env.Wake], or give the loop libco's cadence
+// with e.Loop().SetIdleTick(time.Millisecond).
 func (e *Env) Run(stop func() bool) error {
+	if e.stopPending {
+		e.stopPending = false
+		return nil
+	}
 	return e.loop.Run(stop)
 }
+
+// Stop makes the env's Run return after the loop iteration it is in (or the
+// next Run, if none is running). It may be called from any goroutine, for
+// example a signal handler's, and fails only if the loop is closed.
+// Stopping does not close the env: call Close on the main coroutine after
+// Run returns. With a context: context.AfterFunc(ctx, func() { env.Stop() }).
+func (e *Env) Stop() error { return e.loop.StopRun() }
+
+// Wake makes the env's loop run an iteration, and so call Run's stop
+// function, even when idle. It may be called from any goroutine.
+func (e *Env) Wake() error { return e.loop.Wake() }
 
 func (e *Env) addLive(co *Co) {
 	co.liveIdx = int32(len(e.live))
@@ -169,6 +196,7 @@ func (e *Env) Close() error {
 	e.closing = true
 	e.stopWatchdog()
 	var first any
+	var firstStack string
 	for len(e.live) > 0 {
 		co := e.live[len(e.live)-1] // the most recently started first
 		co.w.Disarm()
@@ -182,7 +210,7 @@ func (e *Env) Close() error {
 		case stateDead:
 		case statePanicked:
 			if first == nil {
-				first = co.extra.panicValue
+				first, firstStack = co.extra.panicValue, co.extra.panicStack
 			}
 			co.extra.panicValue = nil
 			co.state = stateDead
@@ -204,7 +232,7 @@ func (e *Env) Close() error {
 		err = e.loop.Close()
 	}
 	if first != nil {
-		panic(first)
+		raiseWithStack(first, firstStack)
 	}
 	return err
 }

@@ -23,6 +23,9 @@ type envVar struct {
 
 // Setenv sets the coroutine's own value of the variable key.
 func (co *Co) Setenv(key, value string) error {
+	if co == nil {
+		nilCo("Setenv")
+	}
 	if err := checkEnvKey(key); err != nil {
 		return os.NewSyscallError("setenv", err)
 	}
@@ -36,6 +39,9 @@ func (co *Co) Setenv(key, value string) error {
 // Unsetenv hides the variable key from the coroutine, whatever the process
 // environment holds.
 func (co *Co) Unsetenv(key string) error {
+	if co == nil {
+		nilCo("Unsetenv")
+	}
 	if err := checkEnvKey(key); err != nil {
 		return os.NewSyscallError("unsetenv", err)
 	}
@@ -46,12 +52,18 @@ func (co *Co) Unsetenv(key string) error {
 // Getenv returns the coroutine's value of the variable key: its own if set,
 // else the process environment's.
 func (co *Co) Getenv(key string) string {
+	if co == nil {
+		nilCo("Getenv")
+	}
 	v, _ := co.LookupEnv(key)
 	return v
 }
 
 // LookupEnv is Getenv reporting whether the variable is present.
 func (co *Co) LookupEnv(key string) (string, bool) {
+	if co == nil {
+		nilCo("LookupEnv")
+	}
 	if x := co.extra; x != nil {
 		if v, ok := x.vars[key]; ok {
 			return v.value, !v.unset
@@ -63,6 +75,9 @@ func (co *Co) LookupEnv(key string) (string, bool) {
 // Environ returns the coroutine's environment as "key=value" strings: the
 // process environment with the coroutine's own values applied, sorted.
 func (co *Co) Environ() []string {
+	if co == nil {
+		nilCo("Environ")
+	}
 	env := os.Environ()
 	x := co.extra
 	if x == nil || len(x.vars) == 0 {

@@ -31,7 +31,7 @@ func (k Key[T]) Get(co *Co) T {
 
 // Lookup returns co's value for k and whether one was set.
 func (k Key[T]) Lookup(co *Co) (T, bool) {
-	k.check()
+	k.check(co)
 	if x := co.extra; x != nil && int(k.id) < len(x.spec) {
 		if v, ok := x.spec[k.id].(specValue[T]); ok {
 			return v.v, true
@@ -43,7 +43,7 @@ func (k Key[T]) Lookup(co *Co) (T, bool) {
 
 // Set sets co's value for k.
 func (k Key[T]) Set(co *Co, v T) {
-	k.check()
+	k.check(co)
 	x := co.ext()
 	if int(k.id) >= len(x.spec) {
 		x.spec = append(x.spec, make([]any, int(k.id)+1-len(x.spec))...)
@@ -53,15 +53,18 @@ func (k Key[T]) Set(co *Co, v T) {
 
 // Delete removes co's value for k.
 func (k Key[T]) Delete(co *Co) {
-	k.check()
+	k.check(co)
 	if x := co.extra; x != nil && int(k.id) < len(x.spec) {
 		x.spec[k.id] = nil
 	}
 }
 
-func (k Key[T]) check() {
+func (k Key[T]) check(co *Co) {
 	if k.id == 0 {
 		panic("stackful: Key used without NewKey")
+	}
+	if co == nil {
+		nilCo("a Key's method") // the coroutine argument: Key[T].Get(Self()) before any env
 	}
 }
 
