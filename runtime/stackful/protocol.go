@@ -42,4 +42,9 @@ func (co *Co) Suspend() (loop.Reason, bool) {
 // else, or whose waiter is not armed, is dead). The slot is cleared when
 // the coroutine finishes. The first call allocates the coroutine's rarely
 // used state once.
-func (co *Co) OpSlot() *any { return &co.ext().pending }
+func (co *Co) OpSlot() *any {
+	if co == nil {
+		nilCo("OpSlot")
+	}
+	return &co.ext().pending
+}

@@ -12,7 +12,7 @@ import (
 //
 //	func depth(t *Task, n, waits int) int {
 //		if n == 0 {
-//			for i := 0; i < waits; i++ { t.Sleep(0) }
+//			for i := 0; i < waits; i++ { t.Gosched() }
 //			return 1
 //		}
 //		return depth(t, n-1, waits) + 1
@@ -46,7 +46,7 @@ func (f *depthFrame) Step(t *Task) Status {
 			f.PC = 2
 			fallthrough
 		case 2:
-			t.Sleep(0)
+			t.Gosched()
 			if t.Blocked() {
 				return Suspend
 			}

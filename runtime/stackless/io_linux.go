@@ -100,8 +100,11 @@ func (t *Task) Connect(fd int, sa unix.Sockaddr) error {
 // included. With no fds it sleeps for timeout. Fds already registered with
 // the loop keep their registration; others are registered for the call only.
 // The semantics are the stackful coroutine's: after the timeout one last
-// check reports what is ready at the deadline, and an fd closed while polled
-// is checked again (it reports EventNval).
+// check reports what is ready at the deadline, an fd closed while polled
+// is checked again (it reports EventNval), and every pollYieldEvery-th Poll
+// in a row that would return without suspending (an fd ready already, or a
+// zero timeout) first yields the task's turn, as Gosched does, so that a
+// task polling ready fds in a loop cannot starve the others.
 func (t *Task) Poll(fds []loop.PollFd, timeout time.Duration) (int, error) {
 	t.check()
 	l := t.w.Loop()
@@ -129,14 +132,27 @@ func (t *Task) Poll(fds []loop.PollFd, timeout time.Duration) (int, error) {
 		if timeout >= 0 {
 			e.deadline = l.Now() + timeout
 		}
+		if e.pollStreak >= pollYieldEvery {
+			e.pollStreak = 0
+			t.w.Yield() // the retry takes the Ready branch above and polls
+			t.block()
+			return 0, nil
+		}
 	}
 	n, wait, err := l.TryPoll(&t.w, &e.poll, fds, timeout)
 	if wait && err == nil {
+		e.pollStreak = 0
 		t.block()
 		return 0, nil
 	}
+	e.pollStreak++
 	return n, err
 }
+
+// pollYieldEvery is how many Polls in a row may return without suspending
+// before the next one yields first: the stackful model's figure (see
+// runtime/stackful's pollYieldEvery for its cost).
+const pollYieldEvery = 64
 
 // Close unregisters fd from the loop, waking any task waiting on it with an
 // error, and closes it.

@@ -180,7 +180,7 @@ func TestCondBroadcast(t *testing.T) {
 			*pc = 1
 			fallthrough
 		case 1:
-			t.Sleep(0)
+			t.Gosched()
 			if t.Blocked() {
 				return Suspend
 			}

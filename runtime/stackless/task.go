@@ -89,15 +89,16 @@ type Task struct {
 
 // taskExt holds what few tasks need, so a suspended task stays small.
 type taskExt struct {
-	callers  []Frame // the frames below top, outermost first
-	progress int     // bytes written so far by a Write that suspended
-	poll     loop.PollState
-	deadline time.Duration // of a Poll that waits, on the loop clock; <0: none
-	joiners  loop.Cond     // tasks in Await on this one
-	panicked bool
-	panicVal any
-	ended    bool // ended by the loop's Close rather than by returning
-	pending  any  // the handle protocol's operation slot (OpSlot)
+	callers    []Frame // the frames below top, outermost first
+	progress   int     // bytes written so far by a Write that suspended
+	poll       loop.PollState
+	deadline   time.Duration // of a Poll that waits, on the loop clock; <0: none
+	pollStreak int           // Polls in a row that returned without suspending
+	joiners    loop.Cond     // tasks in Await on this one
+	panicked   bool
+	panicVal   any
+	ended      bool // ended by the loop's Close rather than by returning
+	pending    any  // the handle protocol's operation slot (OpSlot)
 }
 
 func (t *Task) extra() *taskExt {

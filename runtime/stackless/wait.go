@@ -59,10 +59,11 @@ func (t *Task) check() {
 	}
 }
 
-// Sleep suspends the task for at least d.
+// Sleep suspends the task for at least d. Like time.Sleep, d <= 0 returns
+// at once, without suspending ([Task.Gosched] gives the other tasks a turn).
 func (t *Task) Sleep(d time.Duration) {
 	t.check()
-	if t.resumed() != loop.NotWoken || t.canceled {
+	if t.resumed() != loop.NotWoken || t.canceled || d <= 0 {
 		return
 	}
 	t.w.Sleep(d)
@@ -108,16 +109,16 @@ func (t *Task) Yield() {
 }
 
 // Wait suspends the task on c until Signal or Broadcast (true) or until
-// timeout passes (false; negative: no timeout). Like the stackful Cond wait,
-// a signal queues the task on the loop's ready queue rather than running it
-// inline, and waiters are woken in arrival order. A canceled task, or one
-// whose loop closed, returns false.
+// timeout passes (false; negative: no timeout; 0: false at once, without
+// suspending). Like the stackful Cond wait, a signal queues the task on the
+// loop's ready queue rather than running it inline, and waiters are woken in
+// arrival order. A canceled task, or one whose loop closed, returns false.
 func (t *Task) Wait(c *Cond, timeout time.Duration) bool {
 	t.check()
 	if r := t.resumed(); r != loop.NotWoken {
 		return r == loop.Signaled
 	}
-	if t.canceled {
+	if t.canceled || timeout == 0 {
 		return false
 	}
 	c.Wait(&t.w, timeout)
