@@ -31,17 +31,17 @@ func prepare(fd int) (st *fdState, co *stackful.Co, err error) {
 // or deadline (a monotonic time, negative for none) passes.
 //
 // In a coroutine it arms the coroutine's waiter on fd's registration with
-// the loop and suspends it; the deadline ends the wait with ETIMEDOUT.
-// Elsewhere it blocks the calling goroutine in poll(2), which is what a
-// blocking descriptor does inside read(2); the deadline ends the wait with
-// EAGAIN, the kernel's error when SO_RCVTIMEO or SO_SNDTIMEO expires.
+// the loop and suspends it; elsewhere it blocks the calling goroutine in
+// poll(2), which is what a blocking descriptor does inside read(2). Either
+// way the deadline ends the wait with EAGAIN, the kernel's error when
+// SO_RCVTIMEO or SO_SNDTIMEO expires.
 func waitReady(co *stackful.Co, fd int, write bool, deadline time.Duration) error {
 	if co == nil {
 		return pollReady(fd, write, deadline)
 	}
 	timeout := remaining(deadline)
 	if timeout == 0 {
-		return unix.ETIMEDOUT
+		return unix.EAGAIN
 	}
 	l := co.Env().Loop()
 	f, err := l.FD(fd)
@@ -87,7 +87,9 @@ func pollReady(fd int, write bool, deadline time.Duration) error {
 }
 
 // errno turns an error of the loop or of a coroutine's waiting method into
-// the errno the system call would have reported.
+// the errno the system call would have reported: an expired SO_RCVTIMEO or
+// SO_SNDTIMEO is EAGAIN, as from the kernel (connect turns it into
+// EINPROGRESS itself).
 func errno(err error) error {
 	if err == nil {
 		return nil
@@ -98,7 +100,7 @@ func errno(err error) error {
 	}
 	switch {
 	case errors.Is(err, loop.ErrTimeout):
-		return unix.ETIMEDOUT
+		return unix.EAGAIN
 	case errors.Is(err, loop.ErrFDClosed):
 		return unix.EBADF
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrRegistered):
@@ -121,7 +123,7 @@ func reasonErr(r loop.Reason) error {
 	case loop.Ready:
 		return nil
 	case loop.Timeout:
-		return unix.ETIMEDOUT
+		return unix.EAGAIN
 	case loop.Closed:
 		return unix.EBADF // closed by another coroutine while waited on
 	}
@@ -129,11 +131,11 @@ func reasonErr(r loop.Reason) error {
 }
 
 // timeoutOf turns a deadline into the timeout of a coroutine's waiting
-// method, mapping an expired one to ETIMEDOUT.
+// method, mapping an expired one to EAGAIN.
 func timeoutOf(deadline time.Duration) (time.Duration, error) {
 	t := remaining(deadline)
 	if t == 0 {
-		return 0, unix.ETIMEDOUT
+		return 0, unix.EAGAIN
 	}
 	return t, nil
 }

@@ -47,9 +47,10 @@
 //     in coroutines too, as in libco; so does a call with MSG_DONTWAIT;
 //   - a read timeout and a write timeout, set with [SetsockoptTimeval]
 //     (SO_RCVTIMEO, SO_SNDTIMEO). The default is none, not libco's fixed
-//     second. In a coroutine an expired timeout is ETIMEDOUT; outside, the
-//     call reports what the kernel reports for a blocking socket (EAGAIN,
-//     or EINPROGRESS for connect).
+//     second. An expired timeout reports, in a coroutine and outside
+//     alike, what the kernel reports for a blocking socket: EAGAIN (a
+//     short count if a write made progress), or EINPROGRESS for connect.
+//     ETIMEDOUT comes only from the kernel (a TCP handshake that fails).
 //
 // A call on a descriptor that is not a hook descriptor is the plain system
 // call everywhere, as in libco. Outside a coroutine, a blocking hook
@@ -65,7 +66,7 @@
 // coroutine waits on the loop.
 //
 // Errors are bare [syscall.Errno] values, as x/sys returns them: EAGAIN,
-// ETIMEDOUT, ECONNRESET, ECONNREFUSED, EBADF...
+// ECONNRESET, ECONNREFUSED, EBADF...
 //
 // # Envs and loops
 //

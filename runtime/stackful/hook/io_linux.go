@@ -14,9 +14,9 @@ import (
 // does on a blocking descriptor: read-side calls wait until something can
 // be read (at most SO_RCVTIMEO), write-side calls until everything is
 // written (at most SO_SNDTIMEO). In a hooked coroutine the waiting is done
-// on the loop while the env's other coroutines run, and an expired timeout
-// is ETIMEDOUT; elsewhere the calling goroutine blocks in poll(2), and an
-// expired timeout is EAGAIN (or a short count), as from the kernel.
+// on the loop while the env's other coroutines run; elsewhere the calling
+// goroutine blocks in poll(2). Either way an expired timeout is what the
+// kernel reports: EAGAIN, or a short count if some bytes were written.
 // Counts are -1 on error when nothing was transferred, as in x/sys.
 
 // Read is read(2).
@@ -182,7 +182,7 @@ func Write(fd int, p []byte) (int, error) {
 			return -1, err
 		}
 		n, err := co.WriteTimeout(fd, p, timeout)
-		return sent(n, errno(err), co)
+		return sent(n, errno(err))
 	}
 	return sendAll(nil, fd, d, len(p), func(done int) (int, error) {
 		return unix.Write(fd, p[done:])
@@ -294,21 +294,21 @@ func sendAll(co *stackful.Co, fd int, d time.Duration, total int, send func(done
 				continue
 			}
 		}
-		return sent(done, err, co)
+		return sent(done, err)
 	}
 }
 
 // sent is the result of a write-side call that ended with err after done
-// bytes: -1 if none; outside a coroutine, a short count without error when
-// the timeout expired after some progress, as from the kernel.
-func sent(done int, err error, co *stackful.Co) (int, error) {
+// bytes: -1 if none; a short count without error when the timeout expired
+// after some progress, as from the kernel.
+func sent(done int, err error) (int, error) {
 	if err == nil {
 		return done, nil
 	}
 	if done == 0 {
 		return -1, err
 	}
-	if err == unix.EAGAIN && co == nil {
+	if err == unix.EAGAIN {
 		return done, nil
 	}
 	return done, err

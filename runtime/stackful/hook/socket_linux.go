@@ -58,11 +58,12 @@ func adopt(fd int, nonblock bool) {
 // Connect is connect(2). On a blocking hook descriptor in a hooked
 // coroutine, it starts the connection, waits on the loop until the socket
 // is writable and reports the outcome (the loop's TryConnect: Linux reports
-// the pending error, SO_ERROR, to the retried connect); SO_SNDTIMEO bounds
-// the wait (ETIMEDOUT). Elsewhere it blocks as connect(2) does, reading
-// SO_ERROR once poll(2) reports the socket writable; an expired SO_SNDTIMEO
-// gives EINPROGRESS (EALREADY if a connect was already in progress), as the
-// kernel does.
+// the pending error, SO_ERROR, to the retried connect). Elsewhere it blocks
+// as connect(2) does, reading SO_ERROR once poll(2) reports the socket
+// writable. Either way an expired SO_SNDTIMEO gives what the kernel gives,
+// leaving the connection in progress: EINPROGRESS (outside a coroutine,
+// EALREADY if a connect was already in progress when the call began).
+// ETIMEDOUT comes only from the kernel, when the handshake itself fails.
 func Connect(fd int, sa unix.Sockaddr) error {
 	st, co, err := prepare(fd)
 	if err != nil {
@@ -74,10 +75,13 @@ func Connect(fd int, sa unix.Sockaddr) error {
 	d := deadline(&st.wtimeout)
 	if co != nil {
 		timeout, err := timeoutOf(d)
-		if err != nil {
-			return err
+		if err == nil {
+			err = errno(co.ConnectTimeout(fd, sa, timeout))
 		}
-		return errno(co.ConnectTimeout(fd, sa, timeout))
+		if err == unix.EAGAIN {
+			return unix.EINPROGRESS // SO_SNDTIMEO expired, as connect(2) reports it
+		}
+		return err
 	}
 	err = unix.Connect(fd, sa)
 	for err == unix.EINTR {
@@ -108,7 +112,8 @@ func Accept(fd int) (int, unix.Sockaddr, error) { return Accept4(fd, 0) }
 // Accept4 is accept4(2). The new descriptor is a hook descriptor, treated
 // as Socket treats its own (SOCK_NONBLOCK in flags makes it non-blocking
 // for the caller). On a blocking listening socket in a hooked coroutine it
-// waits on the loop for a connection, for at most SO_RCVTIMEO (ETIMEDOUT).
+// waits on the loop for a connection, for at most SO_RCVTIMEO (EAGAIN, as
+// from the kernel).
 // EMFILE and ENFILE are returned as accept(2) returns them; the caller
 // decides how to back off.
 func Accept4(fd int, flags int) (int, unix.Sockaddr, error) {
