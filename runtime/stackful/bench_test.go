@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"golang.org/x/sys/unix"
 )
 
 func benchEnv(b *testing.B) *Env {
@@ -299,4 +302,32 @@ func BenchmarkStackfulCreateRatio(b *testing.B) {
 	rounds := float64((b.N + chunk - 1) / chunk * chunk)
 	b.ReportMetric(float64(tCo.Nanoseconds())/rounds, "ns/op")
 	b.ReportMetric(medianOf(ratios), "x-iter.Pull-med")
+}
+
+// BenchmarkPollReady is one Poll of a ready socket in a coroutine that polls
+// in a loop: a poll(2) system call, plus a yield every pollYieldEvery Polls.
+func BenchmarkPollReady(b *testing.B) {
+	e := benchEnv(b)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer unix.Close(fds[0])
+	defer unix.Close(fds[1])
+	unix.Write(fds[1], []byte("x"))
+	done := false
+	b.ResetTimer()
+	co := e.Create(func(co *Co) {
+		pfd := []loop.PollFd{{Fd: fds[0], Events: loop.EventIn}}
+		for range b.N {
+			co.Poll(pfd, -1)
+		}
+		done = true
+	}, nil)
+	co.Resume()
+	if !done {
+		if err := e.Run(func() bool { return done }); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
