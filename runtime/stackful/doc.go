@@ -119,6 +119,47 @@
 // loop (BenchmarkOffload, tens of microseconds on the loaded 2-core VM,
 // the same as a goroutine per call, which allocates 4 times).
 //
+// # Porting from libco
+//
+// The model is libco's, and so are the orders: create/resume/yield, the
+// dynamic resumer, the call-stack depth, specific data, a cond's FIFO,
+// poll's revents and counts, timers in deadline order, and co_eventloop's
+// iteration (a coroutine woken while the loop runs woken coroutines, by a
+// cond signal for example, runs before pfn is called). What differs, on
+// purpose:
+//
+//   - Misuse panics with a "stackful: " message where libco crashes or
+//     corrupts memory: resuming a running, dead or waiting coroutine,
+//     yielding from main, more than [Env.MaxDepth] coroutines on the call
+//     stack, co_poll on the main coroutine (here it runs the loop), and any
+//     method called on a nil *Co, which is what [Self] returns before any
+//     env exists (libco's co_self without an env dereferences null).
+//   - No default socket timeout: libco's hooked read and write give up
+//     after a fixed second; here they wait until SO_RCVTIMEO/SO_SNDTIMEO,
+//     if set, and an expired one reports the kernel's errno (EAGAIN;
+//     EINPROGRESS for connect) in a coroutine as outside (package hook).
+//   - 0 never waits: Wait(c, 0), ReadTimeout(fd, p, 0) and the other
+//     timeouts try once and give up at once, and Sleep(0) returns at once;
+//     negative means forever (libco's co_cond_timedwait reads <= 0 as
+//     forever). See package loop's Timeouts.
+//   - Poll has poll(2)'s semantics: it returns without suspending when an
+//     fd is ready already (libco's co_poll always suspends, giving the
+//     other coroutines a turn). To keep a polling loop from starving the
+//     env, every 64th Poll in a row that did not suspend yields first. Read
+//     and Write likewise return without suspending when they can complete.
+//   - An idle loop does not wake up: libco calls pfn about every
+//     millisecond, here Run's stop is called only when something happens.
+//     Stop an env from another goroutine with [Env.Stop] (or set a flag
+//     and call [Env.Wake]); e.Loop().SetIdleTick(time.Millisecond) restores
+//     libco's cadence for a pfn that polls state set by other threads.
+//   - A coroutine's panic is raised again in its resumer with the original
+//     value (libco has no exceptions across co_swap); the coroutine's own
+//     stack is printed with it if nothing recovers it, and
+//     [Co.PanicStack] returns it.
+//   - Hooked calls are functions of package hook (hook.Read for read),
+//     not interposed libc symbols, and Go's net interfaces run on
+//     coroutines through package conet.
+//
 // # Stacks
 //
 // [Attr] keeps libco's two stack modes, each with a real effect, measured by
