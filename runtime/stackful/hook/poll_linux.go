@@ -11,7 +11,10 @@ import (
 // hooked coroutine it is libco's co_poll: the coroutine waits on the loop
 // for any descriptor, hook descriptor or not, while the env's other
 // coroutines run, and Revents carries poll(2)'s bits. Poll with no
-// descriptors sleeps for timeout (libco's poll(NULL, 0, ms)). Elsewhere it
+// descriptors sleeps for timeout (libco's poll(NULL, 0, ms)). Unlike
+// co_poll, and like poll(2), it returns without suspending when a
+// descriptor is ready already or timeout is 0 (see [stackful.Co.Poll] for
+// the yield that keeps a polling loop from starving the env). Elsewhere it
 // is poll(2).
 func Poll(fds []unix.PollFd, timeout int) (int, error) {
 	co := hooked()
