@@ -1,0 +1,118 @@
+package db_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/examples/db/internal/servers"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackful/conet"
+	"github.com/redis/go-redis/v9"
+)
+
+// The probe, as a new user writes it: a stock go-redis client on
+// conet conns (default options, maintenance notifications included), pool
+// of 10, 10 coroutines x 100 SET+GET. Often it deadlocks: one coroutine
+// waits for go-redis's sync.RWMutex that a suspended coroutine holds across
+// a handshake. It runs in a child process, since that hang is for good;
+// each run must either finish or print the stall report on stderr within
+// a few seconds, never hang silently.
+func TestRedisProbeReportsStall(t *testing.T) {
+	addr := servers.Redis(t)
+	if os.Getenv("COGEN_PROBE_CHILD") == "1" {
+		runProbe(t, addr)
+		return
+	}
+	completed, reported := 0, 0
+	for run := range 4 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRedisProbeReportsStall$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "COGEN_PROBE_CHILD=1")
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdout = nil
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string)
+		go func() {
+			defer close(lines)
+			sc := bufio.NewScanner(stderr)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+		}()
+		var report []string
+		timeout := time.After(10 * time.Second)
+	read:
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					break read
+				}
+				if strings.HasPrefix(l, "stackful: stall:") || len(report) > 0 {
+					report = append(report, l)
+				}
+				if len(report) > 12 {
+					cmd.Process.Kill()
+				}
+			case <-timeout:
+				cmd.Process.Kill()
+				t.Fatalf("run %d: no report and no end after 10 s: hung silently", run)
+			}
+		}
+		err = cmd.Wait()
+		switch {
+		case len(report) > 0:
+			reported++
+			r := strings.Join(report, "\n")
+			if !strings.Contains(r, "blocked in sync.RWMutex") || !strings.Contains(r, "go-redis") {
+				t.Errorf("run %d: report:\n%s", run, r)
+			}
+		case err == nil:
+			completed++
+		default:
+			t.Fatalf("run %d: %v", run, err)
+		}
+	}
+	t.Logf("%d runs completed, %d deadlocked and were reported", completed, reported)
+}
+
+func runProbe(t *testing.T, addr string) {
+	var d conet.Dialer
+	rc := redis.NewClient(&redis.Options{Addr: addr, Dialer: d.DialContext, PoolSize: 10})
+	defer rc.Close()
+	env, err := stackful.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	done := 0
+	ctx := context.Background()
+	for i := range 10 {
+		env.Create(func(co *stackful.Co) {
+			co.EnableHook()
+			defer func() { done++ }()
+			for j := range 100 {
+				k := fmt.Sprintf("probe:%d", i)
+				if err := rc.Set(ctx, k, j, 0).Err(); err != nil {
+					t.Error(err)
+					return
+				}
+				if v, err := rc.Get(ctx, k).Int(); err != nil || v != j {
+					t.Errorf("GET %s: %d, %v", k, v, err)
+					return
+				}
+			}
+		}, nil).Resume()
+	}
+	env.Run(func() bool { return done == 10 })
+}
