@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -79,4 +81,39 @@ func settled(want int) int {
 		n = runtime.NumGoroutine()
 	}
 	return n
+}
+
+// TestIdleTimeout: a connection that echoes once and then stays silent is
+// closed by the server at the idle timeout, and its worker serves again.
+func TestIdleTimeout(t *testing.T) {
+	const idle = 300 * time.Millisecond
+	s, err := startServer(serverConfig{addr: "127.0.0.1:0", workers: 1, loops: 1, idle: idle, out: new(bytes.Buffer)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.stop()
+	for round := range 2 { // the one worker is free again after the timeout
+		c, err := net.Dial("tcp", s.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		buf := make([]byte, 4)
+		if _, err := c.Write([]byte("ping")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, buf); err != nil || string(buf) != "ping" {
+			t.Fatalf("round %d: echo %q %v", round, buf, err)
+		}
+		t0 := time.Now()
+		n, err := c.Read(buf)
+		d := time.Since(t0)
+		c.Close()
+		if n != 0 || err != io.EOF {
+			t.Fatalf("round %d: %d bytes, %v; want EOF", round, n, err)
+		}
+		if d < idle*8/10 || d > idle+3*time.Second {
+			t.Errorf("round %d: closed after %v, want %v", round, d, idle)
+		}
+	}
 }

@@ -14,7 +14,7 @@
 //
 // Usage:
 //
-//	echo server [-addr 127.0.0.1:10000] [-workers 1000] [-loops N]
+//	echo server [-addr 127.0.0.1:10000] [-workers 1000] [-loops N] [-idle-timeout 60s]
 //	echo client [-addr 127.0.0.1:10000] [-conns 100] [-size 64] [-duration 5s] [-loops N]
 //
 // Both run a group of N envs (stackful.Group), each on its own goroutine
@@ -48,6 +48,7 @@ func main() {
 		fs.IntVar(&cfg.workers, "workers", 1000, "worker coroutines per env")
 		fs.IntVar(&cfg.loops, "loops", 0, "envs (loops, threads) accepting on the address; 0: GOMAXPROCS")
 		fs.IntVar(&cfg.loops, "envs", 0, "old name of -loops")
+		fs.DurationVar(&cfg.idle, "idle-timeout", 60*time.Second, "close a connection silent this long (0: never)")
 		fs.Parse(os.Args[2:])
 		s, err := startServer(cfg)
 		if err != nil {
@@ -83,6 +84,6 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: echo server [-addr a] [-workers n] [-loops n]\n       echo client [-addr a] [-conns n] [-size n] [-duration d] [-loops n]")
+	fmt.Fprintln(os.Stderr, "usage: echo server [-addr a] [-workers n] [-loops n] [-idle-timeout d]\n       echo client [-addr a] [-conns n] [-size n] [-duration d] [-loops n]")
 	os.Exit(2)
 }

@@ -17,7 +17,8 @@ import (
 type serverConfig struct {
 	addr    string // 127.0.0.1:0 picks a port
 	workers int
-	loops   int // 0: runtime.GOMAXPROCS(0)
+	loops   int           // 0: runtime.GOMAXPROCS(0)
+	idle    time.Duration // a connection silent this long is closed; 0: never
 	out     io.Writer
 }
 
@@ -93,7 +94,7 @@ func startServer(cfg serverConfig) (*server, error) {
 	for i, lfd := range lfds {
 		p := &pool{}
 		g.OnShutdown(i, func() { hook.Close(lfd) }) // wakes the accept coroutine
-		g.Submit(i, func() { s.startEnv(g.Env(i), lfd, p, cfg.workers) })
+		g.Submit(i, func() { s.startEnv(g.Env(i), lfd, p, cfg.workers, cfg.idle) })
 	}
 	return s, nil
 }
@@ -125,14 +126,14 @@ type pool struct {
 // starts the workers and the accept coroutine. Once the listener is closed
 // the accept coroutine wakes the idle workers, which end; busy ones end
 // with their connection.
-func (s *server) startEnv(env *stackful.Env, lfd int, p *pool, workers int) {
+func (s *server) startEnv(env *stackful.Env, lfd int, p *pool, workers int, idle time.Duration) {
 	for range workers {
 		w := &worker{fd: -1}
 		w.co = env.Create(func(co *stackful.Co) { readWrite(co, w, p) }, nil)
 		w.co.Resume() // runs until it parks itself on the idle stack
 	}
 	env.Create(func(co *stackful.Co) {
-		s.accept(co, lfd, p)
+		s.accept(co, lfd, p, idle)
 		p.closing = true
 		for _, w := range p.idle {
 			w.co.Resume()
@@ -165,7 +166,7 @@ func readWrite(co *stackful.Co, w *worker, p *pool) {
 					continue
 				}
 			}
-			hook.Close(fd) // end of stream or error
+			hook.Close(fd) // end of stream, error, or idle for SO_RCVTIMEO
 			break
 		}
 	}
@@ -174,7 +175,7 @@ func readWrite(co *stackful.Co, w *worker, p *pool) {
 // accept is libco's accept_routine. Where libco polls the listening socket
 // again after a failed accept (and so spins while out of descriptors), it
 // backs off.
-func (s *server) accept(co *stackful.Co, lfd int, p *pool) {
+func (s *server) accept(co *stackful.Co, lfd int, p *pool, idle time.Duration) {
 	co.EnableHook()
 	var delay time.Duration
 	for {
@@ -195,6 +196,10 @@ func (s *server) accept(co *stackful.Co, lfd int, p *pool) {
 			continue
 		}
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		if idle > 0 { // libco's way: a hooked read waits at most SO_RCVTIMEO
+			tv := unix.NsecToTimeval(idle.Nanoseconds())
+			hook.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
+		}
 		w := p.idle[len(p.idle)-1]
 		p.idle = p.idle[:len(p.idle)-1]
 		w.fd = fd
