@@ -1,28 +1,55 @@
-// Package cohttp is what the module's HTTP/1.1 servers share: one set of
-// limits against hostile clients ([Limits]), net/http's server semantics
-// around http.ReadRequest for the servers built on it ([RequestReader]:
-// examples/http and the benchmarks' hello loops), and the error answers of
-// net/http's server ([Error]), byte for byte.
+// Package cohttp is the module's HTTP/1.1 server machinery: a server that
+// runs in both coroutine models from one source, and what every HTTP server
+// of the module shares — one set of limits against hostile clients
+// ([Limits]), net/http's server semantics around http.ReadRequest for the
+// servers built on it ([RequestReader]: examples/http and the benchmarks'
+// hello loops), and net/http's error answers, byte for byte ([Error]).
+//
+// # The server
+//
+// [ServeStackful] and [ServeStackless] serve a [Handler] on a listening
+// socket, one connection per stackful coroutine or per stackless task. Both
+// run server.go: functions marked //co:stackless that cogen rewrites into
+// the frames of server_cogen.go, and that run unchanged on a stackful
+// coroutine. A connection reads into a buffer of its own (4 KiB, grown to
+// fit a long head or a body within the limits, shrunk back after), parses
+// the request head in place, dechunks a body in place, calls the handler
+// with the whole request, and answers every request a pipelined batch holds
+// in one write. Keep-alive, Content-Length and chunked bodies (trailers
+// included), Expect: 100-continue, HEAD, HTTP/1.0 keep-alive, OPTIONS * and
+// graceful shutdown ([Server.Drain], [Server.Shutdown]) behave as in
+// net/http's server.
+//
+// A handler does not wait: it is a plain function called with the request
+// read, which suits the hello-world, routing and echo work the benchmarks
+// measure; a handler that must wait belongs on the http.Handler servers.
 //
 // # net/http as the oracle
 //
 // Every server is tested against net/http's http.Server with the same raw
 // request byte streams (internal/httpdiff): status codes, the number and
 // order of responses, Connection headers and whether the connection stays
-// open must match, or the test lists the difference with its reason.
+// open must match, or the test lists the difference with its reason; random
+// streams run under go test -fuzz. The same package's hostile-client tests
+// (oversized heads, slowloris, idle connections, floods beyond the cap) run
+// against every server.
 //
 // # Limits
 //
 // Zero values are safe defaults: 1 MiB of request head (then 431 and
 // close), 10 s to read a head, 60 s of keep-alive idleness, 4 MiB of body
-// for handlers that read one, 10,000 connections per env (then accepting
-// pauses). A negative value turns a limit off.
+// (then 413 and close, or an error for an http.Handler reading past it),
+// 10,000 connections per env or loop (then accepting pauses). A negative
+// value turns a limit off.
 //
 // # Costs
 //
-// A RequestReader holds a 4 KiB read buffer; the head limit is enforced
-// under that buffer, so a client sending an endless head costs the server
-// the limit in reading time and nothing in memory beyond the buffer and
-// the header map http.ReadRequest builds. The timeouts set the source's
-// read deadline up to three times per request.
+// The server allocates per connection (its state and buffers), not per
+// request: parsing keeps offsets into the buffer, the response is built in
+// a reused buffer, the Date header is formatted once a second. A request
+// costs one read and one write system call when it arrives alone, fewer
+// per request when pipelined. A RequestReader holds a 4 KiB read buffer and
+// enforces the head limit under it, so a client sending an endless head
+// costs the server the limit in reading time and no more memory than the
+// buffer and the header map http.ReadRequest builds.
 package cohttp

@@ -112,7 +112,11 @@ func Exchange(addr string, c Case) (Outcome, error) {
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		o.Responses = append(o.Responses, Response{resp.StatusCode, strings.ToLower(resp.Header.Get("Connection"))})
+		conn := strings.ToLower(resp.Header.Get("Connection"))
+		if resp.Close { // ReadResponse takes "close" out of the header
+			conn = "close"
+		}
+		o.Responses = append(o.Responses, Response{resp.StatusCode, conn})
 		if resp.StatusCode == http.StatusContinue {
 			c.Methods = append([]string{method}, c.Methods...) // the final response is still to come
 		}

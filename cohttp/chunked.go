@@ -1,0 +1,161 @@
+package cohttp
+
+import "bytes"
+
+// A dechunker decodes a chunked body in place in a connection's buffer, as
+// net/http's chunked reader and trailer reader accept it: the data of each
+// chunk moves down over the framing, so that the body ends up contiguous.
+type dechunker struct {
+	r, w   int    // read position (framing and data) and end of the decoded data
+	left   uint64 // data bytes of the current chunk still to come
+	state  uint8
+	excess int64 // framing beyond what the data justifies, as net/http counts it
+}
+
+const (
+	chunkSize = iota
+	chunkData
+	chunkDataEnd
+	chunkTrailer
+	chunkDone
+)
+
+// maxChunkLine is net/http's bound on a chunk-size line.
+const maxChunkLine = 4096
+
+// decode advances over buf[d.r:end]. It returns done once the body and its
+// trailer are over, or ok=false on a malformed body; otherwise more bytes
+// are needed.
+func (d *dechunker) decode(buf []byte, end int) (done, ok bool) {
+	for {
+		switch d.state {
+		case chunkSize:
+			j := bytes.IndexByte(buf[d.r:end], '\n')
+			if j < 0 {
+				return false, end-d.r < maxChunkLine
+			}
+			line := buf[d.r : d.r+j+1]
+			if cr := bytes.IndexByte(line, '\r'); cr != len(line)-2 {
+				return false, false // bare LF, or a CR inside the line
+			}
+			p := line[:len(line)-2]
+			if len(p) >= maxChunkLine {
+				return false, false
+			}
+			d.excess += int64(len(p)) + 2
+			for len(p) > 0 && (p[len(p)-1] == ' ' || p[len(p)-1] == '\t') {
+				p = p[:len(p)-1]
+			}
+			if i := bytes.IndexByte(p, ';'); i >= 0 {
+				p = p[:i]
+			}
+			n, ok := parseHex(p)
+			if !ok {
+				return false, false
+			}
+			d.excess = max(d.excess-16-2*int64(n), 0)
+			if d.excess > 16<<10 {
+				return false, false // "chunked encoding contains too much non-data"
+			}
+			d.r += j + 1
+			if n == 0 {
+				d.state = chunkTrailer
+			} else {
+				d.left, d.state = n, chunkData
+			}
+		case chunkData:
+			avail := uint64(end - d.r)
+			if avail == 0 {
+				return false, true
+			}
+			n := int(min(avail, d.left))
+			copy(buf[d.w:], buf[d.r:d.r+n])
+			d.w += n
+			d.r += n
+			d.left -= uint64(n)
+			if d.left > 0 {
+				return false, true
+			}
+			d.state = chunkDataEnd
+		case chunkDataEnd:
+			if end-d.r < 2 {
+				return false, true
+			}
+			if buf[d.r] != '\r' || buf[d.r+1] != '\n' {
+				return false, false
+			}
+			d.r += 2
+			d.state = chunkSize
+		case chunkTrailer:
+			if end-d.r < 2 {
+				return false, true
+			}
+			if buf[d.r] == '\r' && buf[d.r+1] == '\n' {
+				d.r += 2
+				d.state = chunkDone
+				continue
+			}
+			// A trailer: its end must come within 4 KiB (net/http's
+			// "suspiciously long trailer"), and its lines must be fields.
+			win := buf[d.r:min(end, d.r+4096)]
+			i := bytes.Index(win, []byte("\r\n\r\n"))
+			if i < 0 {
+				return false, len(win) < 4096
+			}
+			if !validTrailer(win[:i+2]) {
+				return false, false
+			}
+			d.r += i + 4
+			d.state = chunkDone
+		case chunkDone:
+			return true, true
+		}
+	}
+}
+
+// validTrailer reports whether textproto.ReadMIMEHeader reads b (lines
+// ending in "\r\n") as header fields.
+func validTrailer(b []byte) bool {
+	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		return false
+	}
+	for len(b) > 0 {
+		var line []byte
+		line, b = nextLine(b)
+		if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+			continue // a continuation of the previous field
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 || !validToken(line[:colon]) {
+			return false
+		}
+		for _, c := range line[colon+1:] {
+			if c < ' ' && c != '\t' || c == 0x7f {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// parseHex is net/http's parseHexUint: 1 to 16 hex digits.
+func parseHex(v []byte) (uint64, bool) {
+	if len(v) == 0 || len(v) > 16 {
+		return 0, false
+	}
+	var n uint64
+	for _, b := range v {
+		switch {
+		case '0' <= b && b <= '9':
+			b -= '0'
+		case 'a' <= b && b <= 'f':
+			b = b - 'a' + 10
+		case 'A' <= b && b <= 'F':
+			b = b - 'A' + 10
+		default:
+			return 0, false
+		}
+		n = n<<4 | uint64(b)
+	}
+	return n, true
+}

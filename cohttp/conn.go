@@ -1,0 +1,298 @@
+//go:build linux
+
+package cohttp
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// A conn is one connection of a Server: its buffers and the state of the
+// request being read. step advances it as far as the bytes at hand allow;
+// the coroutine (or task) around it only reads, writes and closes.
+type conn struct {
+	s          *Server
+	fd         int
+	buf        []byte // read buffer: buf[start:end] is not consumed yet
+	start, end int
+	scan       int    // the search for the head's end resumes at start+scan
+	out        []byte // responses not written yet
+	scratch    []byte // folded header values
+	h          head
+	phase      uint8
+	lastPOST   bool
+	deadline   time.Duration // of the current read phase on the loop's clock; <0: none
+	eof        bool          // the client closed its side
+	failed     bool          // a read failed (timeout, reset): close without answering
+	bodyStart  int
+	bodyEnd    int
+	dc         dechunker
+	req        Request
+	w          ResponseWriter
+}
+
+// Phases of a connection.
+const (
+	phNew  = iota // before the first byte of the first request: the read-header time runs from the accept
+	phIdle        // after a response: waiting for 4 bytes within the idle timeout, as net/http
+	phHead        // reading a head within the read-header timeout
+	phBody        // reading a body (no timeout, as net/http without ReadTimeout)
+)
+
+// Actions step asks of the coroutine.
+const (
+	actRead   = iota // write out (if not empty), then read into buf[end:] until the deadline
+	actClose         // write out (if not empty) and close
+	actLinger        // write out, half-close, read and discard for up to 500 ms, close
+)
+
+const initialBuffer = 4 << 10
+
+func newConn(s *Server, fd int) *conn {
+	c := &conn{s: s, fd: fd, buf: make([]byte, initialBuffer)}
+	c.req.c = c
+	c.deadline = c.after(s.lim.ReadHeaderTimeout)
+	return c
+}
+
+// after returns the deadline d from now on the loop's clock (<0: none).
+func (c *conn) after(d time.Duration) time.Duration {
+	if d < 0 {
+		return -1
+	}
+	return c.s.l.Now() + d
+}
+
+// timeout returns what is left of the current deadline (<0: none).
+func (c *conn) timeout() time.Duration {
+	if c.deadline < 0 {
+		return -1
+	}
+	return max(c.deadline-c.s.l.Now(), 0)
+}
+
+// idle reports whether the connection waits for a request that has not
+// begun: closing it loses nothing.
+func (c *conn) idle() bool {
+	return (c.phase == phNew || c.phase == phIdle) && c.end == c.start
+}
+
+// got records the outcome of a read of n bytes into buf[end:].
+func (c *conn) got(n int, err error) {
+	switch {
+	case err != nil:
+		c.failed = true
+	case n == 0:
+		c.eof = true
+	default:
+		c.end += n
+	}
+}
+
+func (c *conn) bytes(s span) []byte {
+	if s.scratch {
+		return c.scratch[s.off : s.off+s.n]
+	}
+	return c.buf[s.off : s.off+s.n]
+}
+
+// fail answers e and ends the connection.
+func (c *conn) fail(e *Error) uint8 {
+	c.out = e.AppendResponse(c.out)
+	if e == errTooLarge {
+		return actLinger
+	}
+	return actClose
+}
+
+// step advances the connection over the bytes at hand: requests complete
+// in the buffer are answered (into out), until more bytes are needed
+// (actRead) or the connection is to end.
+func (c *conn) step() uint8 {
+	lim := &c.s.lim
+	for {
+		switch c.phase {
+		case phNew, phIdle:
+			need := 1
+			if c.phase == phIdle {
+				need = 4
+			}
+			if c.end-c.start >= need {
+				if c.phase == phIdle {
+					c.deadline = c.after(lim.ReadHeaderTimeout)
+				}
+				c.phase = phHead
+				if c.lastPOST { // RFC 7230 section 3: tolerance for old buggy clients
+					for i := 0; i < 4 && c.start < c.end && (c.buf[c.start] == '\r' || c.buf[c.start] == '\n'); i++ {
+						c.start++
+					}
+				}
+				continue
+			}
+			if c.eof || c.failed || c.s.draining && c.end == c.start {
+				return actClose // as net/http, even with 1 to 3 bytes of a request
+			}
+			return actRead
+		case phHead:
+			n, next := headEnd(c.buf[c.start:c.end], c.scan)
+			c.scan = next
+			if n == 0 || n > lim.headLimit() {
+				switch {
+				case c.end-c.start >= lim.headLimit():
+					return c.fail(errTooLarge)
+				case c.failed || c.eof && c.end == c.start:
+					return actClose
+				case c.eof:
+					return c.fail(errBadRequest) // the head was cut short
+				}
+				return actRead
+			}
+			if e := parseHead(c.buf[c.start:c.start+n], c.start, &c.h, &c.scratch); e != nil {
+				return c.fail(e)
+			}
+			if c.h.expect == expectOther {
+				return c.fail(errExpectationBad)
+			}
+			c.bodyStart, c.bodyEnd = c.start+n, c.start+n
+			if lim.MaxBodyBytes >= 0 && c.h.length > lim.MaxBodyBytes {
+				return c.fail(errBodyTooLarge)
+			}
+			if c.h.length < 0 {
+				c.dc = dechunker{r: c.bodyStart, w: c.bodyStart}
+			}
+			if c.h.expect == expectContinue && c.h.minor >= 1 && c.h.length != 0 {
+				c.out = append(c.out, "HTTP/1.1 100 Continue\r\n\r\n"...)
+			}
+			c.phase, c.deadline = phBody, -1
+		case phBody:
+			var consumed int
+			if c.h.length >= 0 {
+				end := c.bodyStart + int(c.h.length)
+				if c.end < end {
+					if c.eof || c.failed {
+						return c.fail(errBadRequest)
+					}
+					return actRead
+				}
+				c.bodyEnd, consumed = end, end
+			} else {
+				done, ok := c.dc.decode(c.buf, c.end)
+				switch {
+				case !ok:
+					return c.fail(errBadRequest)
+				case lim.MaxBodyBytes >= 0 && int64(c.dc.w-c.bodyStart) > lim.MaxBodyBytes:
+					return c.fail(errBodyTooLarge)
+				case !done && (c.eof || c.failed):
+					return c.fail(errBadRequest)
+				case !done:
+					return actRead
+				}
+				c.bodyEnd, consumed = c.dc.w, c.dc.r
+			}
+			closing := c.respond()
+			c.lastPOST = string(c.bytes(c.h.method)) == http.MethodPost
+			c.start, c.scan = consumed, 0
+			if closing {
+				return actClose
+			}
+			c.phase, c.deadline = phIdle, c.after(lim.IdleTimeout)
+		}
+	}
+}
+
+// room makes space to read into: buf[end:] is not empty afterwards, and
+// large enough for a declared body. Between requests the unconsumed bytes
+// move to the front (and a buffer grown by a large request shrinks back);
+// within a body the buffer grows, a chunked one first closing the gaps the
+// decoding left.
+func (c *conn) room() {
+	if c.phase != phBody {
+		if c.start > 0 && (c.end == len(c.buf) || c.start == c.end) {
+			n := c.end - c.start
+			old := c.buf
+			if len(c.buf) > 16*initialBuffer && n < initialBuffer {
+				c.buf = make([]byte, initialBuffer) // a large request is over
+			}
+			copy(c.buf, old[c.start:c.end])
+			c.start, c.end = 0, n
+		}
+		if c.end == len(c.buf) {
+			c.grow(min(2*len(c.buf), c.s.lim.headLimit()+initialBuffer))
+		}
+		return
+	}
+	if c.h.length >= 0 {
+		c.grow(c.bodyStart + int(c.h.length))
+		return
+	}
+	if c.end == len(c.buf) && c.dc.r > c.dc.w { // close the gap between decoded and raw bytes
+		n := copy(c.buf[c.dc.w:], c.buf[c.dc.r:c.end])
+		c.end, c.dc.r = c.dc.w+n, c.dc.w
+	}
+	if c.end == len(c.buf) {
+		c.grow(2 * len(c.buf))
+	}
+}
+
+func (c *conn) grow(n int) {
+	if n > len(c.buf) {
+		b := make([]byte, n)
+		copy(b, c.buf[:c.end])
+		c.buf = b
+	}
+}
+
+// respond calls the handler for the request read and appends the response
+// to out. It reports whether the connection is to close after it.
+func (c *conn) respond() (closing bool) {
+	w := &c.w
+	w.reset()
+	h := &c.h
+	if string(c.bytes(h.uri)) == "*" && string(c.bytes(h.method)) == http.MethodOptions {
+		// net/http's answer to OPTIONS *: empty; a body beyond 4 KiB closes.
+		w.closing = c.bodyEnd-c.bodyStart > 4<<10
+	} else if !c.callHandler() {
+		w.reset()
+		w.status, w.closing = http.StatusInternalServerError, true
+	}
+	closing = h.close || w.closing || c.s.draining
+	out := append(c.out, "HTTP/1.1 "...)
+	out = strconv.AppendInt(out, int64(w.status), 10)
+	out = append(out, ' ')
+	out = append(out, http.StatusText(w.status)...)
+	out = append(out, "\r\n"...)
+	out = append(out, w.header...)
+	if bodyAllowed(w.status) {
+		if !w.ctype && len(w.body) > 0 {
+			out = append(append(append(out, "Content-Type: "...), http.DetectContentType(w.body)...), "\r\n"...)
+		}
+		out = append(out, "Content-Length: "...)
+		out = strconv.AppendInt(out, int64(len(w.body)), 10)
+		out = append(out, "\r\n"...)
+	}
+	out = appendDate(append(out, "Date: "...))
+	switch {
+	case closing:
+		out = append(out, "\r\nConnection: close"...)
+	case h.keepAlive10:
+		out = append(out, "\r\nConnection: keep-alive"...)
+	}
+	out = append(out, "\r\n\r\n"...)
+	if bodyAllowed(w.status) && string(c.bytes(h.method)) != http.MethodHead {
+		out = append(out, w.body...)
+	}
+	c.out = out
+	return closing
+}
+
+// callHandler runs the handler, reporting false if it panicked.
+func (c *conn) callHandler() (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			ok = false
+		}
+	}()
+	c.s.handler(&c.w, &c.req)
+	return true
+}

@@ -1,0 +1,56 @@
+//go:build linux
+
+package cohttp
+
+import (
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
+)
+
+// ServeStackful serves h on the non-blocking listening socket lfd with the
+// limits lim, each connection in a stackful coroutine of env. The accept
+// coroutine starts at once and runs until its first wait; the rest runs
+// when the env's loop does. Call it on the env's main coroutine.
+func ServeStackful(env *stackful.Env, lfd int, h Handler, lim Limits) *Server {
+	s := newServer(env.Loop(), lfd, h, lim)
+	s.run = env.Run
+	s.start = func(fd int) {
+		c := s.track(fd)
+		env.Create(func(co *stackful.Co) { connMain(co, c) }, nil).Resume()
+	}
+	env.Create(func(co *stackful.Co) {
+		s.acceptErr = acceptLoop(co, s)
+		s.acceptEnded = true
+	}, nil).Resume()
+	return s
+}
+
+// ServeStackless is ServeStackful with stackless tasks on l: the frames
+// cogen generated from the same source. Nothing runs until l does.
+func ServeStackless(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
+	s := newServer(l, lfd, h, lim)
+	s.tasks = map[*conn]*stackless.Task{}
+	s.run = l.Run
+	s.start = func(fd int) {
+		c := s.track(fd)
+		s.tasks[c] = stackless.Spawn(l, newConnMainFrame(c))
+	}
+	accept := &acceptTaskFrame{acceptLoopFrame: *newAcceptLoopFrame(s), s: s}
+	stackless.Spawn(l, accept)
+	return s
+}
+
+// acceptTaskFrame records the end of the stackless accept loop.
+type acceptTaskFrame struct {
+	acceptLoopFrame
+	s *Server
+}
+
+func (f *acceptTaskFrame) Step(t *stackless.Task) stackless.Status {
+	st := f.acceptLoopFrame.Step(t)
+	if st == stackless.Done {
+		f.s.acceptErr, f.s.acceptEnded = f.acceptLoopFrame.Result(), true
+	}
+	return st
+}

@@ -1,0 +1,119 @@
+//go:build linux
+
+package cohttp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackless"
+	"golang.org/x/sys/unix"
+)
+
+// A Server serves HTTP/1.1 with a [Handler] on one listening socket and one
+// loop, in either model: [ServeStackful] runs the accept loop and every
+// connection as stackful coroutines of an env, [ServeStackless] as
+// stackless tasks, from the same source (server.go, rewritten by cogen).
+// Its methods are called on the loop's goroutine.
+type Server struct {
+	handler     Handler
+	lim         Limits
+	lfd         int
+	l           *loop.Loop
+	conns       map[*conn]struct{}
+	live        int
+	freed       loop.Cond // signalled when a connection ends
+	draining    bool
+	start       func(fd int)                 // runs a connection in the model
+	run         func(stop func() bool) error // runs the loop in the model
+	acceptEnded bool
+	acceptErr   error
+	tasks       map[*conn]*stackless.Task
+}
+
+func newServer(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
+	return &Server{handler: h, lim: lim.Normalize(), lfd: lfd, l: l, conns: map[*conn]struct{}{}}
+}
+
+func (s *Server) track(fd int) *conn {
+	c := newConn(s, fd)
+	s.conns[c] = struct{}{}
+	s.live++
+	return c
+}
+
+// ended is called by a connection's coroutine or task as it ends.
+func (s *Server) ended(c *conn) {
+	delete(s.conns, c)
+	delete(s.tasks, c)
+	s.live--
+	s.freed.Signal()
+}
+
+// Live returns the number of connections being served.
+func (s *Server) Live() int { return s.live }
+
+// Drain begins a graceful shutdown: the listener closes, idle connections
+// close, and the responses from now on close theirs. It does not wait;
+// [Server.Shutdown] does. A loop group's OnShutdown can call it.
+func (s *Server) Drain() {
+	if s.draining {
+		return
+	}
+	s.draining = true
+	s.freed.Broadcast()
+	closeFD(s.l, s.lfd)
+	for c := range s.conns {
+		if c.idle() {
+			unix.Shutdown(c.fd, unix.SHUT_RD) // its read ends at once: the connection closes
+		}
+	}
+}
+
+// Shutdown drains the server, runs the loop until every connection has
+// ended or limit has passed, and then ends the rest (their reads and writes
+// fail) and runs the loop until they are gone. Call it on the loop's
+// goroutine while the loop is not running (for a stackful server, on the
+// env's main coroutine).
+func (s *Server) Shutdown(limit time.Duration) error {
+	s.Drain()
+	var expired bool
+	var guard loop.Timer
+	s.l.Reset(&guard, limit, func() { expired = true })
+	err := s.run(func() bool { return expired || s.live == 0 && s.acceptEnded })
+	s.l.Stop(&guard)
+	if s.live > 0 {
+		for c := range s.conns {
+			unix.Shutdown(c.fd, unix.SHUT_RDWR)
+		}
+		for t := range s.tasks {
+			s.tasks[t].Cancel()
+		}
+		expired = false
+		s.l.Reset(&guard, time.Second, func() { expired = true })
+		err = errors.Join(err, s.run(func() bool { return expired || s.live == 0 }))
+		s.l.Stop(&guard)
+		if s.live > 0 {
+			err = errors.Join(err, fmt.Errorf("cohttp: %d connections still open after shutdown", s.live))
+		}
+	}
+	if s.acceptErr != nil && !errors.Is(s.acceptErr, loop.ErrFDClosed) && !errors.Is(s.acceptErr, unix.EBADF) {
+		err = errors.Join(err, s.acceptErr)
+	}
+	return err
+}
+
+// closeFD closes fd through the loop if it is registered, so that its
+// waiters wake with an error.
+func closeFD(l *loop.Loop, fd int) error {
+	if f := l.Lookup(fd); f != nil {
+		return f.Close()
+	}
+	if err := unix.Close(fd); err != nil {
+		return os.NewSyscallError("close", err)
+	}
+	return nil
+}

@@ -1,0 +1,105 @@
+//go:build linux
+
+package cohttp
+
+//go:generate go run github.com/cogen-go/cogen/cmd/cogen
+
+import (
+	"errors"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"golang.org/x/sys/unix"
+)
+
+// serveConn serves HTTP/1.1 on c until the connection is to end: step
+// answers what the buffer holds, and this loop only writes the answers
+// (one write per batch, before any read that would wait), reads with the
+// phase's deadline, and ends the connection.
+//
+//co:stackless
+func serveConn(co *stackful.Co, c *conn) error {
+	for {
+		act := c.step()
+		if len(c.out) > 0 {
+			if _, err := co.Write(c.fd, c.out); err != nil {
+				return err
+			}
+			c.out = c.out[:0]
+		}
+		switch act {
+		case actClose:
+			return nil
+		case actLinger:
+			// As net/http: half-close, then read and discard for up to
+			// 500 ms, so that the close does not reset the connection
+			// before the client has read the answer.
+			unix.Shutdown(c.fd, unix.SHUT_WR)
+			until := c.s.l.Now() + lingerTime
+			for drained := 0; drained < lingerBytes; {
+				n, err := co.ReadTimeout(c.fd, c.buf, max(until-c.s.l.Now(), 0))
+				if err != nil || n == 0 {
+					break
+				}
+				drained += n
+			}
+			return nil
+		}
+		c.room()
+		n, err := co.ReadTimeout(c.fd, c.buf[c.end:], c.timeout())
+		c.got(n, err)
+	}
+}
+
+// lingerTime and lingerBytes bound the read-and-discard before a close
+// with the client still sending.
+const (
+	lingerTime  = 500 * time.Millisecond
+	lingerBytes = 4 << 20
+)
+
+// connMain runs one connection: serveConn, then the close and the
+// server's accounting.
+//
+//co:stackless
+func connMain(co *stackful.Co, c *conn) error {
+	err := serveConn(co, c)
+	co.Close(c.fd)
+	c.s.ended(c)
+	return err
+}
+
+// acceptLoop accepts connections on the server's listening socket and
+// starts each one, with at most MaxConns at once: at the bound it waits for
+// one to end, the new ones waiting in the kernel's backlog. Temporary
+// errors (out of descriptors or memory) back off from 5 ms, doubling up to
+// 1 s. It returns the error that ends it, the listener's close included.
+//
+//co:stackless
+func acceptLoop(co *stackful.Co, s *Server) error {
+	var delay time.Duration
+	for {
+		for s.lim.MaxConns > 0 && s.live >= s.lim.MaxConns && !s.draining {
+			co.Wait(&s.freed, -1)
+		}
+		if s.draining {
+			return nil
+		}
+		fd, _, err := co.Accept(s.lfd)
+		if err != nil {
+			if temporary(err) {
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				co.Sleep(delay)
+				continue
+			}
+			return err
+		}
+		delay = 0
+		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		s.start(fd)
+	}
+}
+
+func temporary(err error) bool {
+	return errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) || errors.Is(err, unix.ENOBUFS) || errors.Is(err, unix.ENOMEM)
+}
