@@ -173,7 +173,9 @@ func Slowloris(t *testing.T, start Starter, n int) {
 	t.Logf("%d slow clients closed between %v and %v (timeout %v); good client latency p50/p99/max %v/%v/%v before, %v/%v/%v during (%d requests)",
 		n, early.Round(time.Millisecond), late.Round(time.Millisecond), timeout,
 		pct(quiet, 50), pct(quiet, 99), pct(quiet, 100), pct(loaded, 50), pct(loaded, 99), pct(loaded, 100), len(loaded))
-	if early < timeout*9/10 || late > timeout+4*time.Second {
+	// Generous bounds: the clients measure from their own view of the
+	// connect, which a loaded machine delays by tens of milliseconds.
+	if early < timeout*3/4 || late > timeout+4*time.Second {
 		t.Errorf("slow clients closed between %v and %v; want at the timeout of %v", early, late, timeout)
 	}
 	if len(loaded) < 3 || pct(loaded, 50) > 500*time.Millisecond {
@@ -303,7 +305,8 @@ func Flood(t *testing.T, start Starter) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Errorf("after the flood: %d descriptors (%d before), %d goroutines (%d before)", fds, fds0, g, g0)
+	buf := make([]byte, 1<<16)
+	t.Errorf("after the flood: %d descriptors (%d before), %d goroutines (%d before)\n%s", fds, fds0, g, g0, buf[:runtime.Stack(buf, true)])
 }
 
 func isReset(err error) bool { return err != nil && strings.Contains(err.Error(), "reset") }
