@@ -201,8 +201,8 @@ func (co *Co) Resume() {
 	}
 	e.stack[d] = co
 	e.depth = d + 1
-	e.setCurrent(co)
-	e.countSwitch()
+	e.current = co
+	e.noteResume(co)
 	co.state = stateRunning
 	co.next()
 	if co.state == statePanicked {
@@ -230,7 +230,8 @@ func (co *Co) Yield() {
 		panic(misuseError{op: "Yield", state: co.state, otherGoroutine: true})
 	}
 	e.depth--
-	e.setCurrent(e.stack[e.depth-1])
+	e.current = e.stack[e.depth-1]
+	e.noteCurrent(e.current)
 	co.state = stateSuspended
 	co.yield(struct{}{})
 	if co.state == stateUnwinding {
@@ -243,7 +244,8 @@ func (co *Co) Yield() {
 func (co *Co) suspend(state uint8) {
 	e := co.env
 	e.depth--
-	e.setCurrent(e.stack[e.depth-1])
+	e.current = e.stack[e.depth-1]
+	e.noteCurrent(e.current)
 	co.state = state
 	co.yield(struct{}{})
 	if co.state == stateUnwinding {
@@ -260,7 +262,8 @@ func (co *Co) start(share *ShareStack) {
 	e := co.env
 	if e.closed {
 		e.depth--
-		e.setCurrent(e.stack[e.depth-1])
+		e.current = e.stack[e.depth-1]
+		e.noteCurrent(e.current)
 		co.state = stateCreated
 		panic("stackful: Resume on a closed env")
 	}
@@ -323,7 +326,8 @@ func (co *Co) finish(p any, stack string, normal bool) {
 	}
 	e.stack[d] = nil
 	e.depth = d
-	e.setCurrent(e.stack[d-1])
+	e.current = e.stack[d-1]
+	e.noteCurrent(e.current)
 	co.next, co.yield = e.starter, nil // for Reset; a share stack's carrier puts its own
 }
 

@@ -2,21 +2,17 @@
 
 package stackful
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "sync/atomic"
 
-// Atomic stores for the race detector; see current_norace.go.
+// Atomic copies for the race detector; see current_norace.go.
 
-func (e *Env) setCurrent(co *Co) {
-	atomic.StorePointer((*unsafe.Pointer)(unsafe.Pointer(&e.current)), unsafe.Pointer(co))
+func (e *Env) noteResume(co *Co) {
+	atomic.AddUint64(&e.switches, 1)
+	e.stall.current.Store(co)
 }
 
-func (e *Env) countSwitch() { atomic.AddUint64(&e.switches, 1) }
+func (e *Env) noteCurrent(co *Co) { e.stall.current.Store(co) }
 
-func (e *Env) loadCurrent() *Co {
-	return (*Co)(atomic.LoadPointer((*unsafe.Pointer)(unsafe.Pointer(&e.current))))
-}
+func (e *Env) loadCurrent() *Co { return e.stall.current.Load() }
 
 func (e *Env) loadSwitches() uint64 { return atomic.LoadUint64(&e.switches) }

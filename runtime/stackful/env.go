@@ -203,8 +203,8 @@ func (e *Env) Close() error {
 		co.state = stateUnwinding
 		e.stack[e.depth] = co // depth is 1: there is room
 		e.depth++
-		e.setCurrent(co)
-		e.countSwitch()
+		e.current = co
+		e.noteResume(co)
 		co.next() // co's Yield or wait sees stateUnwinding and panics
 		switch co.state {
 		case stateDead:

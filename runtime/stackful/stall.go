@@ -25,8 +25,9 @@ import (
 // An env therefore has a watchdog: one goroutine, started when the env's
 // first coroutine starts and stopped by Env.Close, that samples the env's
 // current coroutine and its Resume count a few times per stall timeout. The
-// switch path pays a plain store and a plain increment (atomic ones only
-// under the race detector). When the same coroutine (other than main) has
+// switch path pays one instruction: Resume increments the count (the
+// current coroutine was stored anyway); the race detector's build adds
+// atomic copies. When the same coroutine (other than main) has
 // been current, with no Resume in between, for longer than the timeout, the
 // watchdog takes one traceback of all goroutines (runtime.Stack, which
 // stops the world for its duration: about a millisecond per thousand
@@ -94,7 +95,8 @@ var stallOutput io.Writer = os.Stderr
 type stallWatch struct {
 	timeout atomic.Int64 // the timeout minus DefaultStallTimeout, so that the zero value is the default
 	handler atomic.Pointer[func(Stall)]
-	once    bool // the watchdog was started
+	current atomic.Pointer[Co] // e.current, for the race detector's build (current_race.go)
+	once    bool               // the watchdog was started
 	stop    chan struct{}
 	done    sync.WaitGroup
 }
