@@ -94,8 +94,9 @@
 // mutex across I/O). Each env has a watchdog goroutine, started with its
 // first coroutine and stopped by Close, that samples the current coroutine
 // and the Resume count four times per stall timeout ([Env.SetStallTimeout],
-// [DefaultStallTimeout] = 1 s; the switch path pays one increment). When one coroutine (not main) has kept the env longer than
-// the timeout, the watchdog reads its goroutine's state from one traceback
+// [DefaultStallTimeout] = 1 s; the switch path pays one increment). When
+// one coroutine (not main) has kept the env longer than the timeout, the
+// watchdog reads its goroutine's state from one traceback
 // of all goroutines: if it is blocked, a report naming the coroutine, what
 // it is blocked in and its stack goes to stderr, once per stall, or to the
 // handler set by [Env.OnStall]. A coroutine that is computing (running or
