@@ -31,6 +31,7 @@ type FD struct {
 	seen           Events // every event bit seen since registration
 	closed         bool
 	drained        bool       // TryReadStream's last read emptied the stream
+	filled         bool       // TryReadStream's last read filled the caller's buffer: the next one reads beyond it
 	stream         bool       // a byte stream (stream socket, pipe, FIFO), learned once by Register
 	ahead          *readAhead // bytes TryReadStream read beyond a caller's buffer; nil until the first time
 }

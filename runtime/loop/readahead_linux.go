@@ -10,11 +10,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// readAheadSmall is the largest buffer TryReadStream always reads beyond.
+const readAheadSmall = 512
+
 // TryReadStream is TryRead that saves a system call per exchange on a byte
 // stream (a stream socket, a pipe, a FIFO: Register learns which fds are).
-// It reads with readv(2) into p and 64 bytes of the loop's beyond it: a
-// read that returns less than both together has emptied the stream, so the
-// next TryReadStream on fd waits for readiness without reading first. Data
+// A read that returns less than asked for has emptied the stream, so the
+// next TryReadStream on fd waits for readiness without reading first. A read
+// into a buffer of at most 512 bytes, and every read of fd once one has
+// filled its buffer (which says nothing), asks for 64 bytes of the loop's
+// beyond p too (readv(2)), so that a buffer a message fills exactly is still
+// known to have emptied the stream. Data
 // that arrives after a read makes an edge, which wakes that wait at once, so
 // nothing is missed; the read that TryRead would make, returning EAGAIN, is
 // not made. A request that the loop sees arrive then costs one read and one
@@ -22,7 +28,8 @@ import (
 // buffer that a 64-byte message fills is known to have emptied the stream.
 //
 // Bytes read beyond p are kept on fd (see [FD.Buffered]) and returned first
-// by the next read, without a system call. When the peer has half-closed or
+// by the next read, which reads on into the rest of its buffer unless the
+// stream is known to be empty. When the peer has half-closed or
 // reset the stream (the fd has reported RDHUP, HUP or ERR), it always reads
 // first: the end or the error is pending without a new edge.
 //
@@ -35,8 +42,16 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 	if f == nil || !f.stream || len(p) == 0 {
 		return l.TryRead(w, fd, p, timeout)
 	}
+	// Held bytes come first; if they do not fill p and the stream may hold
+	// more, the read goes on into the rest of p, so that a bulk transfer
+	// is not cut into a full read and a short one.
+	held := 0
 	if f.Buffered() > 0 {
-		return f.ahead.take(p), false, nil
+		held = f.ahead.take(p)
+		if held == len(p) || f.drained {
+			return held, false, nil
+		}
+		p = p[held:]
 	}
 	if f.drained {
 		f.drained = false
@@ -47,6 +62,14 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 			return 0, true, nil
 		}
 	}
+	// Only a read that fills p leaves it open whether the stream is empty:
+	// reads into a small buffer (a message's), and every read of an fd
+	// whose last read filled its buffer, go beyond p (readv); the others
+	// are plain reads, cheaper in the kernel than a two-buffer readv.
+	iovs := 1
+	if f.filled || len(p) <= readAheadSmall {
+		iovs = 2
+	}
 	iov := [2]unix.Iovec{
 		{Base: &p[0]},
 		{Base: &l.overflow[0]},
@@ -56,12 +79,18 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 	var r uintptr
 	var errno unix.Errno
 	for {
-		r, _, errno = unix.RawSyscall(unix.SYS_READV, uintptr(fd), uintptr(unsafe.Pointer(&iov[0])), 2)
+		if iovs == 2 {
+			r, _, errno = unix.RawSyscall(unix.SYS_READV, uintptr(fd), uintptr(unsafe.Pointer(&iov[0])), 2)
+		} else {
+			r, _, errno = unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		}
 		if errno != unix.EINTR {
 			break
 		}
 	}
 	switch {
+	case held > 0 && errno != 0:
+		return held, false, nil // EAGAIN: nothing more now; an error: the next read reports it
 	case errno == unix.EAGAIN:
 		if timeout == 0 {
 			return 0, false, ErrTimeout // see the timeout convention in ops.go
@@ -70,14 +99,17 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 			return 0, false, err
 		}
 		return 0, true, nil
-	case errno != 0:
+	case errno != 0 && iovs == 2:
 		return 0, false, os.NewSyscallError("readv", errno)
+	case errno != 0:
+		return 0, false, os.NewSyscallError("read", errno)
 	}
 	n = int(r)
 	if n == 0 {
-		return 0, false, nil // end of stream
+		return held, false, nil // end of stream (reported by the next read if held > 0)
 	}
-	if n < len(p)+readAheadSize {
+	f.filled = n >= len(p)
+	if n < len(p) || (iovs == 2 && n < len(p)+readAheadSize) {
 		f.drained = true
 	}
 	if extra := n - len(p); extra > 0 {
@@ -88,5 +120,5 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 		f.ahead.off, f.ahead.end = 0, uint8(extra)
 		n = len(p)
 	}
-	return n, false, nil
+	return held + n, false, nil
 }

@@ -22,12 +22,20 @@ func peekable(t *testing.T, fd int) int {
 	return n
 }
 
-// TestReadAheadExactFill: a message that fills the buffer exactly is known
-// to have emptied the stream (the read reached past it), so the next read
-// waits for an edge instead of reading EAGAIN; nothing is held back.
+func mustRegister(t *testing.T, l *Loop, fd int) {
+	t.Helper()
+	if _, err := l.FD(fd); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadAheadExactFill: a message that fills a small buffer exactly is
+// known to have emptied the stream (the read reached past it), so the next
+// read waits for an edge instead of reading EAGAIN; nothing is held back.
 func TestReadAheadExactFill(t *testing.T) {
 	l := newLoop(t)
 	r, w := socketpair(t)
+	mustRegister(t, l, r)
 	buf := make([]byte, 64)
 	var n int
 	msg := strings.Repeat("x", 64)
@@ -44,8 +52,30 @@ func TestReadAheadExactFill(t *testing.T) {
 		t.Fatal("the read after an exact fill read instead of waiting")
 	}
 	finish(t, l, k)
-	if string(buf[:n]) != "next" {
-		t.Fatalf("read %q", buf[:n])
+	if string(buf[:n]) != "next" || f.filled {
+		t.Fatalf("read %q, filled %v", buf[:n], f.filled)
+	}
+}
+
+// TestReadAheadLargeBuffer: a buffer above 512 bytes is read with a plain
+// read until one fills it, which says nothing (the next read reads); from
+// then on reads go beyond it, and an exact fill is known to empty the
+// stream.
+func TestReadAheadLargeBuffer(t *testing.T) {
+	l := newLoop(t)
+	r, w := socketpair(t)
+	mustRegister(t, l, r)
+	f := l.Lookup(r)
+	buf := make([]byte, 1024)
+	msg := strings.Repeat("y", 1024)
+	for i, wantDrained := range []bool{false, true} {
+		var n int
+		k := readStreamTask(l, r, buf, &n)
+		write(t, w, msg)
+		finish(t, l, k)
+		if n != 1024 || string(buf) != msg || f.drained != wantDrained || !f.filled || f.Buffered() != 0 {
+			t.Fatalf("read %d: %d bytes, drained %v, filled %v, buffered %d", i, n, f.drained, f.filled, f.Buffered())
+		}
 	}
 }
 
@@ -61,9 +91,7 @@ func TestReadAheadHeld(t *testing.T) {
 		all.WriteByte(byte('a' + i%26))
 	}
 	want := all.String()
-	if _, err := l.Register(r); err != nil {
-		t.Fatal(err)
-	}
+	mustRegister(t, l, r)
 	write(t, w, want)
 	var got []byte
 	buf := make([]byte, 50)
@@ -119,10 +147,8 @@ func TestReadAheadHeld(t *testing.T) {
 func TestReadAheadTake(t *testing.T) {
 	l := newLoop(t)
 	r, w := socketpair(t)
-	f, err := l.Register(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustRegister(t, l, r)
+	f := l.Lookup(r)
 	if f.Buffered() != 0 || f.TakeBuffered(make([]byte, 8), false) != 0 {
 		t.Fatal("bytes held before any read")
 	}
@@ -140,5 +166,43 @@ func TestReadAheadTake(t *testing.T) {
 	}
 	if n := f.TakeBuffered(p, false); n != 2 || string(p[:2]) != "89" || f.Buffered() != 0 {
 		t.Fatalf("take %q, buffered %d", p[:n], f.Buffered())
+	}
+}
+
+// TestReadAheadReadsOn: held bytes that do not fill the buffer are followed
+// by a read of the rest of it when the stream may hold more, so a bulk
+// transfer keeps full reads; every byte arrives once, in order.
+func TestReadAheadReadsOn(t *testing.T) {
+	l := newLoop(t)
+	r, w := socketpair(t)
+	mustRegister(t, l, r)
+	var all strings.Builder
+	for i := range 300 {
+		all.WriteByte(byte('A' + i%26))
+	}
+	write(t, w, all.String())
+	var got []byte
+	small := make([]byte, 4)
+	n, _, err := l.TryReadStream(&Waiter{}, r, small, -1)
+	got = append(got, small[:n]...)
+	f := l.Lookup(r)
+	if n != 4 || err != nil || f.Buffered() != readAheadSize || f.drained {
+		t.Fatalf("read %d, %v, buffered %d, drained %v", n, err, f.Buffered(), f.drained)
+	}
+	big := make([]byte, 100)
+	n, _, err = l.TryReadStream(&Waiter{}, r, big, -1)
+	got = append(got, big[:n]...)
+	if n != 100 || err != nil {
+		t.Fatalf("read %d, %v: the held bytes were not followed by a read", n, err)
+	}
+	for len(got) < 300 {
+		n, wait, err := l.TryReadStream(&Waiter{}, r, big, -1)
+		if wait || err != nil || n == 0 {
+			t.Fatalf("after %d bytes: %d, wait %v, err %v", len(got), n, wait, err)
+		}
+		got = append(got, big[:n]...)
+	}
+	if string(got) != all.String() || f.Buffered() != 0 || peekable(t, r) != 0 {
+		t.Fatalf("read %q, buffered %d", got, f.Buffered())
 	}
 }
