@@ -179,7 +179,11 @@ func (c *Chan[T]) tryRecv() (v T, ok, ready bool) {
 }
 
 func (c *Chan[T]) send(h Handle, v T, timeout time.Duration) error {
-	if r := h.Resumed(); r != loop.NotWoken {
+	r := h.Resumed()
+	if c != nil && foreign(c.l, h) {
+		return crossLoop(h, r, c.l, func(g Handle) error { return c.send(g, v, timeout) }, errResult)
+	}
+	if r != loop.NotWoken {
 		return c.sendResumed(h, r)
 	}
 	if c == nil {
@@ -220,7 +224,15 @@ func (c *Chan[T]) sendEnd(rec *record[T], r loop.Reason) error {
 }
 
 func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error) {
-	if r := h.Resumed(); r != loop.NotWoken {
+	r := h.Resumed()
+	if c != nil && foreign(c.l, h) {
+		res := crossLoop(h, r, c.l, func(g Handle) recvResult[T] {
+			v, ok, err := c.recv(g, timeout)
+			return recvResult[T]{v, ok, err}
+		}, func(err error) recvResult[T] { return recvResult[T]{err: err} })
+		return res.v, res.ok, res.err
+	}
+	if r != loop.NotWoken {
 		return c.recvResumed(h, r)
 	}
 	if c == nil {

@@ -69,7 +69,11 @@ func After(d time.Duration) Case { return Case{kind: caseAfter, d: d} }
 // allocates its shared state (one small allocation) and takes one pooled
 // record per channel case.
 func Select(h Handle, cases ...Case) int {
-	if r := h.Resumed(); r != loop.NotWoken {
+	r := h.Resumed()
+	if l := casesLoop(cases); foreign(l, h) {
+		return crossLoop(h, r, l, func(g Handle) int { return Select(g, cases...) }, func(error) int { return -1 })
+	}
+	if r != loop.NotWoken {
 		return selectResumed(h, r, cases)
 	}
 	chosen, ready, dflt, after := -1, 0, -1, -1
@@ -129,6 +133,19 @@ func Select(h Handle, cases ...Case) int {
 	return st.finish(slot, r, cases, after)
 }
 
+// casesLoop returns the loop of the first bound channel among cases: a
+// select's channels must all live on one loop, its caller's or another.
+func casesLoop(cases []Case) *loop.Loop {
+	for i := range cases {
+		if cases[i].ch != nil {
+			if l := cases[i].ch.boundLoop(); l != nil {
+				return l
+			}
+		}
+	}
+	return nil
+}
+
 func selectResumed(h Handle, r loop.Reason, cases []Case) int {
 	slot := h.OpSlot()
 	st, _ := (*slot).(*selState)
@@ -181,11 +198,19 @@ func (st *selState) finish(slot *any, r loop.Reason, cases []Case, after int) in
 
 // selectable is a channel as Select sees it, whatever its element type.
 type selectable interface {
+	boundLoop() *loop.Loop
 	bindTo(h Handle)
 	ready(kind uint8) bool
 	do(cs *Case)
 	arm(h Handle, st *selState, idx int, cs *Case) any
 	end(rec any, cs *Case) (closedSend bool)
+}
+
+func (c *Chan[T]) boundLoop() *loop.Loop {
+	if c == nil {
+		return nil
+	}
+	return c.l
 }
 
 func (c *Chan[T]) bindTo(h Handle) {

@@ -13,7 +13,11 @@ import (
 // after a waiter gave up, since the queue's head may have been what held
 // the others back.
 func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.Duration, try func() bool, regrant func()) error {
-	if r := h.Resumed(); r != loop.NotWoken {
+	r := h.Resumed()
+	if foreign(*l, h) {
+		return crossLoop(h, r, *l, func(g Handle) error { return grantWait(l, q, g, val, timeout, try, regrant) }, errResult)
+	}
+	if r != loop.NotWoken {
 		if rec := q.pending(h); rec != nil {
 			return grantEnd(q, rec, r, regrant)
 		}
@@ -296,7 +300,15 @@ type Once struct {
 // initialization; otherwise it waits until the initialization ends. err is
 // [ErrCanceled] or [ErrClosed] if the wait ends first.
 func (o *Once) Begin(h Handle) (first bool, err error) {
-	if r := h.Resumed(); r != loop.NotWoken {
+	r := h.Resumed()
+	if foreign(o.l, h) {
+		res := crossLoop(h, r, o.l, func(g Handle) recvResult[bool] {
+			first, err := o.Begin(g)
+			return recvResult[bool]{v: first, err: err}
+		}, func(err error) recvResult[bool] { return recvResult[bool]{err: err} })
+		return res.v, res.err
+	}
+	if r != loop.NotWoken {
 		if rec := o.q.pending(h); rec != nil {
 			return false, grantEnd(&o.q, rec, r, nil)
 		}

@@ -142,10 +142,14 @@ func (e *Env) RunUntil(limit time.Duration, cond func() bool) {
 	if cond() {
 		return
 	}
-	var guard loop.Timer
-	e.L.Reset(&guard, limit, func() {})
+	// A tick every millisecond checks cond again: it may become true
+	// through another goroutine, which does not wake the loop.
+	var tick loop.Timer
+	var rearm func()
+	rearm = func() { e.L.Reset(&tick, time.Millisecond, rearm) }
+	rearm()
 	err := e.L.Run(func() bool { e.repanic(); return cond() || time.Now().After(deadline) })
-	e.L.Stop(&guard)
+	e.L.Stop(&tick)
 	e.repanic()
 	if err != nil {
 		e.T.Fatal(err)

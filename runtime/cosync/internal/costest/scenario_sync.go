@@ -141,3 +141,19 @@ func OnceUser(co *stackful.Co, once *cosync.Once, value *int, name string, log *
 	}
 	log.Add("%s value %d", name, *value)
 }
+
+// CrossPing sends 1..n on ping, adds each answer from pong to *sum under
+// mu, and closes ping: the cross-loop test runs it on another loop than the
+// channels'.
+//
+//co:stackless
+func CrossPing(co *stackful.Co, ping, pong *cosync.Chan[int], mu *cosync.Mutex, n int, sum *int, log *Log) {
+	for i := 1; i <= n; i++ {
+		ping.Send(co, i)
+		v, _ := pong.Recv(co)
+		mu.Lock(co)
+		*sum += v
+		cosync.Call(co, mu.Loop(), mu.Unlock)
+	}
+	cosync.Call(co, ping.Loop(), ping.Close)
+}

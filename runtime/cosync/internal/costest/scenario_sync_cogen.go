@@ -5,6 +5,7 @@ package costest
 
 import (
 	"github.com/cogen-go/cogen/runtime/cosync"
+	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 	"time"
@@ -106,7 +107,7 @@ func (f *SelectorFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SelectorFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:110
+//line scenario_sync_cogen.go:111
 }
 
 // A compile error here means the signature of Selector changed: run cogen again.
@@ -180,7 +181,7 @@ func (f *SelectSenderFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SelectSenderFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:184
+//line scenario_sync_cogen.go:185
 }
 
 // A compile error here means the signature of SelectSender changed: run cogen again.
@@ -261,7 +262,7 @@ func (f *LockerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: LockerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:265
+//line scenario_sync_cogen.go:266
 }
 
 // A compile error here means the signature of Locker changed: run cogen again.
@@ -363,7 +364,7 @@ func (f *RWLockerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: RWLockerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:367
+//line scenario_sync_cogen.go:368
 }
 
 // A compile error here means the signature of RWLocker changed: run cogen again.
@@ -405,7 +406,7 @@ func (f *GroupWaiterFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: GroupWaiterFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:409
+//line scenario_sync_cogen.go:410
 }
 
 // A compile error here means the signature of GroupWaiter changed: run cogen again.
@@ -447,7 +448,7 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:451
+//line scenario_sync_cogen.go:452
 }
 
 // A compile error here means the signature of Worker changed: run cogen again.
@@ -529,7 +530,7 @@ func (f *AcquirerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: AcquirerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:533
+//line scenario_sync_cogen.go:534
 }
 
 // A compile error here means the signature of Acquirer changed: run cogen again.
@@ -603,10 +604,115 @@ func (f *OnceUserFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: OnceUserFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:607
+//line scenario_sync_cogen.go:608
 }
 
 // A compile error here means the signature of OnceUser changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *cosync.Once, *int, string, *Log) = OnceUser
+}
+
+// CrossPingFrame is the stackless frame of CrossPing: it holds the values of CrossPing that live across a suspension.
+type CrossPingFrame struct {
+	stackless.Base
+	ping *cosync.Chan[int]
+	pong *cosync.Chan[int]
+	mu   *cosync.Mutex
+	n    int
+	sum  *int
+	log  *Log
+	i    int
+	v    int
+	tmp  *loop.Loop
+	tmp1 func()
+}
+
+// NewCrossPingFrame returns a frame that runs CrossPing when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func NewCrossPingFrame(ping *cosync.Chan[int], pong *cosync.Chan[int], mu *cosync.Mutex, n int, sum *int, log *Log) *CrossPingFrame {
+	return &CrossPingFrame{ping: ping, pong: pong, mu: mu, n: n, sum: sum, log: log}
+}
+
+// Step runs CrossPing from its resume point to its next suspension, call or return.
+func (f *CrossPingFrame) Step(co *stackless.Task) stackless.Status {
+	for {
+		switch f.PC {
+		case 0:
+//line scenario_sync.go:151
+			f.i = 1
+			fallthrough
+		case 1:
+			if f.i > f.n {
+				f.PC = 4
+				continue
+			}
+			f.PC = 2
+			fallthrough
+		case 2:
+//line scenario_sync.go:152
+			f.ping.Send(co, f.i)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			f.PC = 6
+			fallthrough
+		case 6:
+//line scenario_sync.go:153
+			r, _ := f.pong.Recv(co)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			f.v = r
+			f.PC = 7
+			fallthrough
+		case 7:
+//line scenario_sync.go:154
+			f.mu.Lock(co)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line scenario_sync.go:155
+			*f.sum += f.v
+//line scenario_sync.go:156
+			f.tmp = f.mu.Loop()
+//line scenario_sync.go:156
+			f.tmp1 = f.mu.Unlock
+			f.PC = 8
+			fallthrough
+		case 8:
+//line scenario_sync.go:156
+			cosync.Call(co, f.tmp, f.tmp1)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			fallthrough
+		case 3:
+//line scenario_sync.go:151
+			f.i++
+			f.PC = 1
+			continue
+		case 4:
+//line scenario_sync.go:158
+			f.tmp = f.ping.Loop()
+//line scenario_sync.go:158
+			f.tmp1 = f.ping.Close
+			f.PC = 10
+			fallthrough
+		case 10:
+//line scenario_sync.go:158
+			cosync.Call(co, f.tmp, f.tmp1)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			return stackless.Done
+		default:
+			panic("cogen: CrossPingFrame: invalid resume point")
+		}
+	}
+//line scenario_sync_cogen.go:713
+}
+
+// A compile error here means the signature of CrossPing changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, *cosync.Chan[int], *cosync.Chan[int], *cosync.Mutex, int, *int, *Log) = CrossPing
 }

@@ -1,0 +1,216 @@
+package cosync_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/cosync"
+	. "github.com/cogen-go/cogen/runtime/cosync/internal/costest"
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
+)
+
+// Goroutines outside the loop send to and receive from coroutines of both
+// models through the bridge, and signal a WaitGroup; every value arrives
+// once, in each sender's order.
+func TestBridgeGoroutines(t *testing.T) {
+	forModels(t, func(t *testing.T, m Model) {
+		e := NewEnv(t)
+		in := cosync.NewChanOn[int](e.L, 0)
+		out := cosync.NewChanOn[int](e.L, 1)
+		var wg cosync.WaitGroup
+		wg.Bind(e.L)
+		const senders, each = 4, 50
+		log := &Log{}
+		receiver(e, m, in, -1, "r", log)
+		sender(e, m, out, []int{1, 2, 3}, "s", log)
+		wg.Add(senders)
+		var got []int
+		var gmu sync.Mutex
+		errs := make(chan error, senders+1)
+		for g := range senders {
+			go func() {
+				defer wg.GoDone()
+				for i := range each {
+					if err := in.GoSend(context.Background(), g*1000+i); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		go func() {
+			for range 3 {
+				v, ok, err := out.GoRecv(context.Background())
+				if err != nil || !ok {
+					errs <- errors.Join(err, errors.New("out closed"))
+					return
+				}
+				gmu.Lock()
+				got = append(got, v)
+				gmu.Unlock()
+			}
+			errs <- nil
+		}()
+		done := false
+		e.Go(m, func(co *stackful.Co) { wg.Wait(co); in.Close(); done = true },
+			func() stackless.Frame { return NewGroupWaiterFrame(&wg, -1, "w", log) })
+		if m == Stackless {
+			e.RunUntil(20*time.Second, func() bool { return wg.Count() == 0 })
+			in.Close()
+			done = true
+		}
+		e.RunUntil(20*time.Second, func() bool { return done && e.Done() })
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		last := map[int]int{}
+		n := 0
+		for _, l := range log.Lines() {
+			var v int
+			var name string
+			if _, err := fmtSscanf(l, "%s got %d", &name, &v); err == nil && name == "r" {
+				g, i := v/1000, v%1000
+				if prev, ok := last[g]; ok && i != prev+1 {
+					t.Fatalf("sender %d: %d after %d", g, i, prev)
+				}
+				last[g] = i
+				n++
+			}
+		}
+		if n != senders*each {
+			t.Fatalf("received %d values, want %d", n, senders*each)
+		}
+		gmu.Lock()
+		defer gmu.Unlock()
+		if len(got) != 3 || got[0] != 1 || got[1] != 2 || got[2] != 3 {
+			t.Fatalf("goroutine received %v", got)
+		}
+	})
+}
+
+// A goroutine's receive ended by its context returns ctx.Err() and leaves
+// no live record: a later value is not taken by it.
+func TestBridgeContextCancel(t *testing.T) {
+	e := NewEnv(t)
+	c := cosync.NewChanOn[int](e.L, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	res := make(chan error, 1)
+	go func() {
+		_, _, err := c.GoRecv(ctx)
+		res <- err
+	}()
+	var err error
+	got := false
+	e.RunUntil(10*time.Second, func() bool {
+		if !got {
+			select {
+			case err = <-res:
+				got = true
+			default:
+			}
+		}
+		return got
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v", err)
+	}
+	if c.TrySend(1) {
+		t.Fatal("a canceled goroutine receiver took a value")
+	}
+}
+
+// A coroutine of one loop sends to and receives from coroutines of another
+// loop, in both models: each loop runs on its own goroutine.
+func TestBridgeCrossLoop(t *testing.T) {
+	forModels(t, func(t *testing.T, m Model) {
+		l1, err := loop.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ping := cosync.NewChanOn[int](l1, 0)
+		pong := cosync.NewChanOn[int](l1, 0)
+		var mu cosync.Mutex
+		mu.Bind(l1)
+		const n = 200
+		var wg sync.WaitGroup
+		var sum1, sum2 int
+		stop1 := make(chan struct{})
+		wg.Go(func() { // loop 1: echo side
+			defer l1.Close()
+			e := stackful.NewEnvOn(l1)
+			defer e.Close()
+			co := e.Create(func(co *stackful.Co) {
+				for {
+					v, ok := ping.Recv(co)
+					if !ok {
+						return
+					}
+					mu.Lock(co)
+					sum1 += v
+					mu.Unlock()
+					pong.Send(co, v*2)
+				}
+			}, nil)
+			co.Resume()
+			l1.Run(func() bool {
+				select {
+				case <-stop1:
+					return co.Status() == stackful.Dead
+				default:
+					return false
+				}
+			})
+		})
+		wg.Go(func() { // loop 2: the model under test, using loop 1's channels and mutex
+			defer func() {
+				close(stop1)
+				l1.Submit(func() {}) // loop 1 checks its stop function again
+			}()
+			l2, err := loop.New()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer l2.Close()
+			e := stackful.NewEnvOn(l2)
+			defer e.Close()
+			log := &Log{}
+			var done func() bool
+			body := func(co *stackful.Co) {
+				for i := 1; i <= n; i++ {
+					ping.Send(co, i)
+					v, _ := pong.Recv(co)
+					mu.Lock(co)
+					sum2 += v
+					cosync.Call(co, mu.Loop(), mu.Unlock)
+				}
+				cosync.Call(co, ping.Loop(), ping.Close)
+			}
+			if m == Stackful {
+				co := e.Create(body, nil)
+				co.Resume()
+				done = func() bool { return co.Status() == stackful.Dead }
+			} else {
+				task := stackless.Spawn(l2, NewCrossPingFrame(ping, pong, &mu, n, &sum2, log))
+				done = task.Done
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			if err := l2.Run(func() bool { return done() || time.Now().After(deadline) }); err != nil {
+				t.Error(err)
+			}
+			if !done() {
+				t.Error("loop 2's coroutine did not finish")
+			}
+		})
+		wg.Wait()
+		if sum1 != n*(n+1)/2 || sum2 != n*(n+1) {
+			t.Fatalf("sums %d %d", sum1, sum2)
+		}
+	})
+}

@@ -1,0 +1,5 @@
+package cosync_test
+
+import "fmt"
+
+var fmtSscanf = fmt.Sscanf
