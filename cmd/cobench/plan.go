@@ -401,6 +401,8 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 		"goroutine":           "goroutine per conn (Go net)",
 		"stackful/conet":      "stackful (conet net.Conn)",
 		"stackful/co":         "stackful (Co.Read/Co.Write)",
+		"stackful/cohttp":     "stackful (cohttp server, its //co:stackless source)",
+		"stackless/cohttp":    "stackless (cohttp server, generated frames)",
 	}
 	var rows []Row
 	add := func(measure, metric, unit string, value func(r bench.LoadResult) (float64, bool), note func(model string, r bench.LoadResult) string) {

@@ -27,8 +27,12 @@ import (
 //     accepted by conet.Serve: blocking-style code on the adapters;
 //   - "stackful/co": the coroutine's own Co.Read and Co.Write on the raw
 //     descriptor, without the adapters;
+//   - "stackful/cohttp", "stackless/cohttp": cohttp's server, whose
+//     connection loop is one //co:stackless source, run as it is on
+//     stackful coroutines and as the frames cogen generated on stackless
+//     tasks, with hello.Handler;
 //   - "net/http": Go's server, with HelloHandler.
-var HTTPModels = []string{"stackful/conet", "stackful/co", "net/http"}
+var HTTPModels = []string{"stackful/conet", "stackful/co", "stackful/cohttp", "stackless/cohttp", "net/http"}
 
 // helloBody is what every hello server answers.
 const helloBody = hello.Body
@@ -124,6 +128,33 @@ func RunHTTP(model string, cfg echoload.Config) (LoadResult, error) {
 		cfg.Addr = addr
 		res, err := serveLoad(cfg, func(limit time.Duration) error {
 			return errors.Join(s.Shutdown(limit), env.Close())
+		}, func(ld *echoload.Load) error { return serveUntil(l, ld) })
+		return LoadResult{res, int64(l.Stats().Polls)}, err
+	case "stackful/cohttp", "stackless/cohttp":
+		l, err := loop.New()
+		if err != nil {
+			return LoadResult{}, err
+		}
+		defer l.Close()
+		lfd, addr, err := echoload.ListenFD()
+		if err != nil {
+			return LoadResult{}, err
+		}
+		var s *cohttp.Server
+		var env *stackful.Env
+		if model == "stackful/cohttp" {
+			env = stackful.NewEnvOn(l)
+			s = cohttp.ServeStackful(env, lfd, hello.Handler, cohttp.Limits{})
+		} else {
+			s = cohttp.ServeStackless(l, lfd, hello.Handler, cohttp.Limits{})
+		}
+		cfg.Addr = addr
+		res, err := serveLoad(cfg, func(limit time.Duration) error {
+			err := s.Shutdown(limit)
+			if env != nil {
+				err = errors.Join(err, env.Close())
+			}
+			return err
 		}, func(ld *echoload.Load) error { return serveUntil(l, ld) })
 		return LoadResult{res, int64(l.Stats().Polls)}, err
 	case "stackful/conet":

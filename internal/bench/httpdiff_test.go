@@ -27,3 +27,24 @@ func TestHTTPDifferential(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPHostile: the hostile-client tests against both stackful hello
+// servers.
+func TestHTTPHostile(t *testing.T) {
+	for _, model := range []string{"stackful/conet", "stackful/co"} {
+		t.Run(model, func(t *testing.T) {
+			httpdiff.Hostile(t, func(t *testing.T, lim cohttp.Limits) string {
+				addr, stop, err := StartHTTP(model, lim)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() {
+					if err := stop(); err != nil {
+						t.Error(err)
+					}
+				})
+				return addr
+			})
+		})
+	}
+}

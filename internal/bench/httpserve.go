@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/cogen-go/cogen/cohttp"
-	"github.com/cogen-go/cogen/examples/echo/handler"
 	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -61,7 +60,7 @@ func StartHTTP(model string, lim cohttp.Limits) (addr string, stop func() error,
 				break
 			}
 			closeListener = func() error { return closeFD(env.Loop(), lfd) }
-			handler.ServeStackful(env, lfd, func(co *stackful.Co, fd int) error { return StackfulHelloLimits(co, fd, lim) })
+			env.Create(func(co *stackful.Co) { acceptConns(co, lfd, lim.MaxConns, lim) }, nil).Resume()
 		default:
 			err = fmt.Errorf("bench: no HTTP server %q to start", model)
 		}
@@ -82,6 +81,29 @@ func StartHTTP(model string, lim cohttp.Limits) (addr string, stop func() error,
 		s.l.Submit(func() {})
 		return <-done
 	}, nil
+}
+
+// acceptConns accepts connections on lfd and serves each with
+// StackfulHelloLimits in a coroutine of its own, at most maxConns at once
+// (at the bound accepting pauses), until accepting fails.
+func acceptConns(co *stackful.Co, lfd, maxConns int, lim cohttp.Limits) {
+	live := 0
+	var freed loop.Cond
+	for {
+		for maxConns > 0 && live >= maxConns {
+			co.Wait(&freed, -1)
+		}
+		fd, _, err := co.Accept(lfd)
+		if err != nil {
+			return
+		}
+		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		live++
+		co.Env().Create(func(co *stackful.Co) {
+			defer func() { live--; freed.Signal() }()
+			StackfulHelloLimits(co, fd, lim)
+		}, nil).Resume()
+	}
 }
 
 // closeFD closes fd through the loop if it is registered, so that its

@@ -94,3 +94,11 @@ func ServeLimits(r io.Reader, w io.Writer, lim cohttp.Limits) error {
 		}
 	}
 }
+
+// Handler is the hello server for cohttp's servers: the response the other
+// hello servers write, built by the server from a handler that sets the
+// content type and writes Body.
+func Handler(w *cohttp.ResponseWriter, r *cohttp.Request) {
+	w.AddHeader("Content-Type", "text/plain; charset=utf-8")
+	w.WriteString(Body)
+}
