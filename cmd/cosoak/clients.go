@@ -234,6 +234,17 @@ func (s *soak) httpScenario(rng *rand.Rand, t target) error {
 		s.faults.Add(1)
 		io.WriteString(c, get[:rng.IntN(len(get))])
 		reset(c)
+	case p < 96 && t.timeouts: // send part of a head, then nothing: closed at the read-header timeout
+		s.faults.Add(1)
+		io.WriteString(c, get[:1+rng.IntN(len(get)-1)])
+		return s.expectClosedWithin(c, br, soakLimits.ReadHeaderTimeout)
+	case p < 98 && t.timeouts: // a request, then idle: closed at the idle timeout
+		s.faults.Add(1)
+		io.WriteString(c, get)
+		if err := s.readHello(br); err != nil {
+			return err
+		}
+		return s.expectClosedWithin(c, br, soakLimits.IdleTimeout)
 	default: // connect and send nothing
 		s.faults.Add(1)
 		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
@@ -261,4 +272,22 @@ func (s *soak) readHello(br *bufio.Reader) error {
 
 func isReset(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "connection reset")
+}
+
+// expectClosedWithin checks the server closes c, sending nothing more,
+// no earlier than timeout (less a little for the clocks) and not much later.
+func (s *soak) expectClosedWithin(c *net.TCPConn, br *bufio.Reader, timeout time.Duration) error {
+	start := time.Now()
+	c.SetDeadline(start.Add(timeout + opTimeout))
+	n, err := br.Read(make([]byte, 1))
+	took := time.Since(start)
+	switch {
+	case n > 0:
+		return fmt.Errorf("the server sent data to a connection it should close at its %v timeout", timeout)
+	case !errors.Is(err, io.EOF) && !isReset(err):
+		return fmt.Errorf("waiting for the %v timeout to close the connection: %w", timeout, err)
+	case took < timeout-100*time.Millisecond:
+		return fmt.Errorf("the connection closed after %v, before its %v timeout", took, timeout)
+	}
+	return nil
 }

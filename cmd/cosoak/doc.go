@@ -10,13 +10,19 @@
 //
 //   - echo servers in both models (a stackful coroutine per connection
 //     running examples/echo/handler.Echo, a stackless task per connection
-//     running its generated EchoFrame) and a stackful HTTP/1.1 hello
-//     server, each on its own event loop;
+//     running its generated EchoFrame), HTTP/1.1 hello servers (stackful on
+//     Co.Read/Co.Write and on conet's net.Conn; cohttp's server in both
+//     models, with read-header and idle timeouts of 2 and 3 s), and cosync
+//     channel pipelines in both models (a producer, a random pool of
+//     workers, a collector: every value must arrive exactly once), one
+//     event loop per model;
 //   - client goroutines on Go's net package that verify every byte: random
 //     payloads of 1 B to 1 MiB echoed back and compared, hello responses
 //     checked, connection churn, and faults — resets (SO_LINGER 0)
-//     mid-stream, half-closes, stalls mid-request, garbage requests, and
-//     connections that send nothing;
+//     mid-stream, half-closes, stalls mid-request, garbage requests,
+//     connections that send nothing, and connections that stop mid-head or
+//     stay idle, which the cohttp servers must close at their timeouts (not
+//     before);
 //   - sleepers in both models whose every wake-up is checked against its
 //     deadline (never early), with lateness percentiles;
 //   - stackless tasks canceled at random points of their waits, and stackful
@@ -31,7 +37,7 @@
 // Progress goes to stderr every few seconds. The last line on stdout is
 // the summary:
 //
-//	cosoak: 30s: requests 123456, bytes verified 1.2 GB, faults injected 4321, lost 0, leaked 0 (fds 0, goroutines 0, timers 0, tasks 0), early wake-ups 0
+//	cosoak: 30s: requests 123456, bytes verified 1.2 GB, channel values 2345678, faults injected 4321, lost 0, leaked 0 (fds 0, goroutines 0, timers 0, tasks 0), early wake-ups 0, failed checks 0
 //
 // Any lost byte, leak, early timer or failed check makes cosoak print the
 // details and exit 1. If the run overruns its duration by more than a

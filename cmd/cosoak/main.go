@@ -203,14 +203,20 @@ wait:
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// Leaks are reported whatever came before: they go first.
+	var leaks []string
 	if r.goroutines > 0 {
 		var b strings.Builder
 		pprof.Lookup("goroutine").WriteTo(&b, 1)
-		s.fail("%d goroutines left:\n%s", r.goroutines, b.String())
+		leaks = append(leaks, fmt.Sprintf("%d goroutines left:\n%s", r.goroutines, b.String()))
 	}
 	if r.fds > 0 {
-		s.fail("%d descriptors left: %s", r.fds, strings.Join(newFDs(baseFDs), " "))
+		leaks = append(leaks, fmt.Sprintf("%d descriptors left: %s", r.fds, strings.Join(newFDs(baseFDs), " ")))
 	}
+	s.mu.Lock()
+	s.failures = append(leaks, s.failures...)
+	s.nfail += len(leaks)
+	s.mu.Unlock()
 	s.mu.Lock()
 	r.failures, r.nfail = s.failures, s.nfail
 	s.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/examples/echo/handler"
 	"github.com/cogen-go/cogen/internal/bench"
 	"github.com/cogen-go/cogen/internal/echoload"
@@ -27,11 +28,22 @@ const (
 	shutdownLimit    = 10 * time.Second
 )
 
+// soakLimits are the cohttp servers' limits: short timeouts, so that the
+// clients that stall or send nothing meet them within the run.
+var soakLimits = cohttp.Limits{ReadHeaderTimeout: 2 * time.Second, IdleTimeout: 3 * time.Second, MaxConns: 1000}
+
+// helloHandler answers every cohttp request with the hello body.
+func helloHandler(w *cohttp.ResponseWriter, r *cohttp.Request) {
+	w.AddHeader("Content-Type", "text/plain; charset=utf-8")
+	w.WriteString(hello.Body)
+}
+
 // A target is a server the clients use.
 type target struct {
-	name string
-	addr string
-	http bool
+	name     string
+	addr     string
+	http     bool
+	timeouts bool // closes silent and idle connections at soakLimits' timeouts
 }
 
 // servers are the model servers of a run, each on its own loop and
@@ -145,6 +157,8 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 	handler.ServeStackful(env, lfds[0], handler.Echo)
 	httpAddr := listen()
 	handler.ServeStackful(env, lfds[1], bench.StackfulHello)
+	cohttpAddr := listen()
+	coSrv := cohttp.ServeStackful(env, lfds[2], helloHandler, soakLimits)
 
 	ln, err := conet.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
@@ -227,6 +241,7 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 		{name: "echo/stackful", addr: echoAddr},
 		{name: "http/stackful", addr: httpAddr, http: true},
 		{name: "http/stackful-conet", addr: ln.Addr().String(), http: true},
+		{name: "cohttp/stackful", addr: cohttpAddr, http: true, timeouts: true},
 	}
 	runUntilClosed(s, "stackful", l, ms.stop)
 
@@ -243,6 +258,7 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 		}
 	}
 	cond.Broadcast()
+	coSrv.Drain()
 	for _, fd := range lfds {
 		closeFD(l, fd)
 	}
@@ -288,6 +304,11 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 		panic(err)
 	}
 	echo := handler.ServeStackless(l, lfd, func(fd int) stackless.Frame { return handler.NewEchoFrame(fd) })
+	hfd, cohttpAddr, err := echoload.ListenFD()
+	if err != nil {
+		panic(err)
+	}
+	coSrv := cohttp.ServeStackless(l, hfd, helloHandler, soakLimits)
 
 	ts := newTimerStats(s.cfg.seed + 2)
 	var mine []*stackless.Task
@@ -349,7 +370,10 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 	pl := newStacklessPipeline(s, l, &mine)
 	pl.run()
 
-	ready <- []target{{name: "echo/stackless", addr: echoAddr}}
+	ready <- []target{
+		{name: "echo/stackless", addr: echoAddr},
+		{name: "cohttp/stackless", addr: cohttpAddr, http: true, timeouts: true},
+	}
 	runUntilClosed(s, "stackless", l, ms.stop)
 
 	l.Stop(&churn)
@@ -357,6 +381,9 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 	pl.stop()
 	if err := echo.Shutdown(shutdownLimit); err != nil && !errors.Is(err, loop.ErrFDClosed) {
 		s.fail("stackless: echo shutdown: %v", err)
+	}
+	if err := coSrv.Shutdown(shutdownLimit); err != nil {
+		s.fail("stackless: cohttp shutdown: %v", err)
 	}
 	for _, b := range pending {
 		b.t.Cancel()
