@@ -22,13 +22,13 @@ var scaleNames = map[string]string{
 	"echo/stackful":  "stackful (Group.ServeTCP, Echo)",
 	"echo/stackless": "stackless (Group.Serve, generated EchoFrame)",
 	"echo/goroutine": "goroutine per conn (Go net)",
-	"http/stackful":  "stackful (Group.ServeTCP, Co.Read/Co.Write)",
-	"http/stackless": "stackless (Group.Serve)",
+	"http/stackful":  "stackful (cohttp on stackful.Group)",
+	"http/stackless": "stackless (cohttp, generated, on loop.Group)",
 	"http/net/http":  "net/http",
 }
 
 // scaleBase is the base row of each kind's measures, at 1 loop.
-var scaleBase = map[string]string{"echo": "stackless", "http": "net/http"}
+var scaleBase = map[string]string{"echo": "stackless", "http": "stackless"}
 
 // scaleLoops is N: the machine's cores, at least 2.
 func scaleLoops() int { return max(runtime.NumCPU(), 2) }

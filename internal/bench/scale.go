@@ -10,25 +10,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/examples/echo/handler"
 	"github.com/cogen-go/cogen/internal/echoload"
+	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"golang.org/x/sys/unix"
 )
 
 // ScaleModels are the servers of the scale measurements, by load kind
 // ("echo" or "http"): each runs at 1 loop and at N with RunScale.
 //
-//   - "stackful": a stackful.Group, one coroutine per connection on raw fds
-//     (Group.ServeTCP) running handler.Echo or StackfulHello;
-//   - "stackless": a stackless.Group, one task per connection
+//   - echo "stackful": a stackful.Group, one coroutine per connection on
+//     raw fds (Group.ServeTCP) running handler.Echo;
+//   - echo "stackless": a stackless.Group, one task per connection
 //     (Group.Serve) running the generated EchoFrame;
+//   - http "stackful" and "stackless": cohttp's server (one source, run as
+//     stackful coroutines and as the stackless frames cogen generated from
+//     it) on every loop of a group, each with an SO_REUSEPORT listener of
+//     its own, answering hello.Handler;
 //   - "goroutine" (echo) and "net/http": Go's servers, as RunEcho and
 //     RunHTTP run them.
 var ScaleModels = map[string][]string{
 	"echo": {"stackful", "stackless", "goroutine"},
-	"http": {"stackful", "net/http"},
+	"http": {"stackful", "stackless", "net/http"},
 }
 
 // A ScaleResult is a LoadResult with what the rest of the machine did
@@ -75,16 +82,14 @@ func runScale(kind, model string, loops int, cfg echoload.Config) (LoadResult, e
 		return RunEcho(model, cfg)
 	case kind == "http" && model == "net/http":
 		return RunHTTP(model, cfg)
+	case kind == "http" && (model == "stackful" || model == "stackless"):
+		return serveCohttpGroup(model, loops, cfg)
 	case model == "stackful":
 		g, err := stackful.NewGroup(loops)
 		if err != nil {
 			return LoadResult{}, err
 		}
-		h := func(co *stackful.Co, fd int) { handler.Echo(co, fd) }
-		if kind == "http" {
-			h = func(co *stackful.Co, fd int) { StackfulHello(co, fd) }
-		}
-		addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", h)
+		addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", func(co *stackful.Co, fd int) { handler.Echo(co, fd) })
 		if err != nil {
 			g.Shutdown(0)
 			return LoadResult{}, err
@@ -105,6 +110,60 @@ func runScale(kind, model string, loops int, cfg echoload.Config) (LoadResult, e
 		return serveGroup(cfg, g.Group)
 	}
 	return LoadResult{}, fmt.Errorf("bench: unknown scale model %q", ScaleMode(kind, model, loops))
+}
+
+// serveCohttpGroup serves the load with cohttp's server in the model on
+// every loop of a group: a stackful.Group, or for stackless tasks a plain
+// loop.Group whose loops are idle once their server has no connection left
+// (cohttp spawns its own tasks). The group's shutdown drains each server.
+func serveCohttpGroup(model string, loops int, cfg echoload.Config) (LoadResult, error) {
+	lfds := make([]int, 0, loops)
+	addr := "127.0.0.1:0"
+	closeAll := func() {
+		for _, fd := range lfds {
+			unix.Close(fd)
+		}
+	}
+	for range loops {
+		fd, a, err := loop.ListenTCP("tcp4", addr, true)
+		if err != nil {
+			closeAll()
+			return LoadResult{}, err
+		}
+		lfds, addr = append(lfds, fd), a.String()
+	}
+	servers := make([]*cohttp.Server, loops) // servers[i] is touched only by loop i
+	var g *loop.Group
+	if model == "stackless" {
+		var err error
+		g, err = loop.StartGroup(loop.GroupConfig{
+			Loops: loops,
+			Init: func(i int, l *loop.Loop) error {
+				servers[i] = cohttp.ServeStackless(l, lfds[i], hello.Handler, cohttp.Limits{})
+				return nil
+			},
+			Idle: func(i int, l *loop.Loop) bool { return servers[i].Live() == 0 },
+		})
+		if err != nil {
+			closeAll()
+			return LoadResult{}, err
+		}
+	} else {
+		sg, err := stackful.NewGroup(loops)
+		if err != nil {
+			closeAll()
+			return LoadResult{}, err
+		}
+		for i := range loops {
+			sg.Submit(i, func() { servers[i] = cohttp.ServeStackful(sg.Env(i), lfds[i], hello.Handler, cohttp.Limits{}) })
+		}
+		g = sg.Group
+	}
+	for i := range loops {
+		g.OnShutdown(i, func() { servers[i].Drain() }) // runs after the Submit above
+	}
+	cfg.Addr = addr
+	return serveGroup(cfg, g)
 }
 
 // childrenCPU returns the user+system CPU time of this process's children
