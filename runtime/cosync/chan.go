@@ -180,23 +180,26 @@ func (c *Chan[T]) tryRecv() (v T, ok, ready bool) {
 
 func (c *Chan[T]) send(h Handle, v T, timeout time.Duration) error {
 	r := h.Resumed()
-	if c != nil && foreign(c.l, h) {
+	if c == nil {
+		if r != loop.NotWoken {
+			return failure(r)
+		}
+		return blockForever(h, timeout)
+	}
+	w := h.Waiter()
+	if place(&c.l, w) {
 		return crossLoop(h, r, c.l, func(g Handle) error { return c.send(g, v, timeout) }, errResult)
 	}
 	if r != loop.NotWoken {
 		return c.sendResumed(h, r)
 	}
-	if c == nil {
-		return blockForever(h, timeout)
-	}
-	bind(&c.l, h)
 	if c.trySend(v) {
 		return nil
 	}
 	if timeout == 0 {
 		return ErrTimeout
 	}
-	rec := c.sendq.wait(h, v, timeout)
+	rec := c.sendq.wait(h, w, v, timeout)
 	r, again := h.Suspend()
 	if !again {
 		return nil
@@ -205,10 +208,8 @@ func (c *Chan[T]) send(h Handle, v T, timeout time.Duration) error {
 }
 
 func (c *Chan[T]) sendResumed(h Handle, r loop.Reason) error {
-	if c != nil {
-		if rec := c.sendq.pending(h); rec != nil {
-			return c.sendEnd(rec, r)
-		}
+	if rec := c.sendq.pending(h); rec != nil {
+		return c.sendEnd(rec, r)
 	}
 	return failure(r)
 }
@@ -225,7 +226,14 @@ func (c *Chan[T]) sendEnd(rec *record[T], r loop.Reason) error {
 
 func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error) {
 	r := h.Resumed()
-	if c != nil && foreign(c.l, h) {
+	if c == nil {
+		if r != loop.NotWoken {
+			return v, false, failure(r)
+		}
+		return v, false, blockForever(h, timeout)
+	}
+	w := h.Waiter()
+	if place(&c.l, w) {
 		res := crossLoop(h, r, c.l, func(g Handle) recvResult[T] {
 			v, ok, err := c.recv(g, timeout)
 			return recvResult[T]{v, ok, err}
@@ -235,17 +243,13 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 	if r != loop.NotWoken {
 		return c.recvResumed(h, r)
 	}
-	if c == nil {
-		return v, false, blockForever(h, timeout)
-	}
-	bind(&c.l, h)
 	if v, ok, ready := c.tryRecv(); ready {
 		return v, ok, nil
 	}
 	if timeout == 0 {
 		return v, false, ErrTimeout
 	}
-	rec := c.recvq.wait(h, v, timeout)
+	rec := c.recvq.wait(h, w, v, timeout)
 	r, again := h.Suspend()
 	if !again {
 		return v, false, nil
@@ -254,10 +258,8 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 }
 
 func (c *Chan[T]) recvResumed(h Handle, r loop.Reason) (v T, ok bool, err error) {
-	if c != nil {
-		if rec := c.recvq.pending(h); rec != nil {
-			return c.recvEnd(rec, r)
-		}
+	if rec := c.recvq.pending(h); rec != nil {
+		return c.recvEnd(rec, r)
 	}
 	return v, false, failure(r)
 }

@@ -46,17 +46,16 @@ var (
 // far from the call.
 const Forever time.Duration = -1
 
-// bind returns the loop a primitive lives on, binding it to h's loop on the
-// first use by a coroutine. A primitive used by coroutines of two loops
-// panics: its state is touched only on its own loop's goroutine.
-func bind(l **loop.Loop, h Handle) *loop.Loop {
-	hl := h.Waiter().Loop()
+// place binds a primitive to the loop of waiter w on its first use and
+// reports whether w belongs to another loop than the primitive's: the
+// operation then runs there, through the bridge.
+func place(l **loop.Loop, w *loop.Waiter) (foreign bool) {
+	hl := w.Loop()
 	if *l == nil {
 		*l = hl
-	} else if *l != hl {
-		panic("cosync: primitive used by a coroutine of another loop than the one it is bound to")
+		return false
 	}
-	return hl
+	return *l != hl
 }
 
 // failure maps the reason an operation ended without completing to its

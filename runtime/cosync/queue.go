@@ -65,8 +65,8 @@ type waitq[T any] struct {
 	free       *record[T]
 }
 
-// get takes a record from the pool and binds it to h.
-func (q *waitq[T]) get(h Handle) *record[T] {
+// get takes a record from the pool and binds it to h, whose waiter is w.
+func (q *waitq[T]) get(h Handle, w *loop.Waiter) *record[T] {
 	r := q.free
 	if r != nil {
 		q.free = r.next
@@ -74,7 +74,7 @@ func (q *waitq[T]) get(h Handle) *record[T] {
 	} else {
 		r = &record[T]{q: q}
 	}
-	r.w = h.Waiter()
+	r.w = w
 	r.slot = h.OpSlot()
 	return r
 }
@@ -153,8 +153,8 @@ func (q *waitq[T]) empty() bool { return q.first() == nil }
 
 // wait queues a record for h's operation, arms h's waiter with timeout
 // (negative: none) and makes the record h's pending operation.
-func (q *waitq[T]) wait(h Handle, val T, timeout time.Duration) *record[T] {
-	r := q.get(h)
+func (q *waitq[T]) wait(h Handle, w *loop.Waiter, val T, timeout time.Duration) *record[T] {
+	r := q.get(h, w)
 	r.val = val
 	*r.slot = r
 	q.enqueue(r)

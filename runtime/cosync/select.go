@@ -70,7 +70,8 @@ func After(d time.Duration) Case { return Case{kind: caseAfter, d: d} }
 // record per channel case.
 func Select(h Handle, cases ...Case) int {
 	r := h.Resumed()
-	if l := casesLoop(cases); foreign(l, h) {
+	w := h.Waiter()
+	if l := casesLoop(cases); l != nil && l != w.Loop() {
 		return crossLoop(h, r, l, func(g Handle) int { return Select(g, cases...) }, func(error) int { return -1 })
 	}
 	if r != loop.NotWoken {
@@ -93,7 +94,7 @@ func Select(h Handle, cases ...Case) int {
 		case 0:
 			panic("cosync: Select with a zero Case")
 		}
-		cs.ch.bindTo(h)
+		cs.ch.bindTo(w)
 		if cs.ch.ready(cs.kind) {
 			ready++
 			if ready == 1 || rand.IntN(ready) == 0 {
@@ -122,10 +123,10 @@ func Select(h Handle, cases ...Case) int {
 	for i := range cases {
 		cs := &cases[i]
 		if cs.kind == caseRecv || cs.kind == caseSend {
-			st.recs[i] = cs.ch.arm(h, st, i, cs)
+			st.recs[i] = cs.ch.arm(h, w, st, i, cs)
 		}
 	}
-	h.Waiter().Park(timeout)
+	w.Park(timeout)
 	r, again := h.Suspend()
 	if !again {
 		return -1
@@ -199,10 +200,10 @@ func (st *selState) finish(slot *any, r loop.Reason, cases []Case, after int) in
 // selectable is a channel as Select sees it, whatever its element type.
 type selectable interface {
 	boundLoop() *loop.Loop
-	bindTo(h Handle)
+	bindTo(w *loop.Waiter)
 	ready(kind uint8) bool
 	do(cs *Case)
-	arm(h Handle, st *selState, idx int, cs *Case) any
+	arm(h Handle, w *loop.Waiter, st *selState, idx int, cs *Case) any
 	end(rec any, cs *Case) (closedSend bool)
 }
 
@@ -213,9 +214,9 @@ func (c *Chan[T]) boundLoop() *loop.Loop {
 	return c.l
 }
 
-func (c *Chan[T]) bindTo(h Handle) {
-	if c != nil {
-		bind(&c.l, h)
+func (c *Chan[T]) bindTo(w *loop.Waiter) {
+	if c != nil && place(&c.l, w) {
+		panic("cosync: Select over channels of different loops")
 	}
 }
 
@@ -248,7 +249,7 @@ func (c *Chan[T]) do(cs *Case) {
 	}
 }
 
-func (c *Chan[T]) arm(h Handle, st *selState, idx int, cs *Case) any {
+func (c *Chan[T]) arm(h Handle, w *loop.Waiter, st *selState, idx int, cs *Case) any {
 	if c == nil {
 		return nil
 	}
@@ -258,7 +259,7 @@ func (c *Chan[T]) arm(h Handle, st *selState, idx int, cs *Case) any {
 		q = &c.sendq
 		v = cs.val.(T)
 	}
-	r := q.get(h)
+	r := q.get(h, w)
 	r.val = v
 	r.sel = st
 	r.idx = idx

@@ -14,7 +14,8 @@ import (
 // the others back.
 func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.Duration, try func() bool, regrant func()) error {
 	r := h.Resumed()
-	if foreign(*l, h) {
+	w := h.Waiter()
+	if place(l, w) {
 		return crossLoop(h, r, *l, func(g Handle) error { return grantWait(l, q, g, val, timeout, try, regrant) }, errResult)
 	}
 	if r != loop.NotWoken {
@@ -23,14 +24,13 @@ func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.
 		}
 		return failure(r)
 	}
-	bind(l, h)
 	if try() {
 		return nil
 	}
 	if timeout == 0 {
 		return ErrTimeout
 	}
-	rec := q.wait(h, val, timeout)
+	rec := q.wait(h, w, val, timeout)
 	r, again := h.Suspend()
 	if !again {
 		return nil
@@ -301,7 +301,8 @@ type Once struct {
 // [ErrCanceled] or [ErrClosed] if the wait ends first.
 func (o *Once) Begin(h Handle) (first bool, err error) {
 	r := h.Resumed()
-	if foreign(o.l, h) {
+	w := h.Waiter()
+	if place(&o.l, w) {
 		res := crossLoop(h, r, o.l, func(g Handle) recvResult[bool] {
 			first, err := o.Begin(g)
 			return recvResult[bool]{v: first, err: err}
@@ -314,7 +315,6 @@ func (o *Once) Begin(h Handle) (first bool, err error) {
 		}
 		return false, failure(r)
 	}
-	bind(&o.l, h)
 	switch o.state {
 	case 0:
 		o.state = 1
@@ -322,7 +322,7 @@ func (o *Once) Begin(h Handle) (first bool, err error) {
 	case 2:
 		return false, nil
 	}
-	rec := o.q.wait(h, struct{}{}, Forever)
+	rec := o.q.wait(h, w, struct{}{}, Forever)
 	r, again := h.Suspend()
 	if !again {
 		return false, nil
