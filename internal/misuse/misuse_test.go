@@ -377,11 +377,24 @@ func cosyncCases() []misuse {
 				})
 				return err
 			}},
-			misuse{m.name + ": a channel used from two loops", "cosync: ", func() error {
+			// A coroutine of one loop may use another loop's channel (the
+			// bridge runs the operation there), but one Select cannot
+			// wait on channels of two loops.
+			misuse{m.name + ": a Select over channels of two loops", "cosync: ", func() error {
 				other := newLoop()
 				defer other.Close()
 				c := cosync.NewChanOn[int](other, 1)
-				return m.run(func(h cosync.Handle) { c.Send(h, 1) })
+				return m.run(func(h cosync.Handle) {
+					mine := cosync.NewChanOn[int](h.Waiter().Loop(), 1)
+					cosync.Select(h, mine.SendCase(1), c.SendCase(1))
+				})
+			}},
+			misuse{m.name + ": Bind to a second loop", "cosync: ", func() error {
+				other := newLoop()
+				defer other.Close()
+				var mu cosync.Mutex
+				mu.Bind(other)
+				return m.run(func(h cosync.Handle) { mu.Bind(h.Waiter().Loop()) })
 			}},
 		)
 	}
