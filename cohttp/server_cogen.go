@@ -173,6 +173,19 @@ dispatch:
 //line server_cogen.go:174
 }
 
+// Where returns the source position of serveConn's resume point (stackless.Locator).
+func (f *serveConnFrame) Where() string {
+	switch f.PC {
+	case 9:
+		return "github.com/cogen-go/cogen/cohttp/server.go:25"
+	case 27:
+		return "github.com/cogen-go/cogen/cohttp/server.go:40"
+	case 31:
+		return "github.com/cogen-go/cogen/cohttp/server.go:49"
+	}
+	return "github.com/cogen-go/cogen/cohttp/server.go:21"
+}
+
 // A compile error here means the signature of serveConn changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *conn) error = serveConn
@@ -222,7 +235,16 @@ func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connMainFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:226
+//line server_cogen.go:239
+}
+
+// Where returns the source position of connMain's resume point (stackless.Locator).
+func (f *connMainFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/cohttp/server.go:66"
+	}
+	return "github.com/cogen-go/cogen/cohttp/server.go:65"
 }
 
 // A compile error here means the signature of connMain changed: run cogen again.
@@ -339,7 +361,20 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:343
+//line server_cogen.go:365
+}
+
+// Where returns the source position of acceptLoop's resume point (stackless.Locator).
+func (f *acceptLoopFrame) Where() string {
+	switch f.PC {
+	case 11:
+		return "github.com/cogen-go/cogen/cohttp/server.go:83"
+	case 13:
+		return "github.com/cogen-go/cogen/cohttp/server.go:88"
+	case 20:
+		return "github.com/cogen-go/cogen/cohttp/server.go:92"
+	}
+	return "github.com/cogen-go/cogen/cohttp/server.go:79"
 }
 
 // A compile error here means the signature of acceptLoop changed: run cogen again.

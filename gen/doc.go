@@ -66,6 +66,7 @@
 //	func NewFFrame(params...) *FFrame               // a frame ready for stackless.Spawn
 //	func (f *FFrame) Result() (results...)          // the results, once done
 //	func (f *FFrame) Step(co *stackless.Task) stackless.Status
+//	func (f *FFrame) Where() string                  // import/path/x.go:line of the resume point
 //
 // For a method T.M the names are TMFrame and NewTMFrame, and the receiver
 // is the constructor's first parameter. Unexported functions give

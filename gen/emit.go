@@ -299,6 +299,10 @@ func (e *emitter) function(fn *Func) {
 	e.file.Commentf("Step runs %s from its resume point to its next suspension, call or return.", name)
 	e.file.Func().Params(recv()).Id("Step").Params(jen.Id(p.task).Op("*").Qual(stacklessPath, "Task")).Qual(stacklessPath, "Status").Block(e.stepBody(fn)...)
 
+	// Where.
+	e.file.Commentf("Where returns the source position of %s's resume point (stackless.Locator).", name)
+	e.file.Func().Params(recv()).Id("Where").Params().String().Block(e.whereBody(fn)...)
+
 	// Stale guard.
 	if decl == nil && fn.lit == nil {
 		var target *jen.Statement
@@ -319,5 +323,56 @@ func (e *emitter) function(fn *Func) {
 		}
 		e.file.Commentf("A compile error here means the signature of %s changed: run cogen again.", name)
 		e.file.Func().Id("_").Params().Block(jen.Var().Id("_").Func().Add(e.signature(guard)).Op("=").Add(target))
+	}
+}
+
+// whereBody maps the frame's resume points to source positions: a state
+// that starts with a waiting call to the call's line, the state after a
+// child call to the call's line, anything else (entry, a finished frame)
+// to the function's line.
+func (e *emitter) whereBody(fn *Func) []jen.Code {
+	p := fn.plan
+	file := e.srcName
+	if e.pkg != nil {
+		file = e.pkg.Path() + "/" + e.srcName
+	}
+	at := func(pos token.Pos) string { return fmt.Sprintf("%s:%d", file, e.fset.Position(pos).Line) }
+	pcs := map[string][]int{}
+	var order []string
+	add := func(where string, pc int) {
+		if pcs[where] == nil {
+			order = append(order, where)
+		}
+		pcs[where] = append(pcs[where], pc)
+	}
+	for _, b := range p.blocks {
+		if b.suspend && len(b.nodes) > 0 {
+			if sn, ok := b.nodes[0].(*suspendNode); ok && sn.pos.IsValid() {
+				add(at(sn.pos), b.index)
+			}
+		}
+		if ct, ok := b.term.(*callTerm); ok && ct.pos.IsValid() {
+			add(at(ct.pos), ct.next.index)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return pcs[order[i]][0] < pcs[order[j]][0] })
+	var cases []jen.Code
+	for _, w := range order {
+		var vals []jen.Code
+		for _, pc := range pcs[w] {
+			vals = append(vals, jen.Lit(pc))
+		}
+		cases = append(cases, jen.Case(vals...).Block(jen.Return(jen.Lit(w))))
+	}
+	pos := fn.Decl.Pos()
+	if fn.lit != nil {
+		pos = fn.lit.node.Pos()
+	}
+	if len(cases) == 0 {
+		return []jen.Code{jen.Return(jen.Lit(at(pos)))}
+	}
+	return []jen.Code{
+		jen.Switch(jen.Id(p.recv).Dot("PC")).Block(cases...),
+		jen.Return(jen.Lit(at(pos))),
 	}
 }

@@ -73,6 +73,15 @@ func (f *sleeperFrame) Step(co *stackless.Task) stackless.Status {
 //line tasks_cogen.go:74
 }
 
+// Where returns the source position of sleeper's resume point (stackless.Locator).
+func (f *sleeperFrame) Where() string {
+	switch f.PC {
+	case 6:
+		return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:23"
+	}
+	return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:19"
+}
+
 // A compile error here means the signature of sleeper changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *loop.Loop, *timerStats, int, time.Duration) = sleeper
@@ -140,7 +149,18 @@ func (f *blockedFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: blockedFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:144
+//line tasks_cogen.go:153
+}
+
+// Where returns the source position of blocked's resume point (stackless.Locator).
+func (f *blockedFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:36"
+	case 2:
+		return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:40"
+	}
+	return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:34"
 }
 
 // A compile error here means the signature of blocked changed: run cogen again.
@@ -215,7 +235,16 @@ func (f *produceFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: produceFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:219
+//line tasks_cogen.go:239
+}
+
+// Where returns the source position of produce's resume point (stackless.Locator).
+func (f *produceFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:48"
+	}
+	return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:46"
 }
 
 // A compile error here means the signature of produce changed: run cogen again.
@@ -302,7 +331,18 @@ dispatch:
 			panic("cogen: workFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:306
+//line tasks_cogen.go:335
+}
+
+// Where returns the source position of work's resume point (stackless.Locator).
+func (f *workFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:62"
+	case 6:
+		return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:66"
+	}
+	return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:60"
 }
 
 // A compile error here means the signature of work changed: run cogen again.
@@ -361,7 +401,16 @@ func (f *collectFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: collectFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:365
+//line tasks_cogen.go:405
+}
+
+// Where returns the source position of collect's resume point (stackless.Locator).
+func (f *collectFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:83"
+	}
+	return "github.com/cogen-go/cogen/cmd/cosoak/tasks.go:81"
 }
 
 // A compile error here means the signature of collect changed: run cogen again.

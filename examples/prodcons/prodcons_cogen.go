@@ -85,6 +85,15 @@ func (f *ProducerFrame) Step(co *stackless.Task) stackless.Status {
 //line prodcons_cogen.go:86
 }
 
+// Where returns the source position of Producer's resume point (stackless.Locator).
+func (f *ProducerFrame) Where() string {
+	switch f.PC {
+	case 6:
+		return "github.com/cogen-go/cogen/examples/prodcons/prodcons.go:50"
+	}
+	return "github.com/cogen-go/cogen/examples/prodcons/prodcons.go:40"
+}
+
 // A compile error here means the signature of Producer changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *Para) = Producer
@@ -149,7 +158,16 @@ func (f *ConsumerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConsumerFrame: invalid resume point")
 		}
 	}
-//line prodcons_cogen.go:153
+//line prodcons_cogen.go:162
+}
+
+// Where returns the source position of Consumer's resume point (stackless.Locator).
+func (f *ConsumerFrame) Where() string {
+	switch f.PC {
+	case 9:
+		return "github.com/cogen-go/cogen/examples/prodcons/prodcons.go:68"
+	}
+	return "github.com/cogen-go/cogen/examples/prodcons/prodcons.go:60"
 }
 
 // A compile error here means the signature of Consumer changed: run cogen again.

@@ -109,6 +109,15 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:110
 }
 
+// Where returns the source position of Dial's resume point (stackless.Locator).
+func (f *DialFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:92"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:74"
+}
+
 // A compile error here means the signature of Dial changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, string) (*Conn, error) = Dial
@@ -174,7 +183,16 @@ func (f *ConnFlushFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnFlushFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:178
+//line resp_cogen.go:187
+}
+
+// Where returns the source position of Conn.Flush's resume point (stackless.Locator).
+func (f *ConnFlushFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:130"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:126"
 }
 
 // A compile error here means the signature of Conn.Flush changed: run cogen again.
@@ -300,7 +318,18 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnReceiveFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:304
+//line resp_cogen.go:322
+}
+
+// Where returns the source position of Conn.Receive's resume point (stackless.Locator).
+func (f *ConnReceiveFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:148"
+	case 11:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:156"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:143"
 }
 
 // A compile error here means the signature of Conn.Receive changed: run cogen again.
@@ -375,7 +404,18 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnDoFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:379
+//line resp_cogen.go:408
+}
+
+// Where returns the source position of Conn.Do's resume point (stackless.Locator).
+func (f *ConnDoFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:181"
+	case 8:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:184"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:176"
 }
 
 // A compile error here means the signature of Conn.Do changed: run cogen again.
@@ -517,7 +557,18 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connValueFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:521
+//line resp_cogen.go:561
+}
+
+// Where returns the source position of Conn.value's resume point (stackless.Locator).
+func (f *connValueFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:192"
+	case 14:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:217"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:191"
 }
 
 // A compile error here means the signature of Conn.value changed: run cogen again.
@@ -584,7 +635,16 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connLineFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:588
+//line resp_cogen.go:639
+}
+
+// Where returns the source position of Conn.line's resume point (stackless.Locator).
+func (f *connLineFrame) Where() string {
+	switch f.PC {
+	case 6:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:238"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:231"
 }
 
 // A compile error here means the signature of Conn.line changed: run cogen again.
@@ -666,7 +726,16 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connFillFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:670
+//line resp_cogen.go:730
+}
+
+// Where returns the source position of Conn.fill's resume point (stackless.Locator).
+func (f *connFillFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:257"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:250"
 }
 
 // A compile error here means the signature of Conn.fill changed: run cogen again.
@@ -748,7 +817,16 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: GetLoopFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:752
+//line resp_cogen.go:821
+}
+
+// Where returns the source position of GetLoop's resume point (stackless.Locator).
+func (f *GetLoopFrame) Where() string {
+	switch f.PC {
+	case 6:
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:287"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:284"
 }
 
 // A compile error here means the signature of GetLoop changed: run cogen again.

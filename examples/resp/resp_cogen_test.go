@@ -76,6 +76,17 @@ func (f *scenarioFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen_test.go:77
 }
 
+// Where returns the source position of scenario's resume point (stackless.Locator).
+func (f *scenarioFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:46"
+	case 3:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:50"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp_test.go:45"
+}
+
 // A compile error here means the signature of scenario changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, string, string) error = scenario
@@ -336,7 +347,36 @@ func (f *exchangeFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: exchangeFrame: invalid resume point")
 		}
 	}
-//line resp_cogen_test.go:340
+//line resp_cogen_test.go:351
+}
+
+// Where returns the source position of exchange's resume point (stackless.Locator).
+func (f *exchangeFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:57"
+	case 3:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:61"
+	case 5:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:65"
+	case 7:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:69"
+	case 9:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:81"
+	case 21:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:85"
+	case 24:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:93"
+	case 26:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:97"
+	case 28:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:102"
+	case 35:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:105"
+	case 37:
+		return "github.com/cogen-go/cogen/examples/resp/resp_test.go:113"
+	}
+	return "github.com/cogen-go/cogen/examples/resp/resp_test.go:56"
 }
 
 // A compile error here means the signature of exchange changed: run cogen again.

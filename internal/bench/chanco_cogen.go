@@ -76,6 +76,19 @@ func (f *pingerFrame) Step(co *stackless.Task) stackless.Status {
 //line chanco_cogen.go:77
 }
 
+// Where returns the source position of pinger's resume point (stackless.Locator).
+func (f *pingerFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:18"
+	case 2:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:20"
+	case 6:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:21"
+	}
+	return "github.com/cogen-go/cogen/internal/bench/chanco.go:17"
+}
+
 // A compile error here means the signature of pinger changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *cosync.WaitGroup, *cosync.Chan[int], *cosync.Chan[int], int) = pinger
@@ -129,7 +142,18 @@ func (f *pongerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: pongerFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:133
+//line chanco_cogen.go:146
+}
+
+// Where returns the source position of ponger's resume point (stackless.Locator).
+func (f *pongerFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:31"
+	case 6:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:35"
+	}
+	return "github.com/cogen-go/cogen/internal/bench/chanco.go:29"
 }
 
 // A compile error here means the signature of ponger changed: run cogen again.
@@ -192,7 +216,18 @@ func (f *feederFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: feederFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:196
+//line chanco_cogen.go:220
+}
+
+// Where returns the source position of feeder's resume point (stackless.Locator).
+func (f *feederFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:43"
+	case 2:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:45"
+	}
+	return "github.com/cogen-go/cogen/internal/bench/chanco.go:42"
 }
 
 // A compile error here means the signature of feeder changed: run cogen again.
@@ -251,7 +286,18 @@ func (f *poolWorkerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: poolWorkerFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:255
+//line chanco_cogen.go:290
+}
+
+// Where returns the source position of poolWorker's resume point (stackless.Locator).
+func (f *poolWorkerFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:56"
+	case 6:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:61"
+	}
+	return "github.com/cogen-go/cogen/internal/bench/chanco.go:54"
 }
 
 // A compile error here means the signature of poolWorker changed: run cogen again.
@@ -311,7 +357,16 @@ func (f *collectorFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: collectorFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:315
+//line chanco_cogen.go:361
+}
+
+// Where returns the source position of collector's resume point (stackless.Locator).
+func (f *collectorFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/internal/bench/chanco.go:70"
+	}
+	return "github.com/cogen-go/cogen/internal/bench/chanco.go:68"
 }
 
 // A compile error here means the signature of collector changed: run cogen again.

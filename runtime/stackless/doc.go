@@ -92,6 +92,16 @@
 // without deferred calls pay nothing for this: a step has no defer, and
 // Base is one word.
 //
+// # Where a task is
+//
+// Goroutine dumps show stackful coroutines; a stackless task has no stack,
+// so frames say where they are instead: generated frames implement
+// [Locator] (a table from each resume point to its source line), and
+// [Task.Where] lists the innermost frame's position and then each caller's
+// call. A Task is a [loop.Describer]: [loop.Loop.Dump] and [loop.DumpAll]
+// list every suspended task of a loop with its position and what it waits
+// for. None of this costs anything on the switch path.
+//
 // # Cancellation
 //
 // [Task.Cancel] wakes the task's current wait with [loop.Canceled]; that

@@ -87,6 +87,17 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 //line echo_cogen.go:88
 }
 
+// Where returns the source position of Echo's resume point (stackless.Locator).
+func (f *EchoFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/examples/echo/handler/echo.go:18"
+	case 6:
+		return "github.com/cogen-go/cogen/examples/echo/handler/echo.go:26"
+	}
+	return "github.com/cogen-go/cogen/examples/echo/handler/echo.go:15"
+}
+
 // A compile error here means the signature of Echo changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, int) error = Echo

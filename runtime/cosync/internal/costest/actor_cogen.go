@@ -96,6 +96,19 @@ func (f *ActorFrame) Step(co *stackless.Task) stackless.Status {
 //line actor_cogen.go:97
 }
 
+// Where returns the source position of Actor's resume point (stackless.Locator).
+func (f *ActorFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/actor.go:27"
+	case 10:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/actor.go:33"
+	case 12:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/actor.go:36"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/actor.go:25"
+}
+
 // A compile error here means the signature of Actor changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, int, *cosync.Chan[Cmd], []*cosync.Chan[int], *Log) = Actor

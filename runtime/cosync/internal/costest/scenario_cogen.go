@@ -86,6 +86,15 @@ func (f *SenderFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:87
 }
 
+// Where returns the source position of Sender's resume point (stackless.Locator).
+func (f *SenderFrame) Where() string {
+	switch f.PC {
+	case 6:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:16"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:14"
+}
+
 // A compile error here means the signature of Sender changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *cosync.Chan[int], []int, string, *Log) = Sender
@@ -154,7 +163,16 @@ func (f *ReceiverFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ReceiverFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:158
+//line scenario_cogen.go:167
+}
+
+// Where returns the source position of Receiver's resume point (stackless.Locator).
+func (f *ReceiverFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:30"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:28"
 }
 
 // A compile error here means the signature of Receiver changed: run cogen again.
@@ -200,7 +218,16 @@ func (f *TimedRecvFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: TimedRecvFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:204
+//line scenario_cogen.go:222
+}
+
+// Where returns the source position of TimedRecv's resume point (stackless.Locator).
+func (f *TimedRecvFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:43"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:42"
 }
 
 // A compile error here means the signature of TimedRecv changed: run cogen again.
@@ -243,7 +270,16 @@ func (f *TimedSendFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: TimedSendFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:247
+//line scenario_cogen.go:274
+}
+
+// Where returns the source position of TimedSend's resume point (stackless.Locator).
+func (f *TimedSendFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:51"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:50"
 }
 
 // A compile error here means the signature of TimedSend changed: run cogen again.
@@ -301,7 +337,18 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: EchoFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:305
+//line scenario_cogen.go:341
+}
+
+// Where returns the source position of Echo's resume point (stackless.Locator).
+func (f *EchoFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:61"
+	case 6:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:66"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:59"
 }
 
 // A compile error here means the signature of Echo changed: run cogen again.

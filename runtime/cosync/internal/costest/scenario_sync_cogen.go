@@ -110,6 +110,15 @@ func (f *SelectorFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:111
 }
 
+// Where returns the source position of Selector's resume point (stackless.Locator).
+func (f *SelectorFrame) Where() string {
+	switch f.PC {
+	case 6:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:19"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:15"
+}
+
 // A compile error here means the signature of Selector changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *cosync.Chan[int], *cosync.Chan[int], int, time.Duration, string, *Log) = Selector
@@ -181,7 +190,16 @@ func (f *SelectSenderFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SelectSenderFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:185
+//line scenario_sync_cogen.go:194
+}
+
+// Where returns the source position of SelectSender's resume point (stackless.Locator).
+func (f *SelectSenderFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:38"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:37"
 }
 
 // A compile error here means the signature of SelectSender changed: run cogen again.
@@ -262,7 +280,18 @@ func (f *LockerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: LockerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:266
+//line scenario_sync_cogen.go:284
+}
+
+// Where returns the source position of Locker's resume point (stackless.Locator).
+func (f *LockerFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:53"
+	case 7:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:59"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:52"
 }
 
 // A compile error here means the signature of Locker changed: run cogen again.
@@ -364,7 +393,20 @@ func (f *RWLockerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: RWLockerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:368
+//line scenario_sync_cogen.go:397
+}
+
+// Where returns the source position of RWLocker's resume point (stackless.Locator).
+func (f *RWLockerFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:72"
+	case 3:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:74"
+	case 8:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:82"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:69"
 }
 
 // A compile error here means the signature of RWLocker changed: run cogen again.
@@ -406,7 +448,16 @@ func (f *GroupWaiterFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: GroupWaiterFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:410
+//line scenario_sync_cogen.go:452
+}
+
+// Where returns the source position of GroupWaiter's resume point (stackless.Locator).
+func (f *GroupWaiterFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:96"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:95"
 }
 
 // A compile error here means the signature of GroupWaiter changed: run cogen again.
@@ -448,7 +499,16 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:452
+//line scenario_sync_cogen.go:503
+}
+
+// Where returns the source position of Worker's resume point (stackless.Locator).
+func (f *WorkerFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:104"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:103"
 }
 
 // A compile error here means the signature of Worker changed: run cogen again.
@@ -530,7 +590,18 @@ func (f *AcquirerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: AcquirerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:534
+//line scenario_sync_cogen.go:594
+}
+
+// Where returns the source position of Acquirer's resume point (stackless.Locator).
+func (f *AcquirerFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:114"
+	case 7:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:120"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:113"
 }
 
 // A compile error here means the signature of Acquirer changed: run cogen again.
@@ -604,7 +675,18 @@ func (f *OnceUserFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: OnceUserFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:608
+//line scenario_sync_cogen.go:679
+}
+
+// Where returns the source position of OnceUser's resume point (stackless.Locator).
+func (f *OnceUserFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:131"
+	case 4:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:138"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:130"
 }
 
 // A compile error here means the signature of OnceUser changed: run cogen again.
@@ -709,7 +791,24 @@ func (f *CrossPingFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: CrossPingFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:713
+//line scenario_sync_cogen.go:795
+}
+
+// Where returns the source position of CrossPing's resume point (stackless.Locator).
+func (f *CrossPingFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:152"
+	case 6:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:153"
+	case 7:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:154"
+	case 8:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:156"
+	case 10:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:158"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario_sync.go:150"
 }
 
 // A compile error here means the signature of CrossPing changed: run cogen again.
