@@ -5,6 +5,7 @@ package stackless
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -18,10 +19,11 @@ func (f *located) Where() string { return fmt.Sprintf("%s:%d", f.name, f.PC) }
 
 func TestWhereListsCallers(t *testing.T) {
 	l := newLoop(t)
+	var c Cond
 	leaf := &located{name: "leaf.go"}
 	leaf.step = func(t *Task, pc *int) Status {
 		*pc = 7
-		t.Gosched()
+		t.Wait(&c, -1)
 		if t.Blocked() {
 			return Suspend
 		}
@@ -56,6 +58,12 @@ func TestWhereListsCallers(t *testing.T) {
 	if d := task.Describe(); d != "stackless task at leaf.go:7 (called from *stackless.fn <- top.go:3)" {
 		t.Fatalf("Describe() = %q", d)
 	}
+	var dump strings.Builder
+	l.Dump(&dump)
+	if !strings.Contains(dump.String(), "stackless task at leaf.go:7 (called from *stackless.fn <- top.go:3): waiting on cond") {
+		t.Errorf("the loop dump does not list the task:\n%s", dump.String())
+	}
+	c.Signal()
 	run(t, l, 5e9, task)
 	if w := task.Where(); w != nil {
 		t.Fatalf("finished: Where() = %q", w)
