@@ -63,6 +63,15 @@ func (f *GenerateFrame) Step(co *stackless.Task) stackless.Status {
 //line stages_cogen.go:64
 }
 
+// Where returns the source position of Generate's resume point (stackless.Locator).
+func (f *GenerateFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:42"
+	}
+	return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:40"
+}
+
 // A compile error here means the signature of Generate changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *cosync.Chan[int], int) = Generate
@@ -151,7 +160,22 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkerFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:155
+//line stages_cogen.go:164
+}
+
+// Where returns the source position of Worker's resume point (stackless.Locator).
+func (f *WorkerFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:54"
+	case 6:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:59"
+	case 7:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:60"
+	case 9:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:61"
+	}
+	return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:52"
 }
 
 // A compile error here means the signature of Worker changed: run cogen again.
@@ -210,7 +234,18 @@ func (f *recordFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: recordFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:214
+//line stages_cogen.go:238
+}
+
+// Where returns the source position of record's resume point (stackless.Locator).
+func (f *recordFrame) Where() string {
+	switch f.PC {
+	case 1:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:72"
+	case 2:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:75"
+	}
+	return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:71"
 }
 
 // A compile error here means the signature of record changed: run cogen again.
@@ -248,7 +283,16 @@ func (f *CloseWhenDoneFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: CloseWhenDoneFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:252
+//line stages_cogen.go:287
+}
+
+// Where returns the source position of CloseWhenDone's resume point (stackless.Locator).
+func (f *CloseWhenDoneFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:85"
+	}
+	return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:84"
 }
 
 // A compile error here means the signature of CloseWhenDone changed: run cogen again.
@@ -339,7 +383,16 @@ func (f *CollectFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: CollectFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:343
+//line stages_cogen.go:387
+}
+
+// Where returns the source position of Collect's resume point (stackless.Locator).
+func (f *CollectFrame) Where() string {
+	switch f.PC {
+	case 6:
+		return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:110"
+	}
+	return "github.com/cogen-go/cogen/examples/pipeline/stages/stages.go:100"
 }
 
 // A compile error here means the signature of Collect changed: run cogen again.

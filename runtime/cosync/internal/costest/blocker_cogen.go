@@ -203,6 +203,29 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 //line blocker_cogen.go:204
 }
 
+// Where returns the source position of Blocker's resume point (stackless.Locator).
+func (f *BlockerFrame) Where() string {
+	switch f.PC {
+	case 11:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:45"
+	case 13:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:47"
+	case 15:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:50"
+	case 17:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:52"
+	case 19:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:54"
+	case 21:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:56"
+	case 23:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:58"
+	case 25:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:60"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/blocker.go:42"
+}
+
 // A compile error here means the signature of Blocker changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, string, *Prims, *Log) = Blocker
