@@ -3,10 +3,13 @@
 package cohttp_test
 
 import (
+	"bufio"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,12 +61,27 @@ func oracleHandler(maxBody int64) http.Handler {
 // test ends, and returns the address.
 func start(t testing.TB, model string, h Handler, lim Limits) string {
 	t.Helper()
+	addr, shutdown := startShutdown(t, model, h, lim)
+	t.Cleanup(func() {
+		if err := shutdown(time.Second); err != nil {
+			t.Error(err)
+		}
+	})
+	return addr
+}
+
+// startShutdown is start returning the server's Shutdown, which the test
+// must call: it stops the loop, shuts the server down with the limit given
+// and returns the error.
+func startShutdown(t testing.TB, model string, h Handler, lim Limits) (string, func(time.Duration) error) {
+	t.Helper()
 	type started struct {
 		addr string
 		l    *loop.Loop
 		err  error
 	}
 	ready := make(chan started, 1)
+	limits := make(chan time.Duration, 1)
 	done := make(chan error, 1)
 	quit := false
 	go func() {
@@ -94,7 +112,7 @@ func start(t testing.TB, model string, h Handler, lim Limits) string {
 		} else {
 			err = l.Run(func() bool { return quit })
 		}
-		err = errors.Join(err, s.Shutdown(time.Second))
+		err = errors.Join(err, s.Shutdown(<-limits))
 		if env != nil {
 			err = errors.Join(err, env.Close())
 		}
@@ -104,13 +122,16 @@ func start(t testing.TB, model string, h Handler, lim Limits) string {
 	if st.err != nil {
 		t.Fatal(st.err)
 	}
-	t.Cleanup(func() {
-		st.l.Submit(func() { quit = true })
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	return st.addr
+	var once sync.Once
+	var err error
+	return st.addr, func(limit time.Duration) error {
+		once.Do(func() {
+			limits <- limit
+			st.l.Submit(func() { quit = true })
+			err = <-done
+		})
+		return err
+	}
 }
 
 // serverDiffers are the cases where this server answers differently from
@@ -160,4 +181,80 @@ func FuzzDifferential(f *testing.F) {
 			httpdiff.Run(t, oracle, addr, []httpdiff.Case{httpdiff.Stream(data)}, nil)
 		}
 	})
+}
+
+// TestShutdown: Shutdown closes an idle connection at once, lets a request
+// whose body is still coming finish (its response says Connection:
+// close), and returns once it has; a request stalled past the limit is cut
+// off at the limit.
+func TestShutdown(t *testing.T) {
+	for _, model := range models {
+		t.Run(model, func(t *testing.T) {
+			addr, shutdown := startShutdown(t, model, testHandler, Limits{})
+			idle, idleR := dialSend(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+			if resp, err := http.ReadResponse(idleR, nil); err != nil || resp.StatusCode != 200 {
+				t.Fatalf("first request: %v", err)
+			} else {
+				io.Copy(io.Discard, resp.Body)
+			}
+			busy, busyR := dialSend(t, addr, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhello")
+			time.Sleep(50 * time.Millisecond) // the server has the head and half the body
+			t0 := time.Now()
+			done := make(chan error, 1)
+			go func() { done <- shutdown(5 * time.Second) }()
+			if _, err := idleR.ReadByte(); err != io.EOF {
+				t.Errorf("idle connection: %v, want EOF", err)
+			}
+			if d := time.Since(t0); d > time.Second {
+				t.Errorf("idle connection closed after %v", d)
+			}
+			io.WriteString(busy, "world")
+			resp, err := http.ReadResponse(busyR, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || string(body) != "helloworld" || !resp.Close {
+				t.Errorf("request in flight: %d %q Close=%v", resp.StatusCode, body, resp.Close)
+			}
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+			if d := time.Since(t0); d > 4*time.Second {
+				t.Errorf("shutdown took %v", d)
+			}
+			idle.Close()
+			busy.Close()
+		})
+		t.Run(model+"/limit", func(t *testing.T) {
+			addr, shutdown := startShutdown(t, model, testHandler, Limits{})
+			stalled, stalledR := dialSend(t, addr, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhel")
+			defer stalled.Close()
+			time.Sleep(50 * time.Millisecond)
+			t0 := time.Now()
+			if err := shutdown(200 * time.Millisecond); err != nil {
+				t.Error(err)
+			}
+			if d := time.Since(t0); d < 150*time.Millisecond || d > 3*time.Second {
+				t.Errorf("shutdown took %v with a limit of 200 ms", d)
+			}
+			if _, err := stalledR.ReadByte(); err == nil {
+				t.Error("the stalled connection got an answer")
+			}
+		})
+	}
+}
+
+// dialSend connects to addr and sends req.
+func dialSend(t *testing.T, addr, req string) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, req); err != nil {
+		t.Fatal(err)
+	}
+	return c, bufio.NewReader(c)
 }
