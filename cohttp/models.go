@@ -36,21 +36,22 @@ func ServeStackless(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
 		c := s.track(fd)
 		s.tasks[c] = stackless.Spawn(l, newConnMainFrame(c))
 	}
-	accept := &acceptTaskFrame{acceptLoopFrame: *newAcceptLoopFrame(s), s: s}
+	accept := &acceptTaskFrame{acceptLoopFrame: *newAcceptLoopFrame(s), s: s, end: func(err error) { s.acceptErr, s.acceptEnded = err, true }}
 	stackless.Spawn(l, accept)
 	return s
 }
 
-// acceptTaskFrame records the end of the stackless accept loop.
+// acceptTaskFrame reports the end of the stackless accept loop to end.
 type acceptTaskFrame struct {
 	acceptLoopFrame
-	s *Server
+	s   *Server
+	end func(error)
 }
 
 func (f *acceptTaskFrame) Step(t *stackless.Task) stackless.Status {
 	st := f.acceptLoopFrame.Step(t)
 	if st == stackless.Done {
-		f.s.acceptErr, f.s.acceptEnded = f.acceptLoopFrame.Result(), true
+		f.end(f.acceptLoopFrame.Result())
 	}
 	return st
 }

@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	http [-addr 127.0.0.1:8080] [-loops N] [-max-header-bytes 1048576]
+//	http [-addr 127.0.0.1:8080] [-loops N] [-server handler] [-max-header-bytes 1048576]
 //	     [-read-header-timeout 10s] [-idle-timeout 60s] [-max-body 4194304]
 //	     [-max-conns 10000] [-shutdown-timeout 5s]
 //
@@ -18,9 +18,16 @@
 // turns one off), -max-conns per env. On an interrupt the server shuts down
 // gracefully: it stops accepting, closes idle connections, and gives the
 // requests in flight -shutdown-timeout to finish.
+//
+// -server picks the server: "handler" (the default) is the above;
+// "cohttp-stackful" and "cohttp-stackless" serve the same two routes with
+// package cohttp's server, whose connection loop is one //co:stackless
+// source run on stackful coroutines or as the stackless frames cogen
+// generated from it (a loop group of either model).
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +41,7 @@ import (
 	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/conet"
+	"github.com/cogen-go/cogen/runtime/stackless"
 )
 
 func main() {
@@ -50,12 +58,19 @@ func main() {
 	flag.Int64Var(&lim.MaxBodyBytes, "max-body", cohttp.DefaultMaxBodyBytes, "bound of a request body a handler reads (negative: none)")
 	flag.IntVar(&lim.MaxConns, "max-conns", cohttp.DefaultMaxConns, "open connections per env; beyond, accepting pauses (negative: none)")
 	grace := flag.Duration("shutdown-timeout", 5*time.Second, "time requests in flight get to finish on an interrupt")
+	kind := flag.String("server", "handler", "handler (http.Handler on conet), cohttp-stackful or cohttp-stackless")
 	flag.Parse()
-	s, err := start(*addr, loops, helloMux(), lim)
+	var s *server
+	var err error
+	if *kind == "handler" {
+		s, err = start(*addr, loops, helloMux(), lim)
+	} else {
+		s, err = startCohttp(*addr, loops, *kind, lim)
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("serving on http://%s with %d env(s)\n", s.addr, s.g.Len())
+	fmt.Printf("serving on http://%s with %d loop(s)\n", s.addr, s.g.Len())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	<-sig
@@ -77,11 +92,15 @@ func helloMux() http.Handler {
 	return mux
 }
 
-// A server is a group of envs, each accepting on its own SO_REUSEPORT
-// listener and serving every connection in a coroutine.
+// A server is a group of loops (stackful envs, or stackless loops), each
+// accepting on its own SO_REUSEPORT listener and serving every connection
+// in a coroutine or task.
 type server struct {
 	addr string
-	g    *stackful.Group
+	g    interface {
+		Len() int
+		Shutdown(time.Duration) error
+	}
 }
 
 // An envServer is what one env of a server keeps; only the env's loop
@@ -114,6 +133,58 @@ func start(addr string, loops int, h http.Handler, lim cohttp.Limits) (*server, 
 		return nil, err
 	}
 	return &server{addr: a.String(), g: g}, nil
+}
+
+// startCohttp serves the example's routes with cohttp's server on addr
+// with loops loops (0: GOMAXPROCS) of the model kind ("cohttp-stackful" or
+// "cohttp-stackless") and the limits lim.
+func startCohttp(addr string, loops int, kind string, lim cohttp.Limits) (*server, error) {
+	switch kind {
+	case "cohttp-stackful":
+		g, err := stackful.NewGroup(loops)
+		if err != nil {
+			return nil, err
+		}
+		a, err := cohttp.ServeStackfulGroup(g, "tcp", addr, helloRoutes, lim)
+		if err != nil {
+			g.Shutdown(0)
+			return nil, err
+		}
+		return &server{addr: a.String(), g: g}, nil
+	case "cohttp-stackless":
+		g, err := stackless.NewGroup(loops)
+		if err != nil {
+			return nil, err
+		}
+		a, err := cohttp.ServeStacklessGroup(g, "tcp", addr, helloRoutes, lim)
+		if err != nil {
+			g.Shutdown(0)
+			return nil, err
+		}
+		return &server{addr: a.String(), g: g}, nil
+	}
+	return nil, fmt.Errorf("unknown server %q (handler, cohttp-stackful or cohttp-stackless)", kind)
+}
+
+// helloRoutes is helloMux for cohttp: GET / and GET /hello/{name}.
+func helloRoutes(w *cohttp.ResponseWriter, r *cohttp.Request) {
+	path := r.Path()
+	name, isHello := bytes.CutPrefix(path, []byte("/hello/"))
+	switch {
+	case string(r.Method()) != http.MethodGet && string(r.Method()) != http.MethodHead:
+		w.AddHeader("Allow", "GET, HEAD")
+		w.WriteHeader(http.StatusMethodNotAllowed)
+	case string(path) == "/":
+		w.AddHeader("Content-Type", "text/plain; charset=utf-8")
+		w.WriteString("Hello, World!\n")
+	case isHello && len(name) > 0 && bytes.IndexByte(name, '/') < 0:
+		w.WriteString("Hello, ")
+		w.Write(name)
+		w.WriteString("!\n")
+	default:
+		w.WriteHeader(http.StatusNotFound)
+		w.WriteString("404 page not found\n")
+	}
 }
 
 // drain starts the env's part of a graceful shutdown: responses from now
