@@ -44,10 +44,14 @@ func (r *record[T]) alive() bool {
 	if !r.w.Armed() {
 		return false
 	}
+	// Type assertions, not interface comparisons: a compare of the type
+	// word and the pointer, without a call.
 	if r.sel != nil {
-		return *r.slot == any(r.sel)
+		st, _ := (*r.slot).(*selState)
+		return st == r.sel
 	}
-	return *r.slot == any(r)
+	p, _ := (*r.slot).(*record[T])
+	return p == r
 }
 
 // complete ends a waiting record with state st and wakes its owner.
@@ -141,7 +145,7 @@ func (q *waitq[T]) popAlive() *record[T] {
 // back; an owner that is gone leaves it to the garbage collector.
 func (q *waitq[T]) drop(r *record[T]) {
 	r.state = stDropped
-	if r.sel == nil && *r.slot != any(r) {
+	if p, _ := (*r.slot).(*record[T]); r.sel == nil && p != r {
 		// The owner moved on (an unwound coroutine, an ended task): no
 		// one will release it.
 		r.w, r.slot = nil, nil
@@ -180,7 +184,7 @@ func (q *waitq[T]) finish(r *record[T]) (uint8, T) {
 	if r.state == stWaiting {
 		q.unlink(r)
 	}
-	if *r.slot == any(r) {
+	if p, _ := (*r.slot).(*record[T]); p == r {
 		*r.slot = nil
 	}
 	st, v := r.state, r.val
