@@ -9,7 +9,7 @@ import (
 // The chan group measures runtime/cosync's channels in both coroutine
 // models beside Go's channels between goroutines: a ping-pong round trip
 // (one value there and back, both ends blocking each time; spread over
-// bench.PingPongPairs pairs on one loop, and with a lone pair), and one
+// 100 pairs on one loop, and with a lone pair), and one
 // value through a pool of 1,000 workers fed on one channel and answered on
 // another. The bodies are internal/bench's, shared with
 // BenchmarkChanPingPong and BenchmarkChanFanOut in runtime/cosync.
@@ -27,7 +27,7 @@ func chanMicros() []micro {
 	refs := map[string]string{"stackless": "goal ≤ 0.25× goroutine", "stackful": "goal ≤ 1.0× goroutine"}
 	var ms []micro
 	for _, model := range bench.ChanModels {
-		name := names[model] + ", 1,000 pairs on one loop"
+		name := names[model] + ", 100 pairs on one loop"
 		if model == "goroutine" {
 			name = names[model] + ", one pair"
 		}
