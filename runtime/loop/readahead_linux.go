@@ -16,27 +16,26 @@ const readAheadSmall = 512
 // TryReadStream is TryRead that saves a system call per exchange on a byte
 // stream (a stream socket, a pipe, a FIFO: Register learns which fds are).
 // A read that returns less than asked for has emptied the stream, so the
-// next TryReadStream on fd waits for readiness without reading first. A read
-// into a buffer of at most 512 bytes, and every read of fd once one has
-// filled its buffer (which says nothing), asks for 64 bytes of the loop's
-// beyond p too (readv(2)), so that a buffer a message fills exactly is still
-// known to have emptied the stream. Data
+// next TryReadStream on fd waits for readiness without reading first. Data
 // that arrives after a read makes an edge, which wakes that wait at once, so
 // nothing is missed; the read that TryRead would make, returning EAGAIN, is
 // not made. A request that the loop sees arrive then costs one read and one
-// write instead of two reads and a write, whatever the size of p: a 64-byte
-// buffer that a 64-byte message fills is known to have emptied the stream.
+// write instead of two reads and a write.
 //
-// Bytes read beyond p are kept on fd (see [FD.Buffered]) and returned first
-// by the next read, which reads on into the rest of its buffer unless the
-// stream is known to be empty. When the peer has half-closed or
-// reset the stream (the fd has reported RDHUP, HUP or ERR), it always reads
-// first: the end or the error is pending without a new edge.
+// A read into a buffer of at most 512 bytes, and every read of fd once one
+// has filled its buffer (which says nothing), asks for 64 bytes of the
+// loop's beyond p too (readv(2)): a 64-byte buffer that a 64-byte message
+// fills is then known to have emptied the stream as well. Bytes read beyond
+// p are kept on fd (see [FD.Buffered]) and returned first by the next read,
+// which reads on into the rest of its buffer unless the stream is known to
+// be empty.
 //
-// On any other fd (datagram and other record-oriented sockets, eventfds,
-// ttys), where a short read says nothing about what is left, and on an fd
-// not registered yet, it is exactly TryRead. Both coroutine models' Read use
-// it.
+// When the peer has half-closed or reset the stream (the fd has reported
+// RDHUP, HUP or ERR), it always reads first: the end or the error is pending
+// without a new edge. On any other fd (datagram and other record-oriented
+// sockets, eventfds, ttys), where a short read says nothing about what is
+// left, and on an fd not registered yet, it is exactly TryRead. Both
+// coroutine models' Read use it.
 func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
 	f := l.Lookup(fd)
 	if f == nil || !f.stream || len(p) == 0 {
