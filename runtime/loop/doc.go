@@ -87,6 +87,18 @@
 // (BenchmarkSleepLateness, cmd/cobench's timers group), a 10 ms sleep is as
 // punctual as Go's own.
 //
+// # Non-blocking operations
+//
+// TryRead, TryReadStream, TryWrite, TryAccept, TryConnect and TryPoll make
+// the system call once and, if it would block, arm the caller's waiter on
+// the fd. Reads and writes of registered fds (non-blocking by contract,
+// never regular files) are made without the scheduler's syscall bookkeeping
+// (RawSyscall). TryReadStream, which both coroutine models' Read use, makes
+// a request/response exchange on a stream cost one read and one write: it
+// knows when a read emptied the stream, reading up to 64 bytes beyond a
+// small buffer to tell (bytes read beyond it are held on the fd, see
+// [FD.Buffered]).
+//
 // # Threading
 //
 // Everything except [Loop.Submit] must be called from the goroutine that
