@@ -268,7 +268,6 @@ func (co *Co) start(share *ShareStack) {
 		panic("stackful: Resume on a closed env")
 	}
 	e.addLive(co)
-	e.startWatchdog()
 	if share != nil {
 		share.start(co)
 		return

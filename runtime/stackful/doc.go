@@ -91,8 +91,8 @@
 // scheduler instead (a sync.Mutex, a channel, a blocking system call)
 // freezes its env, and hangs it for good when what it waits for is held
 // by a suspended coroutine of the same env (a library that keeps a Go
-// mutex across I/O). Each env has a watchdog goroutine, started with its
-// first coroutine and stopped by Close, that samples the current coroutine
+// mutex across I/O). Each env has a watchdog goroutine, started with the
+// env and stopped by Close, that samples the current coroutine
 // and the Resume count four times per stall timeout ([Env.SetStallTimeout],
 // [DefaultStallTimeout] = 1 s; the switch path pays one increment). When
 // one coroutine (not main) has kept the env longer than the timeout, the

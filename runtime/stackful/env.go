@@ -85,6 +85,7 @@ func NewEnvOn(l *loop.Loop) *Env {
 		co.run()
 	}
 	e.mainG = register(&e.main) // Self's registry (self.go)
+	e.startWatchdog()
 	return e
 }
 

@@ -117,7 +117,7 @@ func TestShareStackReusesCarriers(t *testing.T) {
 		t.Fatal(p)
 	}
 	e.Close()
-	waitGoroutines(t, base)
+	waitGoroutines(t, base+1) // e2's stall watchdog
 	e2.Create(func(*Co) {}, attr).Resume()
 }
 

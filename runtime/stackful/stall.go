@@ -22,8 +22,8 @@ import (
 // coroutine of the same env (a Go mutex held by a suspended coroutine),
 // nothing ever resumes it, and the program hangs without a word.
 //
-// An env therefore has a watchdog: one goroutine, started when the env's
-// first coroutine starts and stopped by Env.Close, that samples the env's
+// An env therefore has a watchdog: one goroutine, started with the env
+// and stopped by Env.Close, that samples the env's
 // current coroutine and its Resume count a few times per stall timeout. The
 // switch path pays one instruction: Resume increments the count (the
 // current coroutine was stored anyway); the race detector's build adds
@@ -105,8 +105,8 @@ type stallWatch struct {
 // handing back to it, with no Resume in between) before the watchdog looks
 // at what it does; 0 turns stall detection off. The default is
 // [DefaultStallTimeout]. It may be called at any time, from any goroutine;
-// a running watchdog uses the new value from its next sample on (a timeout
-// set from zero takes effect once a coroutine starts).
+// the watchdog uses the new value from its next sample on (within a quarter
+// of a second after a timeout of zero).
 func (e *Env) SetStallTimeout(d time.Duration) {
 	if d < 0 {
 		panic("stackful: SetStallTimeout with a negative duration")
@@ -133,8 +133,8 @@ func (e *Env) OnStall(fn func(Stall)) {
 	e.stall.handler.Store(&fn)
 }
 
-// startWatchdog starts the watchdog if it is not running; called when a
-// coroutine starts, on the env's goroutine.
+// startWatchdog starts the watchdog if it is not running; called by
+// NewEnvOn.
 func (e *Env) startWatchdog() {
 	if e.stall.once {
 		return
