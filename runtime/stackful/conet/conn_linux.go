@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -50,6 +51,16 @@ func (c *Conn) Close() error {
 	}
 	return nil
 }
+
+// SyscallConn returns a raw network connection (syscall.Conn), for code
+// that needs the descriptor itself: a liveness check before reuse, as
+// go-redis makes, or a socket option. Its Read and Write call f until it
+// reports done, waiting for readiness in between the way the conn's own
+// calls do: on the loop in a hooked coroutine (the env's other coroutines
+// run meanwhile), in Go's poller elsewhere; the conn's deadlines and Close
+// apply. f sees the socket only: up to 64 bytes that a loop read ahead for
+// the conn's next Read are not visible to it.
+func (c *Conn) SyscallConn() (syscall.RawConn, error) { return &rawConn{fd: c.fd}, nil }
 
 // CloseWrite shuts down the writing side (shutdown(2) SHUT_WR): the peer
 // reads end of stream.
@@ -149,19 +160,15 @@ func (fd *netFD) read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if n := fd.takeCarry(p); n > 0 {
+		return n, nil
+	}
 	var n int
 	var err error
 	if co := hooked(); co != nil {
 		n, err = fd.coRead(co, p)
 	} else {
-		err = fd.plain(false, func(s int) (err error) {
-			n, err = unix.Read(s, p)
-			return err
-		})
-		if err != nil {
-			n = 0
-			err = wrapSyscall("read", err)
-		}
+		n, err = fd.plainRead(p)
 	}
 	if n == 0 && err == nil && fd.sotype != unix.SOCK_DGRAM {
 		err = io.EOF
@@ -169,10 +176,29 @@ func (fd *netFD) read(p []byte) (int, error) {
 	return n, err
 }
 
+func (fd *netFD) plainRead(p []byte) (n int, err error) {
+	err = fd.plain(false, func(s int) (err error) {
+		n, err = unix.Read(s, p)
+		return err
+	})
+	if err != nil {
+		return 0, wrapSyscall("read", err)
+	}
+	return n, nil
+}
+
 func (fd *netFD) coRead(co *stackful.Co, p []byte) (int, error) {
 	l, err := fd.claim(co)
+	if err == errFallback {
+		var n int
+		co.Offload(func() { n, err = fd.plainRead(p) })
+		return n, err
+	}
 	if err != nil {
 		return 0, err
+	}
+	if n := fd.takeCarry(p); n > 0 {
+		return n, nil // carried over by the migration claim just made
 	}
 	if err := fd.lock(co, false); err != nil {
 		return 0, err
@@ -209,6 +235,10 @@ func (fd *netFD) write(p []byte) (int, error) {
 	if co := hooked(); co != nil {
 		return fd.coWrite(co, p)
 	}
+	return fd.plainWrite(p)
+}
+
+func (fd *netFD) plainWrite(p []byte) (int, error) {
 	done := 0
 	err := fd.plain(true, func(s int) error {
 		for done < len(p) {
@@ -227,6 +257,11 @@ func (fd *netFD) write(p []byte) (int, error) {
 
 func (fd *netFD) coWrite(co *stackful.Co, p []byte) (int, error) {
 	l, err := fd.claim(co)
+	if err == errFallback {
+		var n int
+		co.Offload(func() { n, err = fd.plainWrite(p) })
+		return n, err
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -250,4 +285,50 @@ func (fd *netFD) coWrite(co *stackful.Co, p []byte) (int, error) {
 			return done, err
 		}
 	}
+}
+
+// rawConn is the syscall.RawConn of a conn or packet conn.
+type rawConn struct{ fd *netFD }
+
+// Control implements syscall.RawConn: f runs on the calling goroutine while
+// the descriptor cannot be closed.
+func (rc *rawConn) Control(f func(fd uintptr)) error {
+	if err := rc.fd.incref(); err != nil {
+		return rc.fd.opError("raw-control", err)
+	}
+	defer rc.fd.decref()
+	f(uintptr(rc.fd.sysfd))
+	return nil
+}
+
+// Read implements syscall.RawConn: f is called until it returns true, with
+// a wait for readability after each false.
+func (rc *rawConn) Read(f func(fd uintptr) bool) error { return rc.do("raw-read", false, f) }
+
+// Write implements syscall.RawConn: f is called until it returns true,
+// with a wait for writability after each false.
+func (rc *rawConn) Write(f func(fd uintptr) bool) error { return rc.do("raw-write", true, f) }
+
+func (rc *rawConn) do(op string, write bool, f func(fd uintptr) bool) error {
+	fd := rc.fd
+	if err := fd.incref(); err != nil {
+		return fd.opError(op, err)
+	}
+	defer fd.decref()
+	call := func(s int) error {
+		if f(uintptr(s)) {
+			return nil
+		}
+		return unix.EAGAIN
+	}
+	var err error
+	if co := hooked(); co != nil {
+		err = fd.coDo(co, write, call)
+	} else {
+		err = fd.plain(write, call)
+	}
+	if err != nil {
+		return fd.opError(op, err)
+	}
+	return nil
 }

@@ -419,34 +419,3 @@ func TestConcurrentReaders(t *testing.T) {
 	}
 }
 
-// TestOtherEnv: a conn served by one env cannot wait in a coroutine of
-// another.
-func TestOtherEnv(t *testing.T) {
-	e := newEnv(t)
-	_, server := pair(t, e)
-	// A read that waits binds the conn to e.
-	server.SetReadDeadline(time.Now().Add(5 * time.Millisecond))
-	done := false
-	spawn(e, func(co *stackful.Co) { server.Read(make([]byte, 1)); done = true })
-	runUntil(t, e, 5*time.Second, func() bool { return done })
-	server.SetReadDeadline(time.Time{})
-	ch := make(chan error)
-	go func() {
-		e2, err := stackful.NewEnv()
-		if err != nil {
-			ch <- err
-			return
-		}
-		defer e2.Close()
-		var rerr error
-		done := false
-		spawn(e2, func(co *stackful.Co) { _, rerr = server.Read(make([]byte, 1)); done = true })
-		if !done {
-			e2.Run(func() bool { return done })
-		}
-		ch <- rerr
-	}()
-	if err := <-ch; !errors.Is(err, errOtherEnv) {
-		t.Errorf("read in another env: %v", err)
-	}
-}

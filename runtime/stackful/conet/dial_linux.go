@@ -232,6 +232,10 @@ func (fd *netFD) connect(ctx context.Context, sa unix.Sockaddr, deadline time.Ti
 
 func (fd *netFD) coConnect(ctx context.Context, co *stackful.Co, sa unix.Sockaddr) error {
 	l, err := fd.claim(co)
+	if err == errFallback {
+		co.Offload(func() { err = fd.plainConnect(ctx, sa) })
+		return err
+	}
 	if err != nil {
 		return err
 	}

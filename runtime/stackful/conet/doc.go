@@ -60,18 +60,57 @@
 //
 // Errors are *net.OpError values wrapping what package net would wrap:
 // *os.SyscallError with the errno (errors.Is(err, syscall.ECONNRESET)),
-// os.ErrDeadlineExceeded, net.ErrClosed, io.EOF unwrapped at end of stream.
+// [ErrDeadlineExceeded] (os.ErrDeadlineExceeded), [ErrClosed]
+// (net.ErrClosed), io.EOF unwrapped at end of stream. No error says that a
+// conn belongs to another env: conns migrate (see Envs).
+//
+// [Conn.SyscallConn] and [PacketConn.SyscallConn] give the descriptor to
+// code that needs it (go-redis checks a pooled conn with it before reuse):
+// Control runs f with the descriptor held open; Read and Write wait for
+// readiness between calls of f the way the conn's own calls do.
 //
 // # Envs
 //
-// A conn is served by the env whose hooked coroutine first waits on it: its
-// descriptor is registered with that env's loop, once, for its whole life
-// (no epoll_ctl per wait, unlike libco). Using it from a hooked coroutine
-// of another env fails; from plain goroutines it always works. For several
-// cores, run one env per goroutine (optionally locked to its thread with
-// runtime.LockOSThread), each with its own listener made by
-// [ListenReusePort] on the same address: the kernel spreads connections
-// across them.
+// A conn is served by one env at a time: the env whose hooked coroutine
+// last claimed it. Its descriptor is registered with that env's loop once
+// and stays registered while the env serves it (no epoll_ctl per wait,
+// unlike libco). A coroutine of another env that uses the conn - as a
+// connection pool shared by several envs does, one env per core - makes it
+// migrate: the serving env's loop drops its registration (on its own
+// goroutine, asked through its submit queue, and only while none of its
+// coroutines uses the conn), hands over the bytes it had read ahead, and
+// the calling env registers it. Meanwhile the caller waits on its loop.
+// When the serving env does not answer within 20 ms (its goroutine is
+// busy, or does not run its loop), or one of its coroutines is using the
+// conn, the call falls back: it runs through Go's poller on an offload
+// worker (stackful.Co.Offload) while the coroutine waits, and the next call
+// tries to migrate again. A conn whose env has been closed is taken over at
+// once. From plain goroutines a conn always works, through Go's poller.
+//
+// Costs (BenchmarkConnHandOff: two envs on two goroutines, a conn handed
+// from one to the other before each request-response exchange): a
+// migration is one round trip between the two loops, two cross-thread
+// wake-ups, about as much as one offloaded call; the exchanges after it
+// cost nothing extra. So a conn that makes one or more calls per hand-off
+// is cheaper to migrate than to serve by fallback, and one that stays in
+// an env pays nothing. Bytes a closed env had read ahead for a conn (at
+// most 64, only when a read asked for fewer than had arrived) are lost with
+// it.
+//
+// For several cores without sharing, run one env per goroutine (optionally
+// locked to its thread with runtime.LockOSThread), each with its own
+// listener made by [ListenReusePort] on the same address: the kernel
+// spreads connections across them.
+//
+// # Closing
+//
+// Close from any goroutine releases the connection at once, whatever the
+// serving env is doing: the socket under the descriptor's number is
+// replaced with a placeholder (dup3), so the peer sees the end and every
+// poller drops it, while the number itself stays taken until the serving
+// loop has dropped its registration and no call uses it. So there is never
+// a double close, and no loop keeps a registration under a number that has
+// been reused.
 //
 // # Name lookups
 //

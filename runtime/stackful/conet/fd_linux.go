@@ -16,8 +16,8 @@ import (
 
 // A netFD is a socket shared by the conns, listeners and packet conns of
 // this package: a non-blocking descriptor, used on the loop of the env
-// whose hooked coroutine first waits on it, and through Go's own poller
-// (an *os.File made on first use) everywhere else.
+// whose hooked coroutine last claimed it (migrate_linux.go), and through
+// Go's own poller (an *os.File made on first use) everywhere else.
 //
 // Life cycle. state counts the references held by operations in progress
 // plus one for being open, and has closedBit set by Close. An operation
@@ -26,8 +26,10 @@ import (
 // never reused while an operation may still use it. If a loop serves the
 // descriptor, Close keeps the open reference until the descriptor's
 // registration has been dropped on that loop (directly when Close runs on
-// one of the env's goroutines, through Loop.Submit otherwise), so a loop
-// never keeps a registration under a number that has been reused.
+// one of the env's goroutines, through Loop.Submit otherwise, after
+// replacing the socket under the number with a placeholder so that it is
+// released at once), so a loop never keeps a registration under a number
+// that has been reused.
 type netFD struct {
 	sysfd  int
 	family int
@@ -45,6 +47,12 @@ type netFD struct {
 
 	fileMu sync.Mutex
 	file   atomic.Pointer[os.File]
+
+	// Bytes a loop had read ahead on the stream when it handed fd to
+	// another (migrate_linux.go); reads take them first.
+	carryMu sync.Mutex
+	carry   []byte
+	carried atomic.Int32 // len(carry)
 
 	// Loop side: touched only by goroutines of the owner's env, which run
 	// one at a time.
@@ -79,7 +87,7 @@ func (fd *netFD) incref() error {
 
 // errClosed is what operations on a closed conn report, wrapped in a
 // net.OpError.
-var errClosed = net.ErrClosed
+var errClosed = ErrClosed
 
 func (fd *netFD) decref() {
 	if fd.state.Add(-1) == closedBit {
@@ -99,7 +107,8 @@ func (fd *netFD) destroy() {
 }
 
 // Close marks fd closed, wakes every operation waiting on it (they fail
-// with net.ErrClosed) and drops the open reference.
+// with net.ErrClosed) and drops the open reference (see dropOpen: the
+// socket is released at once, from any goroutine).
 func (fd *netFD) Close() error {
 	if fd.state.Or(closedBit)&closedBit != 0 {
 		return errClosed
@@ -107,18 +116,7 @@ func (fd *netFD) Close() error {
 	if f := fd.file.Load(); f != nil {
 		f.SetDeadline(aLongTimeAgo) // wakes operations waiting in Go's poller
 	}
-	o := fd.owner.Load()
-	switch {
-	case o == nil:
-		fd.decref()
-	case onLoop(o):
-		fd.unregister(o)
-		fd.decref()
-	default:
-		if o.Submit(func() { fd.unregister(o); fd.decref() }) != nil {
-			fd.decref() // the loop is closed: its registrations are gone
-		}
-	}
+	fd.dropOpen()
 	return nil
 }
 
@@ -153,24 +151,19 @@ func hooked() *stackful.Co {
 	return co
 }
 
-// claim binds fd to co's loop, unless another loop serves it.
-func (fd *netFD) claim(co *stackful.Co) (*loop.Loop, error) {
-	l := co.Env().Loop()
-	o := fd.owner.Load()
-	if o == l {
-		return l, nil
-	}
-	if o != nil || !fd.owner.CompareAndSwap(nil, l) {
-		return nil, errOtherEnv
-	}
-	if fd.closed() {
-		// Close may not have seen the owner: do not register.
-		return nil, errClosed
-	}
-	return l, nil
-}
-
-var errOtherEnv = errors.New("conet: conn used by a coroutine of an env other than the one serving it")
+// Errors that calls on this package's conns, listeners and packet conns
+// wrap (test with errors.Is; the errors themselves are *net.OpError values,
+// as package net's):
+var (
+	// ErrClosed: the conn was closed, before or during the call; also
+	// what a call of a coroutine whose env's loop closed meanwhile reports.
+	// It is net.ErrClosed.
+	ErrClosed = net.ErrClosed
+	// ErrDeadlineExceeded: the deadline set with SetDeadline,
+	// SetReadDeadline or SetWriteDeadline passed; the error's Timeout()
+	// is true. It is os.ErrDeadlineExceeded.
+	ErrDeadlineExceeded = os.ErrDeadlineExceeded
+)
 
 // Deadlines.
 
@@ -214,14 +207,25 @@ func (fd *netFD) setDeadline(t time.Time, read, write bool) error {
 	if f := fd.file.Load(); f != nil {
 		fd.applyFileDeadlines(f)
 	}
-	if o := fd.owner.Load(); o != nil {
-		if onLoop(o) {
-			fd.kick(read, write)
-		} else {
-			o.Submit(func() { fd.kick(read, write) })
-		}
-	}
+	fd.kickOn(fd.owner.Load(), read, write)
 	return nil
+}
+
+// kickOn runs kick on the loop o serving fd, following fd if it migrates.
+func (fd *netFD) kickOn(o *loop.Loop, read, write bool) {
+	switch {
+	case o == nil:
+	case onLoop(o):
+		fd.kick(read, write)
+	default:
+		o.Submit(func() {
+			if cur := fd.owner.Load(); cur != o {
+				fd.kickOn(cur, read, write)
+				return
+			}
+			fd.kick(read, write)
+		})
+	}
 }
 
 // kick wakes the coroutines waiting on fd in the given directions so that

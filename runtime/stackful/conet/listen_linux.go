@@ -249,6 +249,10 @@ func (fd *netFD) accept() (nfd int, sa unix.Sockaddr, err error) {
 	if co := hooked(); co != nil {
 		return fd.coAccept(co)
 	}
+	return fd.plainAccept()
+}
+
+func (fd *netFD) plainAccept() (nfd int, sa unix.Sockaddr, err error) {
 	err = fd.plain(false, func(s int) (err error) {
 		for {
 			nfd, sa, err = unix.Accept4(s, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
@@ -265,6 +269,11 @@ func (fd *netFD) accept() (nfd int, sa unix.Sockaddr, err error) {
 
 func (fd *netFD) coAccept(co *stackful.Co) (int, unix.Sockaddr, error) {
 	l, err := fd.claim(co)
+	if err == errFallback {
+		nfd, sa := -1, unix.Sockaddr(nil)
+		co.Offload(func() { nfd, sa, err = fd.plainAccept() })
+		return nfd, sa, err
+	}
 	if err != nil {
 		return -1, nil, err
 	}

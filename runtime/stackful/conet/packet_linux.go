@@ -2,6 +2,7 @@ package conet
 
 import (
 	"net"
+	"syscall"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -19,6 +20,9 @@ var (
 	_ net.PacketConn = (*PacketConn)(nil)
 	_ net.Conn       = (*PacketConn)(nil)
 )
+
+// SyscallConn returns a raw network connection: see [Conn.SyscallConn].
+func (c *PacketConn) SyscallConn() (syscall.RawConn, error) { return &rawConn{fd: c.fd}, nil }
 
 // ReadFrom implements net.PacketConn.
 func (c *PacketConn) ReadFrom(p []byte) (int, net.Addr, error) {
@@ -146,6 +150,10 @@ func (fd *netFD) sendto(p []byte, to unix.Sockaddr) (n int, err error) {
 // waiting on the loop for fd's readiness in between.
 func (fd *netFD) coDo(co *stackful.Co, write bool, call func(s int) error) error {
 	l, err := fd.claim(co)
+	if err == errFallback {
+		co.Offload(func() { err = fd.plain(write, call) })
+		return err
+	}
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,252 @@
+package conet
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"golang.org/x/sys/unix"
+)
+
+// Conns that change envs.
+//
+// A descriptor is served by one loop at a time (fd.owner): its registration
+// and the loop-side fields of the netFD (rco, wco, rbusy, wbusy, rq, wq)
+// belong to that loop's goroutine. When a coroutine of another env (B) uses
+// it, as a connection pool shared by several envs does, the descriptor
+// migrates: B asks the owner (A) through A's submit queue to release it,
+// and parks on its own loop. On A's goroutine the release succeeds if no
+// coroutine of A is using the descriptor (nobody reads, writes or waits
+// for a turn): A drops its registration (epoll_ctl DEL), moves the bytes it
+// had read ahead on the stream into the netFD (reads take them first), and
+// hands ownership straight to B's loop, then wakes B through B's submit
+// queue. Every later call in B is on B's loop, with no further cost.
+//
+// The call falls back instead - it runs through Go's poller on an offload
+// worker (stackful.Co.Offload) while the coroutine waits on its loop - when
+// A is using the descriptor itself (a reader of A waits on it while B
+// writes), or when A does not answer within migrateWait (its goroutine is
+// busy, or not running its loop). A fallback is correct whatever A does:
+// Go's poller and the loops can all watch one descriptor. The next call
+// tries to migrate again. If A's loop is closed, its registrations are gone
+// and B takes the descriptor over at once.
+//
+// Costs, from BenchmarkConnHandOff (two envs on two goroutines, a
+// request-response exchange per hand-off): a migration is one round trip
+// between the loops (two cross-thread wake-ups), about what a single
+// offloaded call costs, so a conn that does more than one call per hand-off
+// is cheaper to migrate than to serve by fallback; see the benchmark's
+// figures in doc.go.
+
+// migrateWait bounds how long a coroutine waits for the owning loop to
+// release a descriptor before its call falls back.
+const migrateWait = 20 * time.Millisecond
+
+// Migrations and fallbacks so far, process-wide: for tests and benchmarks.
+var migrations, fallbacks atomic.Int64
+
+// errFallback says that a call must run through Go's poller on an offload
+// worker (see above); it never leaves the package.
+var errFallback = errors.New("conet: fall back to an offloaded call")
+
+// claim binds fd to co's loop: at once if no loop serves it, by migration
+// if another does. errFallback means the caller must fall back.
+func (fd *netFD) claim(co *stackful.Co) (*loop.Loop, error) {
+	l := co.Env().Loop()
+	for {
+		o := fd.owner.Load()
+		switch {
+		case o == l:
+			return l, nil
+		case o == nil:
+			if !fd.owner.CompareAndSwap(nil, l) {
+				continue
+			}
+			if fd.closed() {
+				// Close may not have seen the owner: do not register.
+				return nil, errClosed
+			}
+			return l, nil
+		}
+		if fd.closed() {
+			return nil, errClosed
+		}
+		ok, err := fd.migrate(co, o, l)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			fallbacks.Add(1)
+			return nil, errFallback
+		}
+	}
+}
+
+// migration is one request to release a descriptor; its fields belong to
+// the requesting coroutine's loop.
+type migration struct {
+	answered bool
+	released bool
+	waiting  bool
+}
+
+// migrate asks from to hand fd over to l and waits for the answer in co.
+// It reports false, nil when the call must fall back; true when fd.owner
+// has changed (to l, or to nil because from is closed) and claim should
+// look again.
+func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop) (bool, error) {
+	m := &migration{}
+	w := co.Waiter()
+	err := from.Submit(func() {
+		released := fd.release(from, l)
+		l.Submit(func() {
+			m.answered, m.released = true, released
+			if m.waiting {
+				w.Wake(loop.Ready)
+			}
+		})
+	})
+	if err != nil {
+		// from is closed, and its registrations with it.
+		fd.owner.CompareAndSwap(from, nil)
+		return true, nil
+	}
+	wait := migrateWait
+	if t, err := timeout(&fd.rdeadline); err == nil && t >= 0 {
+		wait = min(wait, t)
+	}
+	deadline := time.Now().Add(wait)
+	defer func() { m.waiting = false }()
+	for !m.answered {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false, nil
+		}
+		m.waiting = true
+		w.Park(left)
+		r := co.Await()
+		m.waiting = false
+		switch r {
+		case loop.Timeout:
+			if !m.answered {
+				return false, nil
+			}
+		case loop.LoopClosed:
+			return false, errClosed
+		}
+	}
+	return m.released, nil
+}
+
+// release hands fd over from the loop from, on whose goroutine it runs, to
+// the loop to, unless a coroutine of from is using fd.
+func (fd *netFD) release(from, to *loop.Loop) bool {
+	switch fd.owner.Load() {
+	case from:
+	case to:
+		return true // another request of to's already moved it
+	default:
+		return false
+	}
+	if fd.rbusy || fd.wbusy || fd.rco != nil || fd.wco != nil || fd.rq.Len() > 0 || fd.wq.Len() > 0 {
+		return false
+	}
+	if f := from.Lookup(fd.sysfd); f != nil {
+		if n := f.Buffered(); n > 0 {
+			b := make([]byte, n)
+			fd.pushCarry(b[:f.TakeBuffered(b, false)])
+		}
+		f.Unregister()
+	}
+	if !fd.owner.CompareAndSwap(from, to) {
+		return false
+	}
+	migrations.Add(1)
+	return true
+}
+
+// Bytes carried over from a loop's read-ahead.
+
+// pushCarry keeps b for the next reads of fd, before anything read later.
+func (fd *netFD) pushCarry(b []byte) {
+	fd.carryMu.Lock()
+	fd.carry = append(fd.carry, b...)
+	fd.carried.Store(int32(len(fd.carry)))
+	fd.carryMu.Unlock()
+}
+
+// takeCarry moves carried bytes into p; it costs one atomic load when
+// there are none.
+func (fd *netFD) takeCarry(p []byte) int {
+	if fd.carried.Load() == 0 {
+		return 0
+	}
+	fd.carryMu.Lock()
+	n := copy(p, fd.carry)
+	fd.carry = fd.carry[n:]
+	fd.carried.Store(int32(len(fd.carry)))
+	fd.carryMu.Unlock()
+	return n
+}
+
+// Prompt close.
+
+// retire replaces fd's descriptor with a placeholder (dup3 of an
+// unconnected socket onto the same number): the socket is released at once
+// - the peer sees the connection end, and every epoll instance drops it -
+// while the number stays taken until the loop that served it has dropped
+// its registration and the last reference closes it. Close uses it when
+// that loop cannot be reached at once, so that no loop ever holds a
+// registration under a number that has been reused.
+func (fd *netFD) retire() {
+	if p := placeholder(); p >= 0 {
+		unix.Dup3(p, fd.sysfd, unix.O_CLOEXEC)
+	}
+}
+
+var placeholderFD = sync.OnceValue(func() int {
+	s, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1
+	}
+	return s
+})
+
+func placeholder() int { return placeholderFD() }
+
+// dropOpen drops the open reference of a closed fd once no loop serves it:
+// at once when none does or the caller runs on the serving loop, else
+// through that loop (retiring the descriptor first, so that it is released
+// now whatever that loop is doing). A loop that gave fd to another on the
+// way forwards the work to the new owner.
+func (fd *netFD) dropOpen() {
+	o := fd.owner.Load()
+	switch {
+	case o == nil:
+		fd.decref()
+	case onLoop(o):
+		fd.unregister(o)
+		fd.decref()
+	default:
+		fd.retire()
+		if o.Submit(func() {
+			if cur := fd.owner.Load(); cur != o {
+				fd.dropOpen() // migrated meanwhile: the new owner drops it
+				return
+			}
+			fd.unregister(o)
+			fd.decref()
+		}) != nil {
+			// o is closed, and its registrations with it; a new owner may
+			// have taken over since.
+			if fd.owner.CompareAndSwap(o, nil) {
+				fd.decref()
+			} else {
+				fd.dropOpen()
+			}
+		}
+	}
+}
