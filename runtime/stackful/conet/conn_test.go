@@ -418,4 +418,3 @@ func TestConcurrentReaders(t *testing.T) {
 		t.Errorf("read %d bytes, want 70", total)
 	}
 }
-

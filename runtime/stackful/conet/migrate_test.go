@@ -9,8 +9,8 @@ import (
 	"io"
 	"net"
 	"os"
-	"strings"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -568,7 +568,11 @@ func TestSyscallConn(t *testing.T) {
 		t.Fatalf("RawConn.Read outside: %q, %v", got, err)
 	}
 	wrote := false
-	if err := rc.Write(func(s uintptr) bool { n, err := writeRaw(int(s), []byte("back")); wrote = err == nil && n == 4; return true }); err != nil || !wrote {
+	if err := rc.Write(func(s uintptr) bool {
+		n, err := writeRaw(int(s), []byte("back"))
+		wrote = err == nil && n == 4
+		return true
+	}); err != nil || !wrote {
 		t.Fatalf("RawConn.Write: %v", err)
 	}
 	buf := make([]byte, 4)
