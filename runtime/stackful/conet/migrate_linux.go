@@ -201,7 +201,11 @@ func (fd *netFD) takeCarry(p []byte) int {
 // its registration and the last reference closes it. Close uses it when
 // that loop cannot be reached at once, so that no loop ever holds a
 // registration under a number that has been reused.
+//
+// The shutdown first ends the connection even where another descriptor
+// still refers to the socket (the portable poller watches a dup of it).
 func (fd *netFD) retire() {
+	unix.Shutdown(fd.sysfd, unix.SHUT_RDWR)
 	if p := placeholder(); p >= 0 {
 		unix.Dup3(p, fd.sysfd, unix.O_CLOEXEC)
 	}
