@@ -246,9 +246,19 @@ func TestClose(t *testing.T) {
 					t.Errorf("%s: %v, want net.ErrClosed", name, err)
 				}
 			}
-			// The descriptors are closed once the loop has run.
-			runUntil(t, e, time.Second, func() bool { return true })
-			for _, fd := range []*netFD{client.fd, server.fd, ln.fd} {
+			// The descriptors are closed once the loop has run the
+			// submitted unregistrations (a Close from a goroutine shuts
+			// the sockets down first, which can wake the calls earlier).
+			fds := []*netFD{client.fd, server.fd, ln.fd}
+			runUntil(t, e, time.Second, func() bool {
+				for _, fd := range fds {
+					if fd.state.Load() != closedBit {
+						return false
+					}
+				}
+				return true
+			})
+			for _, fd := range fds {
 				if fd.state.Load() != closedBit {
 					t.Errorf("fd %d: state %#x, want closed with no reference", fd.sysfd, fd.state.Load())
 				}
