@@ -67,4 +67,35 @@ func Run(co *stackful.Co, t *trace.T) {
 	t.Printf("empty: err=%v", err)
 	err = d.SendTimeout(co, 1, 0)
 	t.Printf("no receiver: err=%v", err)
+	selects(co, t)
+}
+
+// selects covers cosync.Select as a suspension point whose cases are
+// evaluated once, and a Mutex held across a suspension.
+//
+//co:stackless
+func selects(co *stackful.Co, t *trace.T) {
+	a, b := cosync.NewChan[int](0), cosync.NewChan[int](1)
+	var mu cosync.Mutex
+	for i := 0; i < 3; i++ {
+		if t.Rand.Intn(2) == 0 {
+			t.Loop.AfterFunc(time.Millisecond, func() { a.TrySend(i) })
+		}
+		var v int
+		var ok bool
+		switch cosync.Select(co, a.RecvCase(&v, &ok), b.SendCase(i), cosync.After(5*time.Millisecond)) {
+		case 0:
+			t.Printf("select %d: received %d %v", i, v, ok)
+		case 1:
+			w, _, _ := b.TryRecv()
+			t.Printf("select %d: sent %d", i, w)
+		case 2:
+			t.Printf("select %d: timed out", i)
+		}
+		b.TrySend(-1) // b full: the next send case blocks
+	}
+	mu.Lock(co)
+	t.Loop.AfterFunc(time.Millisecond, mu.Unlock)
+	err := mu.LockTimeout(co, time.Second)
+	t.Printf("locked again: %v", err)
 }
