@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,4 +214,110 @@ func TestBridgeCrossLoop(t *testing.T) {
 			t.Fatalf("sums %d %d", sum1, sum2)
 		}
 	})
+}
+
+// Goroutines and coroutines share a Mutex and a Semaphore through the
+// bridge: mutual exclusion and the semaphore's bound hold across both, and
+// a goroutine's GoWait returns once the coroutines are done.
+func TestBridgeLocks(t *testing.T) {
+	e := NewEnv(t)
+	var mu cosync.Mutex
+	mu.Bind(e.L)
+	sem := cosync.NewSemaphore(2)
+	sem.Bind(e.L)
+	var wg cosync.WaitGroup
+	wg.Bind(e.L)
+	var inMu, inSem, maxSem atomic.Int32
+	var bad atomic.Bool
+	enter := func() {
+		if inMu.Add(1) != 1 {
+			bad.Store(true)
+		}
+	}
+	hold := func() {
+		n := inSem.Add(1)
+		for m := maxSem.Load(); n > m && !maxSem.CompareAndSwap(m, n); m = maxSem.Load() {
+		}
+	}
+	const coroutines, goroutines, rounds = 4, 3, 30
+	wg.Add(coroutines)
+	for range coroutines {
+		e.Go(Stackful, func(co *stackful.Co) {
+			for range rounds {
+				mu.Lock(co)
+				enter()
+				co.Gosched()
+				inMu.Add(-1)
+				mu.Unlock()
+				sem.Acquire(co, 1)
+				hold()
+				co.Gosched()
+				inSem.Add(-1)
+				sem.Release(1)
+			}
+			wg.Done()
+		}, nil)
+	}
+	var gdone sync.WaitGroup
+	errs := make(chan error, goroutines+1)
+	for range goroutines {
+		gdone.Go(func() {
+			for range rounds {
+				if err := mu.GoLock(context.Background()); err != nil {
+					errs <- err
+					return
+				}
+				enter()
+				time.Sleep(10 * time.Microsecond)
+				inMu.Add(-1)
+				mu.GoUnlock()
+				if err := sem.GoAcquire(context.Background(), 1); err != nil {
+					errs <- err
+					return
+				}
+				hold()
+				inSem.Add(-1)
+				sem.GoRelease(1)
+			}
+		})
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- wg.GoWait(context.Background()) }()
+	finished := make(chan struct{})
+	go func() { gdone.Wait(); close(finished) }()
+	var werr error
+	gotWait, gotAll := false, false
+	e.RunUntil(30*time.Second, func() bool {
+		if !gotWait {
+			select {
+			case werr = <-waited:
+				gotWait = true
+			default:
+			}
+		}
+		if !gotAll {
+			select {
+			case <-finished:
+				gotAll = true
+			default:
+			}
+		}
+		return gotWait && gotAll && e.Done()
+	})
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if werr != nil {
+		t.Fatal(werr)
+	}
+	if bad.Load() {
+		t.Fatal("two holders of the mutex at once")
+	}
+	if m := maxSem.Load(); m > 2 || m < 1 {
+		t.Fatalf("%d holders of a semaphore of 2", m)
+	}
+	if !mu.TryLock() || !sem.TryAcquire(2) {
+		t.Fatal("the locks were not all released")
+	}
 }
