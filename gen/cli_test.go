@@ -116,7 +116,7 @@ func TestVetTool(t *testing.T) {
 
 	// An edit not followed by regeneration is reported.
 	stale := filepath.Join(w.dir, "stale")
-	src, err := os.ReadFile(filepath.Join("testdata", "sleep.go"))
+	src, err := os.ReadFile(filepath.Join(corpus, "sleep.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

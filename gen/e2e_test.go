@@ -20,12 +20,16 @@ import (
 )
 
 // The end-to-end tests build one temporary module holding every program of
-// testdata (testdata/<case>.go becomes package cases/<case>), run the test
+// the corpus (../testdata/cogen/<case>.go becomes package cases/<case>), run the test
 // binary itself as cogen on it, compare the output with the golden files,
 // then build one harness that runs each program as stackful and as
 // generated stackless code on the same loop and compares their traces.
 
 var update = flag.Bool("update", false, "rewrite the golden files")
+
+// corpus holds the test programs, their goldens and the trace package,
+// in the module's top-level testdata (ignored by go tooling).
+var corpus = filepath.Join("..", "testdata", "cogen")
 
 const asCogen = "COGEN_TEST_AS_COGEN"
 
@@ -60,7 +64,7 @@ func goEnv(dir string) []string {
 }
 
 func caseNames(t testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.go"))
+	files, err := filepath.Glob(filepath.Join(corpus, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +116,11 @@ func (w *workspace) build() error {
 	if err := copyFile(filepath.Join(w.dir, "go.sum"), filepath.Join(root, "go.sum")); err != nil {
 		return err
 	}
-	if err := copyFile(filepath.Join(w.dir, "trace", "trace.go"), filepath.Join("testdata", "trace", "trace.go")); err != nil {
+	if err := copyFile(filepath.Join(w.dir, "trace", "trace.go"), filepath.Join(corpus, "trace", "trace.go")); err != nil {
 		return err
 	}
 	for _, c := range w.cases {
-		if err := copyFile(filepath.Join(w.dir, "cases", c, c+".go"), filepath.Join("testdata", c+".go")); err != nil {
+		if err := copyFile(filepath.Join(w.dir, "cases", c, c+".go"), filepath.Join(corpus, c+".go")); err != nil {
 			return err
 		}
 	}
@@ -147,8 +151,8 @@ func (w *workspace) build() error {
 // randomPrograms is how many random programs the differential test runs.
 const randomPrograms = 24
 
-// TestGolden compares the generated file of every testdata program with
-// testdata/<case>.golden (refresh with go test ./gen -update).
+// TestGolden compares the generated file of every corpus program with
+// <corpus>/<case>.golden (refresh with go test ./gen -update).
 func TestGolden(t *testing.T) {
 	w := setup(t)
 	for _, c := range w.cases {
@@ -157,7 +161,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("no generated file: %v", err)
 			}
-			golden := filepath.Join("testdata", c+".golden")
+			golden := filepath.Join(corpus, c+".golden")
 			if *update {
 				if err := os.WriteFile(golden, got, 0o666); err != nil {
 					t.Fatal(err)
