@@ -70,7 +70,7 @@ func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
 			return false
 		case *ast.SelectStmt:
 			if s.hasSusp(n) {
-				s.errorf(n.Pos(), "select with a suspension point in it is not supported in //co:stackless functions (v1)")
+				s.errorf(n.Pos(), "select with a suspension point in it is not supported in //co:stackless functions (v1); cosync.Select over cosync channels is")
 			}
 		}
 		return true
