@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
+	"golang.org/x/sys/unix"
 )
 
 // A group runs one loop per core, each on a goroutine locked to its thread.
@@ -35,4 +36,23 @@ func ExampleGroup() {
 	// Output:
 	// loop 0 counted 5, loop 1 5
 	// <nil>
+}
+
+// ListenTCP with reusePort lets every loop of a group listen on one port:
+// bind the first to port 0, the others to the port it got.
+func ExampleListenTCP() {
+	first, addr, err := loop.ListenTCP("tcp4", "127.0.0.1:0", true)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	second, addr2, err := loop.ListenTCP("tcp4", addr.String(), true)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(addr.Port == addr2.Port, addr.Port != 0)
+	unix.Close(first)
+	unix.Close(second)
+	// Output: true true
 }

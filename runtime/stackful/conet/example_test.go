@@ -91,3 +91,30 @@ func ExampleServeConns() {
 	fmt.Println("served")
 	// Output: served
 }
+
+// Multi-core with a group: one env per core, each serving net.Conn
+// connections from its own SO_REUSEPORT listener; Shutdown closes the
+// listeners and lets open connections finish for up to a second.
+func ExampleServeGroup() {
+	g, err := stackful.NewGroup(2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	addr, _ := conet.ServeGroup(g, "tcp4", "127.0.0.1:0", func(co *stackful.Co, c net.Conn) {
+		defer c.Close()
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err == nil {
+			c.Write([]byte(strings.ToUpper(line)))
+		}
+	}, nil)
+	c, _ := net.Dial("tcp4", addr.String())
+	fmt.Fprint(c, "hello\n")
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	c.Close()
+	fmt.Print(line)
+	fmt.Println(g.Shutdown(time.Second))
+	// Output:
+	// HELLO
+	// <nil>
+}
