@@ -48,3 +48,24 @@ func TestHTTPHostile(t *testing.T) {
 		})
 	}
 }
+
+// TestStartHTTPCohttp: StartHTTP's cohttp servers answer and stop without
+// leaving descriptors.
+func TestStartHTTPCohttp(t *testing.T) {
+	for _, model := range []string{"stackful/cohttp", "stackless/cohttp"} {
+		t.Run(model, func(t *testing.T) {
+			defer checkNoLeaks(t)()
+			addr, stop, err := StartHTTP(model, cohttp.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := httpdiff.Exchange(addr, httpdiff.Case{Send: []string{"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"}})
+			if err != nil || o.String() != "200 200(close) closed" {
+				t.Errorf("%v %v", o, err)
+			}
+			if err := stop(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

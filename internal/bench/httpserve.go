@@ -6,6 +6,7 @@ import (
 	"net"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/internal/echoload"
@@ -19,7 +20,8 @@ import (
 // StartHTTP starts the hello server of a coroutine model of HTTPModels on
 // 127.0.0.1 with the limits lim, on a loop of its own goroutine (locked to
 // its thread), and returns its address and its stop: close the listener,
-// end the loop, close every connection.
+// end the loop, close every connection (cohttp's servers: shut down with a
+// second's grace).
 func StartHTTP(model string, lim cohttp.Limits) (addr string, stop func() error, err error) {
 	lim = lim.Normalize()
 	type started struct {
@@ -61,6 +63,22 @@ func StartHTTP(model string, lim cohttp.Limits) (addr string, stop func() error,
 			}
 			closeListener = func() error { return closeFD(env.Loop(), lfd) }
 			env.Create(func(co *stackful.Co) { acceptConns(co, lfd, lim.MaxConns, lim) }, nil).Resume()
+		case "stackful/cohttp":
+			var lfd int
+			lfd, addr, err = echoload.ListenFD()
+			if err != nil {
+				break
+			}
+			s := cohttp.ServeStackful(env, lfd, hello.Handler, lim)
+			closeListener = func() error { return s.Shutdown(time.Second) }
+		case "stackless/cohttp":
+			var lfd int
+			lfd, addr, err = echoload.ListenFD()
+			if err != nil {
+				break
+			}
+			s := cohttp.ServeStackless(env.Loop(), lfd, hello.Handler, lim)
+			closeListener = func() error { return s.Shutdown(time.Second) }
 		default:
 			err = fmt.Errorf("bench: no HTTP server %q to start", model)
 		}
