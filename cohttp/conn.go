@@ -100,7 +100,7 @@ func (c *conn) bytes(s span) []byte {
 // fail answers e and ends the connection.
 func (c *conn) fail(e *Error) uint8 {
 	c.out = e.AppendResponse(c.out)
-	if e == errTooLarge {
+	if e == errTooLarge || e == errBodyTooLarge { // the client may still be sending
 		return actLinger
 	}
 	return actClose

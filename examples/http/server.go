@@ -382,7 +382,10 @@ func (w *responseWriter) discardBody() {
 		return
 	}
 	switch {
-	case w.cont != nil && !w.cont.sawEOF, w.max != nil && w.max.remain < 0:
+	case w.max != nil && w.max.remain < 0: // as net/http's requestTooLarge
+		w.keepAlive, w.tooBig = false, true
+		return
+	case w.cont != nil && !w.cont.sawEOF:
 		w.keepAlive = false
 		return
 	}

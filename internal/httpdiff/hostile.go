@@ -29,6 +29,7 @@ type Starter func(t *testing.T, lim cohttp.Limits) string
 // with the timeouts scaled down so that they take seconds.
 func Hostile(t *testing.T, start Starter) {
 	t.Run("oversized-head", func(t *testing.T) { OversizedHead(t, start) })
+	t.Run("oversized-body", func(t *testing.T) { OversizedBody(t, start) })
 	t.Run("slowloris", func(t *testing.T) { Slowloris(t, start, 1000) })
 	t.Run("idle", func(t *testing.T) { Idle(t, start) })
 	t.Run("flood", func(t *testing.T) { Flood(t, start) })
@@ -53,6 +54,41 @@ func OversizedHead(t *testing.T, start Starter) {
 			t.Errorf("%d MiB head: peak RSS grew by %.1f MiB", size>>20, mib(peak-before))
 		}
 	}
+}
+
+// OversizedBody posts 8 MiB to /echo against a body limit of 1 MiB: the
+// server must answer (whatever the status: that is the handler's) and
+// close the connection, and the client must be able to read the answer —
+// the server drains before closing instead of resetting the connection
+// with the body unread.
+func OversizedBody(t *testing.T, start Starter) {
+	addr := start(t, cohttp.Limits{MaxBodyBytes: 1 << 20})
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	const size = 8 << 20
+	go func() {
+		io.WriteString(c, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: "+strconv.Itoa(size)+"\r\n\r\n")
+		chunk := bytes.Repeat([]byte("b"), 64<<10)
+		for sent := 0; sent < size; sent += len(chunk) {
+			if _, err := c.Write(chunk); err != nil {
+				return
+			}
+		}
+	}()
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("no answer to an oversized body: %v", err)
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	if err != nil || !resp.Close {
+		t.Errorf("answer %d, Close=%v, body read: %v; want the connection closed cleanly", resp.StatusCode, resp.Close, err)
+	}
+	t.Logf("8 MiB body against a 1 MiB limit: %d, Connection: close", resp.StatusCode)
 }
 
 // sendHead writes a request whose head is size bytes long, from a small
