@@ -2,7 +2,6 @@ package conet
 
 import (
 	"errors"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -194,32 +193,26 @@ func (fd *netFD) takeCarry(p []byte) int {
 
 // Prompt close.
 
-// retire replaces fd's descriptor with a placeholder (dup3 of an
-// unconnected socket onto the same number): the socket is released at once
-// - the peer sees the connection end, and every epoll instance drops it -
-// while the number stays taken until the loop that served it has dropped
-// its registration and the last reference closes it. Close uses it when
-// that loop cannot be reached at once, so that no loop ever holds a
-// registration under a number that has been reused.
+// retire replaces fd's descriptor with a placeholder (dup3 of a fresh,
+// unconnected socket onto the same number): the socket is released at
+// once - the peer sees the connection end, and every epoll instance drops
+// it - while the number stays taken until the loop that served it has
+// dropped its registration and the last reference closes it. Close uses it
+// when that loop cannot be reached at once, so that no loop ever holds a
+// registration under a number that has been reused. The caller holds a
+// reference, so the number cannot be closed meanwhile.
 //
 // The shutdown first ends the connection even where another descriptor
 // still refers to the socket (the portable poller watches a dup of it).
 func (fd *netFD) retire() {
 	unix.Shutdown(fd.sysfd, unix.SHUT_RDWR)
-	if p := placeholder(); p >= 0 {
-		unix.Dup3(p, fd.sysfd, unix.O_CLOEXEC)
-	}
-}
-
-var placeholderFD = sync.OnceValue(func() int {
-	s, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	p, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return -1
+		return // the shutdown has ended the connection; the socket goes with the number
 	}
-	return s
-})
-
-func placeholder() int { return placeholderFD() }
+	unix.Dup3(p, fd.sysfd, unix.O_CLOEXEC)
+	unix.Close(p)
+}
 
 // dropOpen drops the open reference of a closed fd once no loop serves it:
 // at once when none does or the caller runs on the serving loop, else
@@ -235,7 +228,7 @@ func (fd *netFD) dropOpen() {
 		fd.unregister(o)
 		fd.decref()
 	default:
-		fd.retire()
+		fd.state.Add(1) // holds the number while it is retired below
 		if o.Submit(func() {
 			if cur := fd.owner.Load(); cur != o {
 				fd.dropOpen() // migrated meanwhile: the new owner drops it
@@ -251,6 +244,9 @@ func (fd *netFD) dropOpen() {
 			} else {
 				fd.dropOpen()
 			}
+		} else {
+			fd.retire()
 		}
+		fd.decref()
 	}
 }

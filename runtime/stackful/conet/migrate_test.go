@@ -344,7 +344,6 @@ func TestOwnerEnvClosed(t *testing.T) {
 // conns are closed no descriptor or goroutine is left.
 func TestSharedPoolHandOffs(t *testing.T) {
 	addr := echoServer(t)
-	placeholder() // made once per process: not a leak
 	g0 := runtime.NumGoroutine()
 	fds0 := openFDs(t)
 	const (
@@ -467,7 +466,6 @@ func fdList() string {
 // then fails with ErrClosed.
 func TestClosePromptWhileOwnerBusy(t *testing.T) {
 	a := newEnv(t)
-	placeholder()
 	fds0 := openFDs(t)
 	peer, conn := plainPair(t)
 	var rerr error

@@ -1,0 +1,160 @@
+package db_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/examples/db"
+	"github.com/cogen-go/cogen/examples/db/internal/servers"
+	"github.com/cogen-go/cogen/runtime/cosync"
+	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+)
+
+// Pools shared by two envs (issue 20): one client, one pool of coroutine
+// conns, used by the coroutines of two envs, each on a goroutine (and
+// thread) of its own, as a program running one env per core would. The
+// pool hands conns made and last used in one env to coroutines of the
+// other; conet migrates them. Each env gates its coroutines with a
+// semaphore of half the pool, so the pool never waits in Go's scheduler.
+
+const (
+	sharedPool       = 8
+	sharedCoroutines = 200 // per env
+	sharedRounds     = 5
+)
+
+// runTwoEnvs runs fn(co, side, i) in sharedCoroutines hooked coroutines of
+// each of two envs on goroutines of their own, and fails t with the first
+// error. A stall fails the test instead of hanging it.
+func runTwoEnvs(t *testing.T, fn func(co *stackful.Co, gate *cosync.Semaphore, side, i int) error) {
+	t.Helper()
+	var mu sync.Mutex
+	var errs []error
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	for side := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			env, err := stackful.NewEnv()
+			if err != nil {
+				fail(err)
+				return
+			}
+			defer env.Close()
+			env.SetStallTimeout(2 * time.Second)
+			env.OnStall(func(s stackful.Stall) {
+				if s.Blocked {
+					panic(fmt.Sprintf("stall in %s, env %d:\n%s", t.Name(), side, s))
+				}
+			})
+			gate := cosync.NewSemaphore(sharedPool / 2)
+			left := sharedCoroutines
+			for i := range sharedCoroutines {
+				env.Create(func(co *stackful.Co) {
+					defer func() { left-- }()
+					co.EnableHook()
+					if err := fn(co, gate, side, i); err != nil {
+						fail(fmt.Errorf("env %d, coroutine %d: %w", side, i, err))
+					}
+				}, nil).Resume()
+			}
+			if left > 0 {
+				if err := env.Run(func() bool { return left == 0 }); err != nil {
+					fail(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(errs) > 0 {
+		t.Fatalf("%d coroutines failed; first: %v", len(errs), errs[0])
+	}
+}
+
+// go-redis with one client for two envs: no command fails (retries are off,
+// so a conn refused by the other env would show), and the pool keeps its
+// conns: none is discarded and redialled.
+func TestRedisPoolSharedByTwoEnvs(t *testing.T) {
+	addr := servers.Redis(t)
+	noLeaks(t)
+	opts := db.RedisOptions(addr, sharedPool)
+	opts.MaxRetries = -1
+	rc := redis.NewClient(opts)
+	defer rc.Close()
+	ctx := context.Background()
+	runTwoEnvs(t, func(co *stackful.Co, gate *cosync.Semaphore, side, i int) error {
+		key := fmt.Sprintf("shared:%d:%d", side, i)
+		for r := range sharedRounds {
+			gate.Acquire(co, 1)
+			err := rc.Set(ctx, key, r, 0).Err()
+			var v int
+			if err == nil {
+				v, err = rc.Get(ctx, key).Int()
+			}
+			gate.Release(1)
+			if err != nil {
+				return err
+			}
+			if v != r {
+				return fmt.Errorf("GET %s = %d, want %d", key, v, r)
+			}
+		}
+		return nil
+	})
+	st := rc.PoolStats()
+	t.Logf("pool: %d hits, %d misses, %d conns, %d stale", st.Hits, st.Misses, st.TotalConns, st.StaleConns)
+	if st.StaleConns != 0 || st.Misses > sharedPool || st.TotalConns > sharedPool {
+		t.Fatalf("the pool replaced conns: %+v", *st)
+	}
+}
+
+// pgx with one pgxpool for two envs: no query fails, and the pool never
+// opens more than its conns (none is replaced after an error).
+func TestPgPoolSharedByTwoEnvs(t *testing.T) {
+	url := servers.Postgres(t)
+	noLeaks(t)
+	cfg, err := db.PgPoolConfig(url, sharedPool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	ctx := context.Background()
+	runTwoEnvs(t, func(co *stackful.Co, gate *cosync.Semaphore, side, i int) error {
+		for r := range sharedRounds {
+			gate.Acquire(co, 1)
+			var got string
+			err := pool.QueryRow(ctx, "SELECT $1::text || '/' || $2::text", strconv.Itoa(side*1000+i), strconv.Itoa(r)).Scan(&got)
+			gate.Release(1)
+			if err != nil {
+				return err
+			}
+			if want := fmt.Sprintf("%d/%d", side*1000+i, r); got != want {
+				return fmt.Errorf("got %q, want %q", got, want)
+			}
+		}
+		return nil
+	})
+	st := pool.Stat()
+	t.Logf("pool: %d acquires, %d conns made, %d total", st.AcquireCount(), st.NewConnsCount(), st.TotalConns())
+	if st.NewConnsCount() > sharedPool {
+		t.Fatalf("the pool made %d conns for %d slots: some were replaced", st.NewConnsCount(), sharedPool)
+	}
+}
