@@ -33,12 +33,14 @@ import (
 // tries to migrate again. If A's loop is closed, its registrations are gone
 // and B takes the descriptor over at once.
 //
-// Costs, from BenchmarkConnHandOff (two envs on two goroutines, a
-// request-response exchange per hand-off): a migration is one round trip
-// between the loops (two cross-thread wake-ups), about what a single
-// offloaded call costs, so a conn that does more than one call per hand-off
-// is cheaper to migrate than to serve by fallback; see the benchmark's
-// figures in doc.go.
+// Why migrate rather than always fall back: a conn that stays in one env
+// (the common case, and every call after a hand-off) then pays nothing at
+// all, while a fallback pays two cross-thread wake-ups on every call and
+// takes an offload worker for its duration. Per hand-off the two cost about
+// the same: BenchmarkConnHandOff, where every exchange uses a conn the other
+// env used last, measured fallback/migration ratios of 0.59-1.15 (median
+// 0.93, -count 5, 100-170 µs per exchange with the echo server's round
+// trip, load average 20 on 2 cores): within the noise.
 
 // migrateWait bounds how long a coroutine waits for the owning loop to
 // release a descriptor before its call falls back.
@@ -46,6 +48,10 @@ const migrateWait = 20 * time.Millisecond
 
 // Migrations and fallbacks so far, process-wide: for tests and benchmarks.
 var migrations, fallbacks atomic.Int64
+
+// noMigration makes every call on a conn served by another env fall back:
+// for the benchmark that compares the two.
+var noMigration atomic.Bool
 
 // errFallback says that a call must run through Go's poller on an offload
 // worker (see above); it never leaves the package.
@@ -72,6 +78,10 @@ func (fd *netFD) claim(co *stackful.Co) (*loop.Loop, error) {
 		}
 		if fd.closed() {
 			return nil, errClosed
+		}
+		if noMigration.Load() {
+			fallbacks.Add(1)
+			return nil, errFallback
 		}
 		ok, err := fd.migrate(co, o, l)
 		if err != nil {

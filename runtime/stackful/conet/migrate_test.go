@@ -117,7 +117,7 @@ func exchange(c net.Conn, msg string) error {
 }
 
 // echoServer is a plain net echo server on 127.0.0.1.
-func echoServer(t *testing.T) string {
+func echoServer(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -340,20 +340,48 @@ func TestOwnerEnvClosed(t *testing.T) {
 
 // TestSharedPoolHandOffs: a pool of conns shared by two envs on two
 // goroutines, each with 50 coroutines taking a conn, making an exchange and
-// putting it back, thousands of hand-offs in all: no errors, and after the
-// conns are closed no descriptor or goroutine is left.
+// putting it back, so that every exchange uses a conn the other env used
+// last: 4,000 hand-offs. No errors, and after the conns are closed no
+// descriptor or goroutine is left.
 func TestSharedPoolHandOffs(t *testing.T) {
 	addr := echoServer(t)
 	g0 := runtime.NumGoroutine()
 	fds0 := openFDs(t)
-	const (
-		conns      = 8
-		coroutines = 50
-		rounds     = 40
-	)
-	// Two queues: env 0 takes conns from queues[0] and puts them into
-	// queues[1], env 1 the other way round, so every exchange uses a conn
-	// the other env used last: 4,000 hand-offs.
+	const coroutines, rounds = 50, 40
+	m0, f0 := migrations.Load(), fallbacks.Load()
+	conns, err := handOffs(addr, coroutines, rounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved, fell := migrations.Load()-m0, fallbacks.Load()-f0
+	t.Logf("%d exchanges, %d migrations, %d fallbacks", 2*coroutines*rounds, moved, fell)
+	if moved+fell < 2*coroutines*rounds*9/10 {
+		t.Errorf("only %d hand-offs between two envs", moved+fell)
+	}
+	for _, c := range conns {
+		if err := c.Close(); err != nil {
+			t.Error(err)
+		}
+	}
+	if g := settledGoroutines(g0); g > g0 {
+		t.Errorf("goroutines: %d, want <= %d", g, g0)
+	}
+	for range 100 {
+		if openFDs(t) <= fds0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("descriptors: %d open, %d before\n%s", openFDs(t), fds0, fdList())
+}
+
+// handOffs runs the shared pool of TestSharedPoolHandOffs: 8 conns to the
+// echo server at addr, two envs on goroutines of their own, each with the
+// given coroutines making rounds exchanges. Env 0 takes conns from one
+// queue and puts them into the other, env 1 the other way round. It
+// returns the conns, for the caller to close, and the first error.
+func handOffs(addr string, coroutines, rounds int) ([]*Conn, error) {
+	const conns = 8
 	var mu sync.Mutex
 	var queues [2][]*Conn
 	get := func(co *stackful.Co, side int) *Conn {
@@ -378,28 +406,25 @@ func TestSharedPoolHandOffs(t *testing.T) {
 	for i := range conns {
 		nc, err := Dial("tcp", addr) // outside a coroutine: served by no env yet
 		if err != nil {
-			t.Fatal(err)
+			return all, err
 		}
 		all = append(all, nc.(*Conn))
 		put(nc.(*Conn), i%2)
 	}
-	m0, f0 := migrations.Load(), fallbacks.Load()
-	var failures atomic.Int64
 	var firstErr atomic.Value
-	var owners [2]*stackful.Env
 	var wg sync.WaitGroup
 	for side := range 2 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			e, err := stackful.NewEnv()
 			if err != nil {
 				firstErr.CompareAndSwap(nil, err)
 				return
 			}
 			defer e.Close()
-			owners[side] = e
 			left := coroutines
 			for i := range coroutines {
 				spawn(e, func(co *stackful.Co) {
@@ -409,7 +434,6 @@ func TestSharedPoolHandOffs(t *testing.T) {
 						err := exchange(c, fmt.Sprintf("%d/%d/%d ", side, i, r))
 						put(c, 1-side)
 						if err != nil {
-							failures.Add(1)
 							firstErr.CompareAndSwap(nil, err)
 							return
 						}
@@ -420,32 +444,47 @@ func TestSharedPoolHandOffs(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if err := firstErr.Load(); err != nil {
-		t.Fatalf("%d coroutines failed; first: %v", failures.Load(), err)
-	}
-	moved, fell := migrations.Load()-m0, fallbacks.Load()-f0
-	t.Logf("%d exchanges, %d migrations, %d fallbacks", 2*coroutines*rounds, moved, fell)
-	if moved+fell < 2*coroutines*rounds*9/10 {
-		t.Errorf("only %d hand-offs between two envs", moved+fell)
+	if err, _ := firstErr.Load().(error); err != nil {
+		return all, err
 	}
 	if n := len(queues[0]) + len(queues[1]); n != conns {
-		t.Fatalf("%d conns back in the queues, want %d", n, conns)
+		return all, fmt.Errorf("%d conns back in the queues, want %d", n, conns)
 	}
-	for _, c := range all {
-		if err := c.Close(); err != nil {
-			t.Error(err)
+	return all, nil
+}
+
+// BenchmarkConnHandOff is the shared pool of TestSharedPoolHandOffs with
+// two coroutines per env (so none waits for a conn): one op is one
+// request-response exchange on a conn the other env used last, served by
+// migration; x-fallback is what the same exchanges cost when every call on
+// a conn of the other env falls back to an offloaded call through Go's
+// poller instead, measured in alternating chunks of 400 exchanges so that
+// both see the same load.
+func BenchmarkConnHandOff(b *testing.B) {
+	addr := echoServer(b)
+	const coroutines, chunk = 2, 400
+	defer noMigration.Store(false)
+	var took [2]time.Duration
+	n := 0
+	b.ResetTimer()
+	for n < b.N {
+		for mode := range 2 {
+			noMigration.Store(mode == 1)
+			t0 := time.Now()
+			conns, err := handOffs(addr, coroutines, chunk/(2*coroutines))
+			took[mode] += time.Since(t0)
+			for _, c := range conns {
+				c.Close()
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
+		n += chunk
 	}
-	if g := settledGoroutines(g0); g > g0 {
-		t.Errorf("goroutines: %d, want <= %d", g, g0)
-	}
-	for range 100 {
-		if openFDs(t) <= fds0 {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Errorf("descriptors: %d open, %d before\n%s", openFDs(t), fds0, fdList())
+	b.StopTimer()
+	b.ReportMetric(float64(took[0].Nanoseconds())/float64(n), "ns/op")
+	b.ReportMetric(float64(took[1])/float64(took[0]), "x-fallback")
 }
 
 // fdList describes the open descriptors, for failure messages.
