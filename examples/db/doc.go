@@ -44,9 +44,12 @@
 //     for, a conn closed by a pool's background goroutine. They freeze the
 //     env for a connect or a cancel request, not forever, because the other
 //     side is a plain goroutine that does not need the loop.
-//   - Pools shared between envs: a conn is served by the env whose
-//     coroutine first waited on it; a pool shared by two envs hands conns
-//     across them. Use one client per env.
+//   - Pools shared between envs work: a conn handed to a coroutine of
+//     another env migrates to it (or, while the env serving it is busy,
+//     the call falls back to Go's poller on an offload worker; see
+//     conet's package doc). Each env still needs its own gate, and the
+//     gates together must not exceed the pool (TestRedisPoolSharedByTwoEnvs
+//     and TestPgPoolSharedByTwoEnvs: half the pool each).
 //
 // The tests check all of this against real servers, and that nothing -
 // goroutines, file descriptors - is left behind after the clients and the
