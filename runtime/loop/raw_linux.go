@@ -25,10 +25,12 @@ func rawRead(fd int, p []byte) (int, error) {
 	if e != 0 {
 		return int(r), e
 	}
+	raceWritten(p[:r])
 	return int(r), nil
 }
 
 func rawWrite(fd int, p []byte) (int, error) {
+	raceRead(p)
 	var ptr unsafe.Pointer
 	if len(p) > 0 {
 		ptr = unsafe.Pointer(&p[0])

@@ -107,6 +107,7 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 	if n == 0 {
 		return held, false, nil // end of stream (reported by the next read if held > 0)
 	}
+	raceWritten(p[:min(n, len(p))])
 	f.filled = n >= len(p)
 	if n < len(p) || (iovs == 2 && n < len(p)+readAheadSize) {
 		f.drained = true
