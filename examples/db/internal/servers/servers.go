@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 )
@@ -25,6 +26,9 @@ func Redis(t testing.TB) string {
 func RedisServer(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("COGEN_REDIS_SERVER"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("redis-server"); err == nil {
 		return p
 	}
 	return missing(t, "COGEN_REDIS_SERVER", "redis-server binary")
