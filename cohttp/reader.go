@@ -266,16 +266,20 @@ var validHostByte = [256]bool{
 
 // CloseWriteAndWait ends a connection whose client may still be sending (a
 // head or a body the server did not read) as net/http does: it half-closes
-// c (if c has CloseWrite), then reads and discards for up to 500 ms (if c
-// has SetReadDeadline; at most 4 MiB), so that the final close does not
-// reset the connection before the client has read the answer. The caller
-// closes c.
+// c (if c has CloseWrite), then reads and discards until the client closes
+// or 500 ms have passed (if c has SetReadDeadline), so that the final close
+// does not reset the connection before the client has read the answer.
+// (net/http waits the 500 ms without reading.) The caller closes c.
 func CloseWriteAndWait(c io.Reader) {
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
 	if d, ok := c.(interface{ SetReadDeadline(time.Time) error }); ok {
-		d.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
-		io.Copy(io.Discard, io.LimitReader(c, 4<<20))
+		d.SetReadDeadline(time.Now().Add(lingerTime))
+		io.Copy(io.Discard, c)
 	}
 }
+
+// lingerTime bounds the read-and-discard before a close with the client
+// still sending: net/http's rstAvoidanceDelay.
+const lingerTime = 500 * time.Millisecond

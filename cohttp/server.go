@@ -36,27 +36,18 @@ func serveConn(co *stackful.Co, c *conn) error {
 			// before the client has read the answer.
 			unix.Shutdown(c.fd, unix.SHUT_WR)
 			until := c.s.l.Now() + lingerTime
-			for drained := 0; drained < lingerBytes; {
+			for {
 				n, err := co.ReadTimeout(c.fd, c.buf, max(until-c.s.l.Now(), 0))
 				if err != nil || n == 0 {
-					break
+					return nil
 				}
-				drained += n
 			}
-			return nil
 		}
 		c.room()
 		n, err := co.ReadTimeout(c.fd, c.buf[c.end:], c.timeout())
 		c.got(n, err)
 	}
 }
-
-// lingerTime and lingerBytes bound the read-and-discard before a close
-// with the client still sending.
-const (
-	lingerTime  = 500 * time.Millisecond
-	lingerBytes = 4 << 20
-)
 
 // connMain runs one connection: serveConn, then the close and the
 // server's accounting.

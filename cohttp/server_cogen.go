@@ -22,7 +22,6 @@ type serveConnFrame struct {
 	tmp   int
 	tmp1  []byte
 	until time.Duration
-	tmp2  int
 	tmp4  time.Duration
 }
 
@@ -46,7 +45,6 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 		n1   int
 		err2 error
 	)
-dispatch:
 	for {
 		switch f.PC {
 		case 0:
@@ -97,24 +95,24 @@ dispatch:
 			f.PC = 7
 			continue
 		case 16:
-//line server.go:48
+//line server.go:46
 			f.c.room()
-//line server.go:49
+//line server.go:47
 			f.tmp = f.c.fd
-//line server.go:49
+//line server.go:47
 			f.tmp1 = f.c.buf[f.c.end:]
-//line server.go:49
+//line server.go:47
 			f.until = f.c.timeout()
-			f.PC = 31
+			f.PC = 30
 			fallthrough
-		case 31:
-//line server.go:49
+		case 30:
+//line server.go:47
 			r4, r5 := co.ReadTimeout(f.tmp, f.tmp1, f.until)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n1, err2 = r4, r5
-//line server.go:50
+//line server.go:48
 			f.c.got(n1, err2)
 			f.PC = 2
 			continue
@@ -127,18 +125,10 @@ dispatch:
 			unix.Shutdown(f.c.fd, unix.SHUT_WR)
 //line server.go:38
 			f.until = f.c.s.l.Now() + lingerTime
-//line server.go:39
-			f.tmp = 0
-			fallthrough
-		case 22:
-			if f.tmp >= lingerBytes {
-				f.PC = 25
-				continue
-			}
 			fallthrough
 		case 23:
 //line server.go:40
-			f.tmp2 = f.c.fd
+			f.tmp = f.c.fd
 //line server.go:40
 			f.tmp1 = f.c.buf
 //line server.go:40
@@ -147,7 +137,7 @@ dispatch:
 			fallthrough
 		case 27:
 //line server.go:40
-			r2, r3 := co.ReadTimeout(f.tmp2, f.tmp1, f.tmp4)
+			r2, r3 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp4)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
@@ -155,22 +145,16 @@ dispatch:
 //line server.go:41
 			if err1 != nil || n == 0 {
 //line server.go:42
-				f.PC = 25
-				continue dispatch
+				f.r = nil
+				return stackless.Done
 			}
-//line server.go:44
-			f.tmp += n
-			f.PC = 22
+			f.PC = 23
 			continue
-		case 25:
-//line server.go:46
-			f.r = nil
-			return stackless.Done
 		default:
 			panic("cogen: serveConnFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:174
+//line server_cogen.go:158
 }
 
 // Where returns the source position of serveConn's resume point (stackless.Locator).
@@ -180,8 +164,8 @@ func (f *serveConnFrame) Where() string {
 		return "github.com/cogen-go/cogen/cohttp/server.go:25"
 	case 27:
 		return "github.com/cogen-go/cogen/cohttp/server.go:40"
-	case 31:
-		return "github.com/cogen-go/cogen/cohttp/server.go:49"
+	case 30:
+		return "github.com/cogen-go/cogen/cohttp/server.go:47"
 	}
 	return "github.com/cogen-go/cogen/cohttp/server.go:21"
 }
@@ -216,7 +200,7 @@ func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line server.go:66
+//line server.go:57
 			f.callServeConn = newServeConnFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callServeConn)
@@ -224,27 +208,27 @@ func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callServeConn.Result()
 			f.callServeConn = nil
 			err = r1
-//line server.go:67
+//line server.go:58
 			co.Close(f.c.fd)
-//line server.go:68
+//line server.go:59
 			f.c.s.ended(f.c)
-//line server.go:69
+//line server.go:60
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: connMainFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:239
+//line server_cogen.go:223
 }
 
 // Where returns the source position of connMain's resume point (stackless.Locator).
 func (f *connMainFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/cohttp/server.go:66"
+		return "github.com/cogen-go/cogen/cohttp/server.go:57"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:65"
+	return "github.com/cogen-go/cogen/cohttp/server.go:56"
 }
 
 // A compile error here means the signature of connMain changed: run cogen again.
@@ -290,12 +274,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line server.go:83
+//line server.go:74
 			f.tmp = &f.s.freed
 			f.PC = 11
 			fallthrough
 		case 11:
-//line server.go:83
+//line server.go:74
 			co.Wait(f.tmp, -1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -303,18 +287,18 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 9:
-//line server.go:85
+//line server.go:76
 			if f.s.draining {
-//line server.go:86
+//line server.go:77
 				f.r = nil
 				return stackless.Done
 			}
-//line server.go:88
+//line server.go:79
 			f.tmp1 = f.s.lfd
 			f.PC = 13
 			fallthrough
 		case 13:
-//line server.go:88
+//line server.go:79
 			r1, _, r2 := co.Accept(f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -332,12 +316,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 17:
-//line server.go:91
+//line server.go:82
 			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
 			f.PC = 20
 			fallthrough
 		case 20:
-//line server.go:92
+//line server.go:83
 			co.Sleep(f.delay)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -345,36 +329,36 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 15:
-//line server.go:97
+//line server.go:88
 			f.delay = 0
-//line server.go:98
+//line server.go:89
 			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-//line server.go:99
+//line server.go:90
 			f.s.start(fd)
 			f.PC = 6
 			continue
 		case 18:
-//line server.go:95
+//line server.go:86
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:365
+//line server_cogen.go:349
 }
 
 // Where returns the source position of acceptLoop's resume point (stackless.Locator).
 func (f *acceptLoopFrame) Where() string {
 	switch f.PC {
 	case 11:
-		return "github.com/cogen-go/cogen/cohttp/server.go:83"
+		return "github.com/cogen-go/cogen/cohttp/server.go:74"
 	case 13:
-		return "github.com/cogen-go/cogen/cohttp/server.go:88"
+		return "github.com/cogen-go/cogen/cohttp/server.go:79"
 	case 20:
-		return "github.com/cogen-go/cogen/cohttp/server.go:92"
+		return "github.com/cogen-go/cogen/cohttp/server.go:83"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:79"
+	return "github.com/cogen-go/cogen/cohttp/server.go:70"
 }
 
 // A compile error here means the signature of acceptLoop changed: run cogen again.
