@@ -41,6 +41,9 @@ func TestMain(m *testing.M) {
 	if ws.dir != "" {
 		os.RemoveAll(ws.dir)
 	}
+	if fuzzWS.dir != "" {
+		os.RemoveAll(fuzzWS.dir)
+	}
 	os.Exit(code)
 }
 

@@ -4,14 +4,19 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
+	"testing"
 )
 
 // randProgram writes a random //co:stackless program: nested loops, ifs,
-// switches with fallthrough, breaks and continues, closures, short-circuit
-// conditions and suspension points inside expressions, over a few int
-// variables. Every step is traced, so that the differential test compares
+// switches with fallthrough, breaks and continues, closures (suspending
+// ones included), short-circuit conditions and suspension points inside
+// expressions, defers, panics recovered in deferred functions, and
+// cosync.Select, over a few int variables. Every step is traced, so that the differential test compares
 // the stackful and stackless runs of programs nobody wrote by hand.
-func randProgram(pkg string, seed int64) string {
+func randProgram(pkg string, seed int64) string { return randProgramSized(pkg, seed, 4) }
+
+// randProgramSized is randProgram with statements nested up to depth.
+func randProgramSized(pkg string, seed int64, depth int) string {
 	g := &progGen{r: rand.New(rand.NewSource(seed))}
 	var b strings.Builder
 	fmt.Fprintf(&b, `package %s
@@ -20,8 +25,41 @@ import (
 	"iter"
 
 	"cogentest/trace"
+	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
+
+// ready returns a channel holding v if put, empty otherwise.
+func ready(put bool, v int) *cosync.Chan[int] {
+	c := cosync.NewChan[int](1)
+	if put {
+		c.TrySend(v)
+	}
+	return c
+}
+
+// guard recovers the panic of its callee and returns -1 instead.
+//
+//co:stackless
+func guard(co *stackful.Co, t *trace.T, v int) (r int) {
+	defer func() {
+		if p := recover(); p != nil {
+			t.Printf("guard recovered %%v", p)
+			r = -1
+		}
+	}()
+	return risky(co, t, v)
+}
+
+//co:stackless
+func risky(co *stackful.Co, t *trace.T, v int) int {
+	defer t.Printf("risky %%d unwinds", v)
+	co.Gosched()
+	if v%%3 == 0 {
+		panic(v)
+	}
+	return v
+}
 
 func seq(n int) iter.Seq[int] {
 	return func(yield func(int) bool) {
@@ -68,7 +106,7 @@ func Run(co *stackful.Co, t *trace.T) {
 	var fs []func() int
 `, pkg, seed)
 	g.vars = []string{"v0", "v1", "v2", "v3"}
-	g.block(&b, 1, 4)
+	g.block(&b, 1, depth)
 	b.WriteString("\tfor _, f := range fs {\n\t\tt.Printf(\"closure %d\", f())\n\t}\n")
 	b.WriteString("\tt.Printf(\"end %d %d %d %d\", v0, v1, v2, v3)\n}\n")
 	return b.String()
@@ -112,7 +150,9 @@ func (g *progGen) expr(depth int) string {
 			return g.read()
 		}
 	}
-	switch g.r.Intn(8) {
+	switch g.r.Intn(9) {
+	case 7:
+		return fmt.Sprintf("guard(co, t, %s)", g.expr(depth-1))
 	case 0:
 		return fmt.Sprintf("step(co, t, %s)", g.expr(depth-1))
 	case 1:
@@ -150,7 +190,7 @@ func (g *progGen) block(b *strings.Builder, indent, depth int) {
 
 func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 	tab := strings.Repeat("\t", indent)
-	k := g.r.Intn(22)
+	k := g.r.Intn(27)
 	if depth <= 0 && k >= 5 {
 		k = g.r.Intn(5)
 	}
@@ -282,6 +322,36 @@ func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 		if g.loops > 0 {
 			fmt.Fprintf(b, "%sfs = append(fs, func() int { return *%s })\n", tab, p)
 		}
+	case 22:
+		fmt.Fprintf(b, "%sdefer t.Printf(\"deferred %%d %%d\", %s, %s)\n", tab, g.expr(1), g.expr(1))
+	case 23:
+		v := g.v()
+		fmt.Fprintf(b, "%sdefer func() { %s++; t.Printf(\"deferred closure %%d\", %s) }()\n", tab, v, v)
+	case 24:
+		// A closure that suspends, called at once, recovering its own
+		// panic: no break or continue of the loops outside it.
+		loops := g.loops
+		g.loops = 0
+		fmt.Fprintf(b, "%sfunc() {\n%s\tdefer func() {\n%s\t\tif p := recover(); p != nil {\n%s\t\t\tt.Printf(\"recovered %%v\", p)\n%s\t\t}\n%s\t}()\n", tab, tab, tab, tab, tab, tab)
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%s\tif %s {\n%s\t\tpanic(%s)\n%s\t}\n", tab, g.cond(1), tab, g.v(), tab)
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%s}()\n", tab)
+		g.loops = loops
+	case 25:
+		h, d, v := g.fresh("h"), g.fresh("d"), g.v()
+		fmt.Fprintf(b, "%s%s := func(%s int) int {\n%s\tco.Gosched()\n%s\t%s += %s\n%s\treturn %s\n%s}\n", tab, h, d, tab, tab, v, d, tab, v, tab)
+		g.block(b, indent, depth-1)
+		fmt.Fprintf(b, "%s%s = %s(%s) + %s(1)\n", tab, g.v(), h, g.expr(1), h)
+	case 26:
+		x := g.fresh("x")
+		fmt.Fprintf(b, "%svar %s int\n", tab, x)
+		fmt.Fprintf(b, "%sswitch cosync.Select(co, ready(%s, %s).RecvCase(&%s, nil), cosync.Default()) {\n%scase 0:\n", tab, g.cond(1), g.expr(1), x, tab)
+		fmt.Fprintf(b, "%s\t%s += %s\n", tab, g.v(), x)
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%sdefault:\n", tab)
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%s}\n", tab)
 	case 17:
 		l := g.fresh("L")
 		fmt.Fprintf(b, "%sif %s {\n%s\tgoto %s\n%s}\n%s{\n", tab, g.cond(1), tab, l, tab, tab)
@@ -302,4 +372,27 @@ func (g *progGen) loopBody(b *strings.Builder, indent, depth int, vars ...string
 	g.loops--
 	g.reads = saved
 	fmt.Fprintf(b, "%s}\n", tab)
+}
+
+// TestRandomProgramsCover checks that the random programs of the
+// differential test exercise each construct the generator knows.
+func TestRandomProgramsCover(t *testing.T) {
+	want := map[string]int{
+		"defer t.Printf": 0, "defer func()": 0, "recover()": 0, "panic(": 0,
+		"cosync.Select(": 0, "guard(co": 0, ":= func(d": 0, "}()": 0, "goto ": 0,
+		"range seq(": 0, "fallthrough": 0,
+	}
+	for seed := int64(1); seed <= randomPrograms; seed++ {
+		p := randProgram("p", seed)
+		body := p[strings.Index(p, "func Run("):]
+		for k := range want {
+			want[k] += strings.Count(body, k)
+		}
+	}
+	for k, n := range want {
+		t.Logf("%q: %d", k, n)
+		if n == 0 {
+			t.Errorf("no random program has %q", k)
+		}
+	}
 }
