@@ -56,9 +56,10 @@ type GroupConfig struct {
 // the deadline passes; then Exit ends the rest and the loop is closed,
 // which wakes every waiter still armed with [LoopClosed].
 //
-// A loop fails when Run returns an error, a hook fails, or something
-// running on it panics (a panic is recovered on the loop's goroutine and
-// becomes an error carrying its stack). The first failure, or [Group.Fail],
+// A loop fails when Run returns an error, a hook fails, something running
+// on it panics (a panic is recovered on the loop's goroutine and becomes an
+// error carrying its stack), or its Run is ended from outside the group
+// ([Loop.StopRun], [Loop.Close]). The first failure, or [Group.Fail],
 // shuts the whole group down with [FailGrace] to finish, and [Group.Wait]
 // returns every loop's error.
 type Group struct {
@@ -148,6 +149,9 @@ func (g *Group) run(i int, inits chan<- error) {
 		err = g.guard(i, "run", func() error {
 			return l.Run(func() bool { return m.stopped && (m.expired || m.idle()) })
 		})
+		if err == nil && !m.stopped {
+			err = fmt.Errorf("loop: group loop %d stopped outside the group's shutdown (StopRun, Env.Stop or Close on it); stop a group with Shutdown or StartShutdown", i)
+		}
 	}
 	m.exited = true
 	if !m.stopped {

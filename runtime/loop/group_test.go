@@ -452,3 +452,30 @@ func TestGroupShutdownFromLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGroupStopRunOutside: a loop of the group stopped with StopRun (or
+// closed) outside the group's shutdown fails the group with an error that
+// says so, instead of leaving the loop dead while the others run.
+func TestGroupStopRunOutside(t *testing.T) {
+	for _, how := range []string{"StopRun", "Close"} {
+		g, err := StartGroup(GroupConfig{Loops: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Submit(1, func() {
+			if how == "StopRun" {
+				g.Loop(1).StopRun()
+			} else {
+				g.Loop(1).Close()
+			}
+		})
+		select {
+		case <-g.Done():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the group did not shut down", how)
+		}
+		if err := g.Wait(); err == nil || !strings.Contains(err.Error(), "loop 1 stopped outside the group's shutdown") {
+			t.Errorf("%s: Wait: %v", how, err)
+		}
+	}
+}
