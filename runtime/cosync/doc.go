@@ -82,6 +82,10 @@
 //     and block the goroutine until it is done or its context ends; the
 //     loop must be running.
 //
+// A stackful coroutine unwound by Env.Close while its operation runs on
+// another loop leaves that operation to finish there: a value it then
+// receives is lost with the coroutine.
+//
 // A primitive shared beyond its loop must be bound before it is shared
 // (NewChanOn, Bind), since binding on first use is not synchronized. A
 // bridged operation allocates its state, a closure and (for a goroutine) a
@@ -95,6 +99,14 @@
 // primitive's pool (allocated on first use and reused after), arms the
 // handle's waiter with no source but its optional deadline, and is woken
 // through the loop's ready queue: no allocation in steady state. A
-// coroutine blocked on a primitive costs its record (about 80 bytes plus
-// the value) beyond what it costs suspended anyway.
+// coroutine blocked on a primitive costs its record (80 bytes for an int
+// channel) beyond what it costs suspended anyway, plus, the first time, the
+// handle's rarely used state that holds its operation slot (176 bytes for a
+// stackless task: a task blocked in Recv holds about 460 bytes in all).
+//
+// Measured on the 2-core VM of the design brief (CPU time per op, load
+// 11-20): a ping-pong round trip over unbuffered channels costs 92 ns
+// between stackless tasks and 314 ns between stackful coroutines, against
+// 296 ns for two goroutines on Go channels (BenchmarkChanPingPong); a value
+// through a 1,000-worker pool 95 ns, 389 ns and 315 ns (BenchmarkChanFanOut).
 package cosync
