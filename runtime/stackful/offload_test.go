@@ -216,3 +216,40 @@ func BenchmarkOffloadGoroutine(b *testing.B) {
 	})
 	e.Run(func() bool { return co.Status() == Dead })
 }
+
+// A limit above the default grows the pool; calls in flight under the old
+// one finish.
+func TestOffloadLimitGrows(t *testing.T) {
+	base := runtime.NumGoroutine()
+	e, err := NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cur, peak atomic.Int32
+	release := make(chan struct{})
+	fn := func() {
+		n := cur.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		<-release
+		cur.Add(-1)
+	}
+	done := 0
+	const N = 100
+	for i := range N {
+		if i == 10 {
+			e.SetOffloadLimit(N) // ten calls in flight on the default pool
+		}
+		start(e, func(co *Co) { co.Offload(fn); done++ })
+	}
+	for t0 := time.Now(); cur.Load() < N && time.Since(t0) < 10*time.Second; {
+		e.Main().Sleep(time.Millisecond) // runs the loop
+	}
+	close(release)
+	e.Run(func() bool { return done == N })
+	if p := peak.Load(); p != N {
+		t.Errorf("peak concurrency %d, want %d", p, N)
+	}
+	e.Close()
+	waitGoroutines(t, base)
+}
