@@ -106,6 +106,24 @@
 // from the stop function, a submitted func, or after Run returns). Coroutines and
 // frames of one loop run one at a time, so they share data without locks.
 //
+// # Groups: one loop per core
+//
+// A [Group] ([StartGroup]) runs N loops, N defaulting to GOMAXPROCS, each
+// on a goroutine of its own locked to its OS thread, as libco runs one env
+// per thread. The loops share nothing: work crosses from one to another
+// only through [Group.Submit] (the target loop's submit queue: a mutex, and
+// an eventfd write that wakes the loop if it is blocked in the poller — a
+// thread wake-up of a few microseconds, where a goroutine channel hand-off
+// on one core takes a few hundred nanoseconds, so keep a connection's work
+// on the loop that accepted it and batch hand-offs). [Group.Next] places
+// work round-robin. [ListenTCP] with reusePort gives each loop a listener
+// of its own on one port, so the kernel spreads connections without any
+// hand-off. Shutdown runs each loop's [Group.OnShutdown] funcs (close the
+// listeners), waits up to a deadline for [GroupConfig.Idle], then calls
+// Exit and closes the loop; a loop that fails (an error, a panic, a Run
+// ended from outside) shuts the whole group down with its error. The
+// stackful and stackless packages build their groups on this one.
+//
 // # Platforms
 //
 // On Linux the poller is epoll. Everywhere else (and on Linux with the build

@@ -238,6 +238,11 @@
 //
 // An env and its coroutines belong to the goroutine that runs its loop.
 // Other goroutines reach it through [loop.Loop.Submit]. For several cores,
-// run one env per goroutine (optionally locked to its thread), for example
-// each accepting on a SO_REUSEPORT socket.
+// a [Group] runs one env per core, each on a goroutine locked to its thread:
+// [Group.Go] and [Group.GoNext] start a coroutine on a chosen env or
+// round-robin from any goroutine, [Group.ServeTCP] (and conet.ServeGroup for
+// net.Conn handlers) gives each env a SO_REUSEPORT listener of its own, and
+// Shutdown lets the live coroutines finish up to a deadline, then cancels
+// their waits and unwinds the rest. Coroutines of different envs hand values
+// over through runtime/cosync's channels, which bridge loops.
 package stackful

@@ -120,4 +120,14 @@
 // that then blocks again would be woken forever, so it is ended instead: it
 // is done without having returned, and Await of it returns loop.ErrClosed.
 // Close therefore always returns.
+//
+// # Several cores
+//
+// A [Group] runs tasks on one loop per core, each on a goroutine locked to
+// its thread: [Group.Spawn] and [Group.SpawnNext] start a task on a chosen
+// loop or round-robin from any goroutine, [Group.Serve] gives each loop a
+// SO_REUSEPORT listener of its own and a task per connection, and Shutdown
+// lets those tasks finish up to a deadline, then cancels the rest. Tasks of
+// different loops hand values over through runtime/cosync's channels, which
+// bridge loops.
 package stackless
