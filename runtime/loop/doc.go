@@ -112,7 +112,7 @@
 // on a goroutine of its own locked to its OS thread, as libco runs one env
 // per thread. The loops share nothing: work crosses from one to another
 // only through [Group.Submit] (the target loop's submit queue: a mutex, and
-// an eventfd write that wakes the loop if it is blocked in the poller — a
+// a poller wake-up, an eventfd write on Linux, if the loop is blocked — a
 // thread wake-up of a few microseconds, where a goroutine channel hand-off
 // on one core takes a few hundred nanoseconds, so keep a connection's work
 // on the loop that accepted it and batch hand-offs). [Group.Next] places
