@@ -149,6 +149,10 @@ func TestPgPoolSharedByTwoEnvs(t *testing.T) {
 			if want := fmt.Sprintf("%d/%d", side*1000+i, r); got != want {
 				return fmt.Errorf("got %q, want %q", got, want)
 			}
+			// pgxpool reuses the conn released last: without a pause the
+			// next coroutine of the same env takes it back at once, and
+			// the envs would rarely trade conns.
+			co.Sleep(time.Millisecond)
 		}
 		return nil
 	})
