@@ -72,7 +72,7 @@ func Select(h Handle, cases ...Case) int {
 	r := h.Resumed()
 	w := h.Waiter()
 	if l := casesLoop(cases); l != nil && l != w.Loop() {
-		return crossLoop(h, r, l, func(g Handle) int { return Select(g, cases...) }, func(error) int { return -1 })
+		return selectCross(h, r, l, cases)
 	}
 	if r != loop.NotWoken {
 		return selectResumed(h, r, cases)
@@ -103,7 +103,7 @@ func Select(h Handle, cases ...Case) int {
 		}
 	}
 	if chosen >= 0 {
-		cases[chosen].ch.do(&cases[chosen])
+		cases[chosen].ch.do(cases[chosen])
 		return chosen
 	}
 	if dflt >= 0 {
@@ -123,7 +123,7 @@ func Select(h Handle, cases ...Case) int {
 	for i := range cases {
 		cs := &cases[i]
 		if cs.kind == caseRecv || cs.kind == caseSend {
-			st.recs[i] = cs.ch.arm(h, w, st, i, cs)
+			st.recs[i] = cs.ch.arm(h, w, st, i, *cs)
 		}
 	}
 	w.Park(timeout)
@@ -145,6 +145,14 @@ func casesLoop(cases []Case) *loop.Loop {
 		}
 	}
 	return nil
+}
+
+// selectCross runs a select on the loop of its channels for a coroutine of
+// another loop. The cases are copied for the closure, so that Select's own
+// cases do not escape (and its variadic slice stays on the stack).
+func selectCross(h Handle, r loop.Reason, l *loop.Loop, cases []Case) int {
+	cs := append([]Case(nil), cases...)
+	return crossLoop(h, r, l, func(g Handle) int { return Select(g, cs...) }, func(error) int { return -1 })
 }
 
 func selectResumed(h Handle, r loop.Reason, cases []Case) int {
@@ -180,7 +188,7 @@ func (st *selState) finish(slot *any, r loop.Reason, cases []Case, after int) in
 	closedSend := false
 	for i, rec := range st.recs {
 		if rec != nil {
-			if cases[i].ch.end(rec, &cases[i]) {
+			if cases[i].ch.end(rec, cases[i]) {
 				closedSend = true
 			}
 		}
@@ -202,9 +210,9 @@ type selectable interface {
 	boundLoop() *loop.Loop
 	bindTo(w *loop.Waiter)
 	ready(kind uint8) bool
-	do(cs *Case)
-	arm(h Handle, w *loop.Waiter, st *selState, idx int, cs *Case) any
-	end(rec any, cs *Case) (closedSend bool)
+	do(cs Case)
+	arm(h Handle, w *loop.Waiter, st *selState, idx int, cs Case) any
+	end(rec any, cs Case) (closedSend bool)
 }
 
 func (c *Chan[T]) boundLoop() *loop.Loop {
@@ -230,7 +238,7 @@ func (c *Chan[T]) ready(kind uint8) bool {
 	return c.closed || c.n < len(c.buf) || !c.recvq.empty()
 }
 
-func (c *Chan[T]) do(cs *Case) {
+func (c *Chan[T]) do(cs Case) {
 	if cs.kind == caseSend {
 		if !c.trySend(cs.val.(T)) {
 			panic("cosync: internal error: a ready send case could not send")
@@ -249,7 +257,7 @@ func (c *Chan[T]) do(cs *Case) {
 	}
 }
 
-func (c *Chan[T]) arm(h Handle, w *loop.Waiter, st *selState, idx int, cs *Case) any {
+func (c *Chan[T]) arm(h Handle, w *loop.Waiter, st *selState, idx int, cs Case) any {
 	if c == nil {
 		return nil
 	}
@@ -267,7 +275,7 @@ func (c *Chan[T]) arm(h Handle, w *loop.Waiter, st *selState, idx int, cs *Case)
 	return r
 }
 
-func (c *Chan[T]) end(rec any, cs *Case) (closedSend bool) {
+func (c *Chan[T]) end(rec any, cs Case) (closedSend bool) {
 	r := rec.(*record[T])
 	q := r.q
 	st := r.state

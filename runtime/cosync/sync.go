@@ -6,25 +6,34 @@ import (
 	"github.com/cogen-go/cogen/runtime/loop"
 )
 
+// A granter is a primitive whose operations wait for a grant.
+type granter[T any] interface {
+	// tryGrant completes an operation asking for val at once if it can.
+	tryGrant(val T) bool
+	// regrant runs after a waiter gave up: the queue's head may have been
+	// what held the others back.
+	regrant()
+}
+
 // grantWait is the shape of the operations that wait for a grant (a lock,
-// a wait group reaching zero, semaphore weight): try completes at once if
-// it can; otherwise the operation queues a record with val and waits until
-// a waker grants it (state done) or it gives up. regrant, if not nil, runs
-// after a waiter gave up, since the queue's head may have been what held
-// the others back.
-func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.Duration, try func() bool, regrant func()) error {
+// a wait group reaching zero, semaphore weight): g.tryGrant completes at
+// once if it can; otherwise the operation queues a record with val and
+// waits until a waker grants it (state done) or it gives up. The granter
+// is an interface holding the primitive's pointer, not a func value, so
+// that the fast path allocates nothing.
+func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.Duration, g granter[T]) error {
 	r := h.Resumed()
 	w := h.Waiter()
 	if place(l, w) {
-		return crossLoop(h, r, *l, func(g Handle) error { return grantWait(l, q, g, val, timeout, try, regrant) }, errResult)
+		return crossLoop(h, r, *l, func(o Handle) error { return grantWait(l, q, o, val, timeout, g) }, errResult)
 	}
 	if r != loop.NotWoken {
 		if rec := q.pending(h); rec != nil {
-			return grantEnd(q, rec, r, regrant)
+			return grantEnd(q, rec, r, g)
 		}
 		return failure(r)
 	}
-	if try() {
+	if g.tryGrant(val) {
 		return nil
 	}
 	if timeout == 0 {
@@ -35,16 +44,14 @@ func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.
 	if !again {
 		return nil
 	}
-	return grantEnd(q, rec, r, regrant)
+	return grantEnd(q, rec, r, g)
 }
 
-func grantEnd[T any](q *waitq[T], rec *record[T], r loop.Reason, regrant func()) error {
+func grantEnd[T any](q *waitq[T], rec *record[T], r loop.Reason, g granter[T]) error {
 	if st, _ := q.finish(rec); st == stDone {
 		return nil
 	}
-	if regrant != nil {
-		regrant()
-	}
+	g.regrant()
 	return failure(r)
 }
 
@@ -70,8 +77,11 @@ func (m *Mutex) Lock(h Handle) error { return m.LockTimeout(h, Forever) }
 // LockTimeout is Lock giving up with [ErrTimeout] after timeout (negative:
 // never; 0: only if m is unlocked at once).
 func (m *Mutex) LockTimeout(h Handle, timeout time.Duration) error {
-	return grantWait(&m.l, &m.q, h, struct{}{}, timeout, m.TryLock, nil)
+	return grantWait(&m.l, &m.q, h, struct{}{}, timeout, m)
 }
+
+func (m *Mutex) tryGrant(struct{}) bool { return m.TryLock() }
+func (m *Mutex) regrant()               {}
 
 // TryLock locks m if it is unlocked and reports whether it did.
 func (m *Mutex) TryLock() bool {
@@ -112,15 +122,24 @@ func (rw *RWMutex) Lock(h Handle) error { return rw.LockTimeout(h, Forever) }
 
 // LockTimeout is Lock giving up with [ErrTimeout] after timeout.
 func (rw *RWMutex) LockTimeout(h Handle, timeout time.Duration) error {
-	return grantWait(&rw.l, &rw.q, h, true, timeout, rw.TryLock, rw.grant)
+	return grantWait(&rw.l, &rw.q, h, true, timeout, rw)
 }
+
+func (rw *RWMutex) tryGrant(write bool) bool {
+	if write {
+		return rw.TryLock()
+	}
+	return rw.TryRLock()
+}
+
+func (rw *RWMutex) regrant() { rw.grant() }
 
 // RLock locks rw for reading, waiting while a writer holds or waits for it.
 func (rw *RWMutex) RLock(h Handle) error { return rw.RLockTimeout(h, Forever) }
 
 // RLockTimeout is RLock giving up with [ErrTimeout] after timeout.
 func (rw *RWMutex) RLockTimeout(h Handle, timeout time.Duration) error {
-	return grantWait(&rw.l, &rw.q, h, false, timeout, rw.TryRLock, rw.grant)
+	return grantWait(&rw.l, &rw.q, h, false, timeout, rw)
 }
 
 // TryLock locks rw for writing if it is free, and reports whether it did.
@@ -217,10 +236,11 @@ func (wg *WaitGroup) Wait(h Handle) error { return wg.WaitTimeout(h, Forever) }
 
 // WaitTimeout is Wait giving up with [ErrTimeout] after timeout.
 func (wg *WaitGroup) WaitTimeout(h Handle, timeout time.Duration) error {
-	return grantWait(&wg.l, &wg.q, h, struct{}{}, timeout, wg.zero, nil)
+	return grantWait(&wg.l, &wg.q, h, struct{}{}, timeout, wg)
 }
 
-func (wg *WaitGroup) zero() bool { return wg.n == 0 }
+func (wg *WaitGroup) tryGrant(struct{}) bool { return wg.n == 0 }
+func (wg *WaitGroup) regrant()               {}
 
 // A Semaphore is a weighted semaphore for coroutines of one loop: Acquire
 // takes weight, waiting in FIFO order until enough is free (a large
@@ -249,8 +269,11 @@ func (s *Semaphore) AcquireTimeout(h Handle, n int64, timeout time.Duration) err
 	if n > s.size || n < 0 {
 		panic("cosync: Acquire of a weight out of the semaphore's range")
 	}
-	return grantWait(&s.l, &s.q, h, n, timeout, func() bool { return s.TryAcquire(n) }, s.grant)
+	return grantWait(&s.l, &s.q, h, n, timeout, s)
 }
+
+func (s *Semaphore) tryGrant(n int64) bool { return s.TryAcquire(n) }
+func (s *Semaphore) regrant()              { s.grant() }
 
 // TryAcquire takes n if it is free and nobody waits, and reports whether
 // it did.
@@ -311,7 +334,7 @@ func (o *Once) Begin(h Handle) (first bool, err error) {
 	}
 	if r != loop.NotWoken {
 		if rec := o.q.pending(h); rec != nil {
-			return false, grantEnd(&o.q, rec, r, nil)
+			return false, grantEnd(&o.q, rec, r, o)
 		}
 		return false, failure(r)
 	}
@@ -327,8 +350,11 @@ func (o *Once) Begin(h Handle) (first bool, err error) {
 	if !again {
 		return false, nil
 	}
-	return false, grantEnd(&o.q, rec, r, nil)
+	return false, grantEnd(&o.q, rec, r, o)
 }
+
+func (o *Once) tryGrant(struct{}) bool { return o.state == 2 }
+func (o *Once) regrant()               {}
 
 // End ends the initialization and wakes the coroutines waiting in Begin.
 // It panics unless Begin returned true and End was not called yet.

@@ -1,0 +1,5 @@
+//go:build race
+
+package cosync_test
+
+const raceEnabled = true
