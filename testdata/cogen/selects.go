@@ -62,8 +62,8 @@ func Run(co *stackful.Co, t *trace.T) {
 	}
 
 	// A select loop that drains a channel a timer fills and closes.
-	c := cosync.NewChan[int](0)
 	n := 1 + t.Rand.Intn(3)
+	c := cosync.NewChan[int](n) // room for every value: no send is lost to timing
 	for k := 0; k < n; k++ {
 		k := k
 		t.Loop.AfterFunc(time.Duration(k+1)*time.Millisecond, func() { c.TrySend((k + 1) * 100) })
