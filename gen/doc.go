@@ -138,6 +138,18 @@
 // call cannot suspend (it runs outside the frame's steps): deferring a
 // waiting method or a marked function is a diagnostic.
 //
+// # Go statements
+//
+// A go statement in a marked function stays a go statement: it starts an
+// ordinary goroutine in both models, its operands evaluated where it
+// stands (they may suspend). Its call cannot suspend (a diagnostic): the
+// new goroutine has no coroutine handle. There is no source form that
+// means "a new coroutine of my own model" in both models yet; a coroutine
+// started by the caller with its model's API (Env.Create, stackless.Spawn,
+// the groups' Go and Spawn) is the way to get one. The goroutine must not
+// touch the loop's state: it talks to the coroutine through what is safe
+// across goroutines (atomics, Loop.Submit, cosync's Go* methods).
+//
 // # Closures that suspend
 //
 // A function literal of a marked function that suspends (it uses the
