@@ -162,22 +162,29 @@ func crossLoop[R any](h Handle, r loop.Reason, l *loop.Loop, op func(Handle) R, 
 	} else {
 		g, _ = (*slot).(*goOp[R])
 		if g == nil {
-			panic("cosync: internal error: a cross-loop operation lost its state")
+			return fail(failure(r)) // a first call of a canceled task
 		}
 	}
 	for {
 		if g.done.Load() {
-			if *slot == any(g) {
+			if p, _ := (*slot).(*goOp[R]); p == g {
 				*slot = nil
 			}
 			return g.result()
 		}
 		// Woken without the outcome (canceled, h's loop closing): cancel
-		// op on l and wait for its outcome.
+		// op on l and wait for its outcome, unless h's loop is closed:
+		// nothing would wake h again.
 		l.Submit(g.cancel)
+		if r == loop.LoopClosed {
+			if p, _ := (*slot).(*goOp[R]); p == g {
+				*slot = nil
+			}
+			return fail(ErrClosed)
+		}
 		w.Park(-1)
 		var again bool
-		if _, again = h.Suspend(); !again {
+		if r, again = h.Suspend(); !again {
 			var zero R
 			return zero
 		}

@@ -3,6 +3,7 @@ package cosync_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -319,5 +320,53 @@ func TestBridgeLocks(t *testing.T) {
 	}
 	if !mu.TryLock() || !sem.TryAcquire(2) {
 		t.Fatal("the locks were not all released")
+	}
+}
+
+// A stackless task canceled while its receive runs on another loop gets
+// ErrCanceled, and the remote receive is withdrawn: a later send from a
+// goroutine finds no receiver. A task canceled before it calls returns at
+// once.
+func TestBridgeCrossLoopCancel(t *testing.T) {
+	l1, err := loop.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cosync.NewChanOn[int](l1, 0)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer l1.Close()
+		l1.Run(func() bool {
+			select {
+			case <-stop:
+				return true
+			default:
+				return false
+			}
+		})
+	})
+	defer func() {
+		close(stop)
+		l1.Submit(func() {})
+		wg.Wait()
+	}()
+	e := NewEnv(t)
+	log := &Log{}
+	timedRecv(e, Stackless, c, -1, "a", log)
+	e.RunUntil(5*time.Second, func() bool { return e.L.Stats().Armed == 1 })
+	e.Task(0).Cancel()
+	timedRecv(e, Stackless, c, -1, "b", log)
+	e.Task(1).Cancel()
+	e.RunUntilDone(5 * time.Second)
+	got := slices.Clone(log.Lines())
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"a recv 0 false loop: canceled", "b recv 0 false loop: canceled"}) {
+		t.Fatalf("got %q", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := c.GoSend(ctx, 1); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("GoSend: %v (a canceled receiver took it?)", err)
 	}
 }
