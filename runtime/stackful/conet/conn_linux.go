@@ -58,8 +58,8 @@ func (c *Conn) Close() error {
 // reports done, waiting for readiness in between the way the conn's own
 // calls do: on the loop in a hooked coroutine (the env's other coroutines
 // run meanwhile), in Go's poller elsewhere; the conn's deadlines and Close
-// apply. f sees the socket only: up to 64 bytes that a loop read ahead for
-// the conn's next Read are not visible to it.
+// apply. f sees the socket only: bytes the conn holds for its next Read
+// (up to 64 that a loop read ahead) are not visible to it.
 func (c *Conn) SyscallConn() (syscall.RawConn, error) { return &rawConn{fd: c.fd}, nil }
 
 // CloseWrite shuts down the writing side (shutdown(2) SHUT_WR): the peer
@@ -214,6 +214,9 @@ func (fd *netFD) coRead(co *stackful.Co, p []byte) (int, error) {
 		var wait bool
 		if fd.sotype == unix.SOCK_STREAM {
 			n, wait, err = l.TryReadStream(w, fd.sysfd, p, t)
+			if n > 0 {
+				fd.keepReadAhead(l)
+			}
 		} else {
 			n, wait, err = l.TryRead(w, fd.sysfd, p, t)
 		}

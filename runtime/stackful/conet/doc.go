@@ -93,9 +93,13 @@
 // exchange uses a conn the other env used last (BenchmarkConnHandOff) the
 // two measured the same within the noise of a loaded 2-core VM (100-170 µs
 // per exchange, the echo round trip included); a conn that makes several
-// calls per hand-off, or stays in one env, is cheaper migrated. Bytes a
-// closed env had read ahead for a conn (at most 64, only when a read asked
-// for fewer than had arrived) are lost with it.
+// calls per hand-off, or stays in one env, is cheaper migrated.
+//
+// The loop reads up to 64 bytes beyond a Read's buffer on a stream (one
+// system call per exchange instead of two); those bytes are kept on the
+// conn, not on the loop, so whoever reads next - a coroutine of any env, a
+// plain goroutine - gets them first, in order, and a closed env takes
+// none with it.
 //
 // For several cores without sharing, run one env per goroutine (optionally
 // locked to its thread with runtime.LockOSThread), each with its own

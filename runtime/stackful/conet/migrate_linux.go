@@ -179,6 +179,24 @@ func (fd *netFD) release(from, to *loop.Loop) bool {
 
 // Bytes carried over from a loop's read-ahead.
 
+// keepReadAhead moves the bytes l's TryReadStream read beyond the caller's
+// buffer (at most 64) from l's registration into fd, where every reader -
+// a coroutine of any env, a plain goroutine, a RawConn's caller after the
+// next Read - finds them first. Left on the loop, they would be skipped by
+// a read through Go's poller and lost if l closed. It runs on l's
+// goroutine after a read; the common case, nothing read ahead, costs a
+// lookup and a nil check.
+func (fd *netFD) keepReadAhead(l *loop.Loop) {
+	f := l.Lookup(fd.sysfd)
+	if f == nil {
+		return
+	}
+	if n := f.Buffered(); n > 0 {
+		var b [64]byte
+		fd.pushCarry(b[:f.TakeBuffered(b[:min(n, len(b))], false)])
+	}
+}
+
 // pushCarry keeps b for the next reads of fd, before anything read later.
 func (fd *netFD) pushCarry(b []byte) {
 	fd.carryMu.Lock()

@@ -233,8 +233,8 @@ func TestMigrationCarriesReadAhead(t *testing.T) {
 	if err != nil || got != "hello" {
 		t.Fatalf("A read %q, %v", got, err)
 	}
-	if f := a.Loop().Lookup(server.fd.sysfd); f == nil || f.Buffered() == 0 {
-		t.Skip("the loop read nothing ahead: nothing to carry")
+	if n := server.fd.carried.Load(); n != 6 {
+		t.Fatalf("the conn holds %d bytes read ahead, want 6", n)
 	}
 	bdone := make(chan error, 1)
 	var rest string
@@ -253,6 +253,38 @@ func TestMigrationCarriesReadAhead(t *testing.T) {
 	runUntil(t, a, 5*time.Second, received(bdone, &berr))
 	if berr != nil || rest != " world" {
 		t.Fatalf("B read %q, %v; want \" world\"", rest, berr)
+	}
+}
+
+// TestPlainReadAfterReadAhead: bytes the loop read beyond a coroutine's
+// short read are read first by a plain goroutine's Read (through Go's
+// poller), in order.
+func TestPlainReadAfterReadAhead(t *testing.T) {
+	e := newEnv(t)
+	client, server := pair(t, e)
+	var got string
+	var err error
+	done := false
+	spawn(e, func(co *stackful.Co) {
+		buf := make([]byte, 5)
+		var n int
+		n, err = server.Read(buf) // waits, so the loop registers the conn first
+		got = string(buf[:n])
+		done = true
+	})
+	spawn(e, func(co *stackful.Co) {
+		co.Sleep(5 * time.Millisecond)
+		client.Write([]byte("hello world"))
+	})
+	runUntil(t, e, 5*time.Second, func() bool { return done })
+	if err != nil || got != "hello" {
+		t.Fatalf("coroutine read %q, %v", got, err)
+	}
+	client.Write([]byte("!"))
+	buf := make([]byte, 7)
+	server.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(server, buf); err != nil || string(buf) != " world!" {
+		t.Fatalf("plain read %q, %v; want \" world!\"", buf, err)
 	}
 }
 
