@@ -13,6 +13,7 @@ type Error struct {
 	body   string // the response body when it is not the status line's text
 }
 
+// Error returns the status and its detail.
 func (e *Error) Error() string {
 	s := "cohttp: " + strconv.Itoa(e.Status) + " " + http.StatusText(e.Status)
 	if e.Text != "" {
