@@ -122,6 +122,9 @@ func TestTransformBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a package")
 	}
+	if raceEnabled {
+		t.Skip("a timing budget means nothing under the race detector")
+	}
 	pkg := loadGOPATH(t, benchSource(t, 200), "bench")
 	start := time.Now()
 	res, diags, err := analyze(pkg)
