@@ -206,6 +206,7 @@ func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
 	}
 	defer restore()
 	ns := make([][]float64, len(ms))
+	cpu := make([][]float64, len(ms)) // a body's "cpu-ns/op" metric, if it reports one
 	allocs := make([]int64, len(ms))
 	for round := range s.rounds {
 		for i, m := range ms {
@@ -215,6 +216,9 @@ func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
 				return nil, fmt.Errorf("%s: %s: the benchmark failed", m.group, m.model)
 			}
 			ns[i] = append(ns[i], float64(r.T.Nanoseconds())/float64(r.N))
+			if c, ok := r.Extra["cpu-ns/op"]; ok {
+				cpu[i] = append(cpu[i], c)
+			}
 			allocs[i] = r.AllocsPerOp()
 		}
 	}
@@ -224,6 +228,9 @@ func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
 			Group: m.group, Measure: m.measure, Model: m.model,
 			Value: median(ns[i]), Unit: "ns/op", Base: m.base, Reference: m.ref,
 			Note: fmt.Sprintf("%d allocs/op", allocs[i]),
+		}
+		if len(cpu[i]) > 0 {
+			rows[i].Note += fmt.Sprintf("; CPU %s ns/op", formatValue(median(cpu[i])))
 		}
 	}
 	return rows, nil

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -32,9 +34,13 @@ const PingPongPairs = 100
 // directly).
 func ChanPingPongModel(b *testing.B, model string, pairs int) {
 	if model == "goroutine" {
+		cpu := cpuTime()
 		ChanPingPong(b)
+		reportCPU(b, cpu)
 		return
 	}
+	var cpu time.Duration
+	defer func() { reportCPU(b, cpu) }()
 	l := newLoop(b)
 	k := max(min(pairs, b.N), 1)
 	rounds := func(i int) int {
@@ -63,6 +69,7 @@ func ChanPingPongModel(b *testing.B, model string, pairs int) {
 			co.Resume() // each blocks: in Recv, or waiting for start
 		}
 		b.ResetTimer()
+		cpu = cpuTime()
 		start.Done()
 		next := 0
 		if err := e.Run(func() bool {
@@ -83,6 +90,7 @@ func ChanPingPongModel(b *testing.B, model string, pairs int) {
 		}
 		l.RunOnce() // each task's first step blocks it
 		b.ResetTimer()
+		cpu = cpuTime()
 		start.Done()
 		if err := stackless.Run(l, tasks...); err != nil {
 			b.Fatal(err)
@@ -100,6 +108,7 @@ func ChanFanOut(b *testing.B, model string, workers int) {
 	n := b.N
 	want := n * (n - 1) // the sum of 2*i for i < n
 	sum := 0
+	var cpu time.Duration
 	b.ReportAllocs()
 	switch model {
 	case "goroutine":
@@ -113,6 +122,7 @@ func ChanFanOut(b *testing.B, model string, workers int) {
 			})
 		}
 		b.ResetTimer()
+		cpu = cpuTime()
 		go func() {
 			for i := range n {
 				work <- i
@@ -139,6 +149,7 @@ func ChanFanOut(b *testing.B, model string, workers int) {
 			col := e.Create(func(co *stackful.Co) { collector(co, results, n, &sum) }, nil)
 			col.Resume()
 			b.ResetTimer()
+			cpu = cpuTime()
 			start.Done()
 			if err := e.Run(func() bool { return col.Status() == stackful.Dead && wg.Count() == 0 }); err != nil {
 				b.Fatal(err)
@@ -151,6 +162,7 @@ func ChanFanOut(b *testing.B, model string, workers int) {
 			tasks = append(tasks, stackless.Spawn(l, newFeederFrame(&start, work, n)), stackless.Spawn(l, newCollectorFrame(results, n, &sum)))
 			l.RunOnce()
 			b.ResetTimer()
+			cpu = cpuTime()
 			start.Done()
 			if err := stackless.Run(l, tasks...); err != nil {
 				b.Fatal(err)
@@ -160,7 +172,24 @@ func ChanFanOut(b *testing.B, model string, workers int) {
 		b.Fatalf("unknown model %q", model)
 	}
 	b.StopTimer()
+	reportCPU(b, cpu)
 	if sum != want {
 		b.Fatalf("sum %d, want %d", sum, want)
 	}
+}
+
+// cpuTime is the process's CPU time (user and system), from getrusage.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the process's CPU time per op since start as
+// "cpu-ns/op": on a loaded machine it moves far less than the wall time.
+// It counts every thread of the process (the garbage collector, and the
+// scheduler's spinning threads for goroutines), at the kernel's tick
+// resolution, so it needs runs of tens of milliseconds or more.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
