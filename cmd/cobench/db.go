@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -299,7 +301,10 @@ func respConns(addr string, n int) ([]*resp.Conn, error) {
 	}
 	var cs []*resp.Conn
 	for range n {
-		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+		if err == nil {
+			unix.CloseOnExec(fd)
+		}
 		if err == nil {
 			err = unix.Connect(fd, ap)
 			if err == nil {

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command cobench measures the coroutine models of this module side by
 // side, in one run, and prints a table.
 //

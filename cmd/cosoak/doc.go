@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command cosoak runs both coroutine models under mixed load and injected
 // faults for a while and checks that nothing is lost or leaked.
 //

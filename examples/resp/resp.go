@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
-	"golang.org/x/sys/unix"
 )
 
 // A Kind is the type of a reply.
@@ -76,19 +75,10 @@ func Dial(co *stackful.Co, addr string) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resp: dial %s: %w", addr, err)
 	}
-	var sa unix.Sockaddr
-	family := unix.AF_INET
-	if ap.Addr().Is4() {
-		sa = &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}
-	} else {
-		family = unix.AF_INET6
-		sa = &unix.SockaddrInet6{Port: int(ap.Port()), Addr: ap.Addr().As16()}
-	}
-	fd, err := unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	fd, sa, err := socketFor(ap)
 	if err != nil {
 		return nil, fmt.Errorf("resp: dial %s: %w", addr, err)
 	}
-	unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 	if err := co.Connect(fd, sa); err != nil {
 		co.Close(fd)
 		return nil, fmt.Errorf("resp: dial %s: %w", addr, err)

@@ -7,9 +7,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
-	"golang.org/x/sys/unix"
 	"io"
 	"net/netip"
 	"strconv"
@@ -22,8 +22,8 @@ type DialFrame struct {
 	addr string
 	r    *Conn
 	r1   error
-	sa   unix.Sockaddr
 	fd   int
+	sa   loop.Sockaddr
 }
 
 // NewDialFrame returns a frame that runs Dial when a task steps it: pass it to stackless.Spawn,
@@ -40,48 +40,33 @@ func (f *DialFrame) Result() (*Conn, error) {
 // Step runs Dial from its resume point to its next suspension, call or return.
 func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 	var (
-		ap     netip.AddrPort
-		err    error
-		family int
-		err1   error
+		ap   netip.AddrPort
+		err  error
+		err1 error
 	)
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:75
+//line resp.go:74
 			ap, err = netip.ParseAddrPort(f.addr)
+//line resp.go:75
+			if err != nil {
 //line resp.go:76
-			if err != nil {
-//line resp.go:77
 				f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err)
 				return stackless.Done
 			}
+//line resp.go:78
+			f.fd, f.sa, err = socketFor(ap)
+//line resp.go:79
+			if err != nil {
 //line resp.go:80
-			family = unix.AF_INET
-//line resp.go:81
-			if ap.Addr().Is4() {
-//line resp.go:82
-				f.sa = &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}
-			} else {
-//line resp.go:84
-				family = unix.AF_INET6
-//line resp.go:85
-				f.sa = &unix.SockaddrInet6{Port: int(ap.Port()), Addr: ap.Addr().As16()}
-			}
-//line resp.go:87
-			f.fd, err = unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-//line resp.go:88
-			if err != nil {
-//line resp.go:89
 				f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err)
 				return stackless.Done
 			}
-//line resp.go:91
-			unix.SetsockoptInt(f.fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:92
+//line resp.go:82
 			r2 := co.Connect(f.fd, f.sa)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -93,29 +78,29 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line resp.go:93
+//line resp.go:83
 			co.Close(f.fd)
-//line resp.go:94
+//line resp.go:84
 			f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err1)
 			return stackless.Done
 		case 3:
-//line resp.go:96
+//line resp.go:86
 			f.r, f.r1 = NewConn(f.fd), nil
 			return stackless.Done
 		default:
 			panic("cogen: DialFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:110
+//line resp_cogen.go:95
 }
 
 // Where returns the source position of Dial's resume point (stackless.Locator).
 func (f *DialFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:92"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:82"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:74"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:73"
 }
 
 // A compile error here means the signature of Dial changed: run cogen again.
@@ -149,50 +134,50 @@ func (f *ConnFlushFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:127
+//line resp.go:117
 			if len(f.c.wbuf) == 0 {
-//line resp.go:128
+//line resp.go:118
 				f.r = nil
 				return stackless.Done
 			}
-//line resp.go:130
+//line resp.go:120
 			f.tmp = f.c.fd
-//line resp.go:130
+//line resp.go:120
 			f.tmp1 = f.c.wbuf
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:130
+//line resp.go:120
 			_, r1 := co.Write(f.tmp, f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			err = r1
-//line resp.go:131
+//line resp.go:121
 			f.c.wbuf = f.c.wbuf[:0]
-//line resp.go:132
+//line resp.go:122
 			if err != nil {
-//line resp.go:133
+//line resp.go:123
 				f.r = fmt.Errorf("resp: write: %w", err)
 				return stackless.Done
 			}
-//line resp.go:135
+//line resp.go:125
 			f.r = nil
 			return stackless.Done
 		default:
 			panic("cogen: ConnFlushFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:187
+//line resp_cogen.go:172
 }
 
 // Where returns the source position of Conn.Flush's resume point (stackless.Locator).
 func (f *ConnFlushFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:130"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:120"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:126"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:116"
 }
 
 // A compile error here means the signature of Conn.Flush changed: run cogen again.
@@ -233,15 +218,15 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:144
+//line resp.go:134
 			if f.c.pending == 0 {
-//line resp.go:145
+//line resp.go:135
 				f.r, f.r1 = Value{}, errors.New("resp: Receive without a pending command")
 				return stackless.Done
 			}
-//line resp.go:147
+//line resp.go:137
 			f.c.compact()
-//line resp.go:148
+//line resp.go:138
 			f.callValue = newConnValueFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callValue)
@@ -249,13 +234,13 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3 := f.callValue.Result()
 			f.callValue = nil
 			f.v, err = r2, r3
-//line resp.go:149
+//line resp.go:139
 			if err != nil {
-//line resp.go:150
+//line resp.go:140
 				f.r, f.r1 = f.v, err
 				return stackless.Done
 			}
-//line resp.go:152
+//line resp.go:142
 			f.c.pending--
 			if !(f.v.Kind == Array && f.v.Int > 0) {
 				f.PC = 4
@@ -263,11 +248,11 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 3:
-//line resp.go:154
+//line resp.go:144
 			f.v.Array = make([]Value, 0, f.v.Int)
-//line resp.go:155
+//line resp.go:145
 			f.tmp = f.v.Int
-//line resp.go:155
+//line resp.go:145
 			f.index = 0
 			fallthrough
 		case 6:
@@ -277,7 +262,7 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line resp.go:156
+//line resp.go:146
 			f.callValue = newConnValueFrame(f.c)
 			f.PC = 11
 			return co.Call(f.callValue)
@@ -285,19 +270,19 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r4, r5 := f.callValue.Result()
 			f.callValue = nil
 			e, err1 = r4, r5
-//line resp.go:157
+//line resp.go:147
 			if err1 != nil {
-//line resp.go:158
+//line resp.go:148
 				f.r, f.r1 = f.v, err1
 				return stackless.Done
 			}
-//line resp.go:160
+//line resp.go:150
 			if e.Kind == Array {
-//line resp.go:161
+//line resp.go:151
 				f.r, f.r1 = f.v, fmt.Errorf("%w: nested array", ErrProtocol)
 				return stackless.Done
 			}
-//line resp.go:163
+//line resp.go:153
 			f.v.Array = append(f.v.Array, e)
 			fallthrough
 		case 8:
@@ -305,31 +290,31 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 4:
-//line resp.go:166
+//line resp.go:156
 			if f.v.Kind == Error {
-//line resp.go:167
+//line resp.go:157
 				f.r, f.r1 = f.v, ServerError(f.v.Str)
 				return stackless.Done
 			}
-//line resp.go:169
+//line resp.go:159
 			f.r, f.r1 = f.v, nil
 			return stackless.Done
 		default:
 			panic("cogen: ConnReceiveFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:322
+//line resp_cogen.go:307
 }
 
 // Where returns the source position of Conn.Receive's resume point (stackless.Locator).
 func (f *ConnReceiveFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:148"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:138"
 	case 11:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:156"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:146"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:143"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:133"
 }
 
 // A compile error here means the signature of Conn.Receive changed: run cogen again.
@@ -365,15 +350,15 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:177
+//line resp.go:167
 			if f.c.pending != 0 {
-//line resp.go:178
+//line resp.go:168
 				f.r, f.r1 = Value{}, errors.New("resp: Do with replies pending")
 				return stackless.Done
 			}
-//line resp.go:180
+//line resp.go:170
 			f.c.Append(f.args...)
-//line resp.go:181
+//line resp.go:171
 			f.callFlush = NewConnFlushFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callFlush)
@@ -387,11 +372,11 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 3:
-//line resp.go:182
+//line resp.go:172
 			f.r, f.r1 = Value{}, err
 			return stackless.Done
 		case 4:
-//line resp.go:184
+//line resp.go:174
 			f.callReceive = NewConnReceiveFrame(f.c)
 			f.PC = 8
 			return co.Call(f.callReceive)
@@ -404,18 +389,18 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnDoFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:408
+//line resp_cogen.go:393
 }
 
 // Where returns the source position of Conn.Do's resume point (stackless.Locator).
 func (f *ConnDoFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:181"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:171"
 	case 8:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:184"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:174"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:176"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:166"
 }
 
 // A compile error here means the signature of Conn.Do changed: run cogen again.
@@ -457,7 +442,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:192
+//line resp.go:182
 			f.callLine = newConnLineFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callLine)
@@ -465,19 +450,19 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			r3, r4 := f.callLine.Result()
 			f.callLine = nil
 			line, err = r3, r4
-//line resp.go:193
+//line resp.go:183
 			if err != nil {
-//line resp.go:194
+//line resp.go:184
 				f.r1, f.r2 = Value{}, err
 				return stackless.Done
 			}
-//line resp.go:196
+//line resp.go:186
 			if len(line) == 0 {
-//line resp.go:197
+//line resp.go:187
 				f.r1, f.r2 = Value{}, fmt.Errorf("%w: empty line", ErrProtocol)
 				return stackless.Done
 			}
-//line resp.go:199
+//line resp.go:189
 			f.v = Value{Kind: Kind(line[0])}
 			f.PC = 3
 			switch f.v.Kind {
@@ -488,35 +473,35 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			continue
 		case 3:
-//line resp.go:225
+//line resp.go:215
 			f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 			return stackless.Done
 		case 4:
-//line resp.go:202
+//line resp.go:192
 			f.v.Str = line[1:]
-//line resp.go:203
+//line resp.go:193
 			f.r1, f.r2 = f.v, nil
 			return stackless.Done
 		case 5:
-//line resp.go:205
+//line resp.go:195
 			f.n, err1 = strconv.ParseInt(string(line[1:]), 10, 64)
-//line resp.go:206
+//line resp.go:196
 			if err1 != nil {
-//line resp.go:207
+//line resp.go:197
 				f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 				return stackless.Done
 			}
-//line resp.go:209
+//line resp.go:199
 			f.v.Int = f.n
-//line resp.go:210
+//line resp.go:200
 			if f.n < 0 && f.v.Kind != Integer {
-//line resp.go:211
+//line resp.go:201
 				f.r1, f.r2 = Value{Kind: Null}, nil
 				return stackless.Done
 			}
-//line resp.go:213
+//line resp.go:203
 			if f.v.Kind != BulkString {
-//line resp.go:214
+//line resp.go:204
 				f.r1, f.r2 = f.v, nil
 				return stackless.Done
 			}
@@ -528,7 +513,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 10:
-//line resp.go:217
+//line resp.go:207
 			f.callFill = newConnFillFrame(f.c)
 			f.PC = 14
 			return co.Call(f.callFill)
@@ -542,33 +527,33 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 16:
-//line resp.go:218
+//line resp.go:208
 			f.r1, f.r2 = Value{}, err2
 			return stackless.Done
 		case 12:
-//line resp.go:221
+//line resp.go:211
 			f.v.Str = f.c.rbuf[f.c.r : f.c.r+int(f.n) : f.c.r+int(f.n)]
-//line resp.go:222
+//line resp.go:212
 			f.c.r += int(f.n) + 2
-//line resp.go:223
+//line resp.go:213
 			f.r1, f.r2 = f.v, nil
 			return stackless.Done
 		default:
 			panic("cogen: connValueFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:561
+//line resp_cogen.go:546
 }
 
 // Where returns the source position of Conn.value's resume point (stackless.Locator).
 func (f *connValueFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:192"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:182"
 	case 14:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:217"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:207"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:191"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:181"
 }
 
 // A compile error here means the signature of Conn.value changed: run cogen again.
@@ -604,17 +589,17 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 2:
-//line resp.go:233
+//line resp.go:223
 			if i := bytes.Index(f.c.rbuf[f.c.r:f.c.w], crlf); i >= 0 {
-//line resp.go:234
+//line resp.go:224
 				l := f.c.rbuf[f.c.r : f.c.r+i : f.c.r+i]
-//line resp.go:235
+//line resp.go:225
 				f.c.r += i + 2
-//line resp.go:236
+//line resp.go:226
 				f.r1, f.r2 = l, nil
 				return stackless.Done
 			}
-//line resp.go:238
+//line resp.go:228
 			f.callFill = newConnFillFrame(f.c)
 			f.PC = 6
 			return co.Call(f.callFill)
@@ -628,23 +613,23 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 8:
-//line resp.go:239
+//line resp.go:229
 			f.r1, f.r2 = nil, err
 			return stackless.Done
 		default:
 			panic("cogen: connLineFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:639
+//line resp_cogen.go:624
 }
 
 // Where returns the source position of Conn.line's resume point (stackless.Locator).
 func (f *connLineFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:238"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:228"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:231"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:221"
 }
 
 // A compile error here means the signature of Conn.line changed: run cogen again.
@@ -681,61 +666,61 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:251
+//line resp.go:241
 			if f.c.w == len(f.c.rbuf) {
-//line resp.go:252
+//line resp.go:242
 				nb := make([]byte, 2*len(f.c.rbuf))
-//line resp.go:253
+//line resp.go:243
 				f.c.w = copy(nb, f.c.rbuf[f.c.r:f.c.w])
-//line resp.go:254
+//line resp.go:244
 				f.c.r = 0
-//line resp.go:255
+//line resp.go:245
 				f.c.rbuf = nb
 			}
-//line resp.go:257
+//line resp.go:247
 			f.tmp = f.c.fd
-//line resp.go:257
+//line resp.go:247
 			f.tmp1 = f.c.rbuf[f.c.w:]
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:257
+//line resp.go:247
 			r2, r3 := co.Read(f.tmp, f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err = r2, r3
-//line resp.go:258
+//line resp.go:248
 			if err != nil {
-//line resp.go:259
+//line resp.go:249
 				f.r1 = fmt.Errorf("resp: read: %w", err)
 				return stackless.Done
 			}
-//line resp.go:261
+//line resp.go:251
 			if n == 0 {
-//line resp.go:262
+//line resp.go:252
 				f.r1 = fmt.Errorf("resp: read: %w", io.ErrUnexpectedEOF)
 				return stackless.Done
 			}
-//line resp.go:264
+//line resp.go:254
 			f.c.w += n
-//line resp.go:265
+//line resp.go:255
 			f.r1 = nil
 			return stackless.Done
 		default:
 			panic("cogen: connFillFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:730
+//line resp_cogen.go:715
 }
 
 // Where returns the source position of Conn.fill's resume point (stackless.Locator).
 func (f *connFillFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:257"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:247"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:250"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:240"
 }
 
 // A compile error here means the signature of Conn.fill changed: run cogen again.
@@ -775,7 +760,7 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:285
+//line resp.go:275
 			f.n = 0
 			fallthrough
 		case 1:
@@ -785,7 +770,7 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line resp.go:287
+//line resp.go:277
 			f.callDo = NewConnDoFrame(f.c, "GET", f.key)
 			f.PC = 6
 			return co.Call(f.callDo)
@@ -793,40 +778,40 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3 := f.callDo.Result()
 			f.callDo = nil
 			v, err = r2, r3
-//line resp.go:288
+//line resp.go:278
 			if err != nil {
-//line resp.go:289
+//line resp.go:279
 				f.r, f.r1 = f.n, err
 				return stackless.Done
 			}
-//line resp.go:291
+//line resp.go:281
 			if v.Kind != BulkString {
-//line resp.go:292
+//line resp.go:282
 				f.r, f.r1 = f.n, fmt.Errorf("resp: GET %s: a reply of kind %c", f.key, v.Kind)
 				return stackless.Done
 			}
-//line resp.go:294
+//line resp.go:284
 			f.n++
 			f.PC = 1
 			continue
 		case 4:
-//line resp.go:296
+//line resp.go:286
 			f.r, f.r1 = f.n, nil
 			return stackless.Done
 		default:
 			panic("cogen: GetLoopFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:821
+//line resp_cogen.go:806
 }
 
 // Where returns the source position of GetLoop's resume point (stackless.Locator).
 func (f *GetLoopFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:287"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:277"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:284"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:274"
 }
 
 // A compile error here means the signature of GetLoop changed: run cogen again.

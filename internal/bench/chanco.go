@@ -1,3 +1,5 @@
+//go:build unix
+
 package bench
 
 //go:generate go run github.com/cogen-go/cogen/cmd/cogen

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package bench holds the bodies of the benchmarks that compare the
 // coroutine models, so that `go test -bench` in each package and
 // cmd/cobench run the identical code.

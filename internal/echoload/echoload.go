@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -260,15 +259,6 @@ func processIO() ioCounts {
 	}
 	c.ok = seen == 2
 	return c
-}
-
-// processCPU returns the user plus system CPU time of this process.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // limitedBuffer keeps the first 4 KiB written to it: enough of a child's

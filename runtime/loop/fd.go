@@ -193,6 +193,19 @@ func (f *FD) Close() error {
 	return err
 }
 
+// CloseFD closes fd: through its registration if it has one ([FD.Close]:
+// its waiters wake with Closed first), else with a plain close(2). Both
+// coroutine models' Close use it.
+func (l *Loop) CloseFD(fd int) error {
+	if f := l.Lookup(fd); f != nil {
+		return f.Close()
+	}
+	if err := closeDescriptor(fd); err != nil {
+		return os.NewSyscallError("close", err)
+	}
+	return nil
+}
+
 func isBadFD(err error) bool {
 	return errors.Is(err, syscall.EBADF) || errors.Is(err, syscall.ENOENT)
 }

@@ -2,6 +2,11 @@
 
 package loop
 
+import "syscall"
+
+// Sockaddr is a socket address as the system calls take it.
+type Sockaddr = syscall.Sockaddr
+
 // Descriptors are not ints here: no fd can be registered (the poller's add
 // fails with ErrNotSupported), so these are never reached with one.
 

@@ -4,6 +4,9 @@ package loop
 
 import "golang.org/x/sys/unix"
 
+// Sockaddr is a socket address as the system calls take it.
+type Sockaddr = unix.Sockaddr
+
 func closeDescriptor(fd int) error { return unix.Close(fd) }
 
 // isStream reports whether fd is a byte stream, where a short read means the

@@ -1,12 +1,8 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd
 
 package loop
 
-import (
-	"time"
-
-	"golang.org/x/sys/unix"
-)
+import "time"
 
 // On systems without a poller no loop can be created, so these are never
 // reached with a valid loop; they exist so dependent packages compile.
@@ -23,11 +19,11 @@ func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (int
 	return 0, false, ErrNotSupported
 }
 
-func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (int, unix.Sockaddr, bool, error) {
+func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (int, Sockaddr, bool, error) {
 	return -1, nil, false, ErrNotSupported
 }
 
-func (l *Loop) TryConnect(w *Waiter, fd int, sa unix.Sockaddr, timeout time.Duration) (bool, error) {
+func (l *Loop) TryConnect(w *Waiter, fd int, sa Sockaddr, timeout time.Duration) (bool, error) {
 	return false, ErrNotSupported
 }
 

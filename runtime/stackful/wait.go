@@ -1,11 +1,9 @@
 package stackful
 
 import (
-	"os"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
-	"golang.org/x/sys/unix"
 )
 
 // Cond is the loop's condition variable (libco's co_cond): Signal and
@@ -82,11 +80,11 @@ func (co *Co) WriteTimeout(fd int, p []byte, timeout time.Duration) (int, error)
 
 // Accept accepts a connection on the listening socket fd, waiting for one.
 // The new fd is non-blocking and close-on-exec.
-func (co *Co) Accept(fd int) (int, unix.Sockaddr, error) { return co.AcceptTimeout(fd, -1) }
+func (co *Co) Accept(fd int) (int, loop.Sockaddr, error) { return co.AcceptTimeout(fd, -1) }
 
 // AcceptTimeout is Accept giving up with [loop.ErrTimeout] after timeout
 // (negative: never; 0: at once if no connection is pending).
-func (co *Co) AcceptTimeout(fd int, timeout time.Duration) (int, unix.Sockaddr, error) {
+func (co *Co) AcceptTimeout(fd int, timeout time.Duration) (int, loop.Sockaddr, error) {
 	co.mustBeCurrent("Accept")
 	l := co.env.loop
 	deadline := deadlineOf(l, timeout)
@@ -104,12 +102,12 @@ func (co *Co) AcceptTimeout(fd int, timeout time.Duration) (int, unix.Sockaddr, 
 
 // Connect connects the non-blocking socket fd to sa, waiting until the
 // connection is established or fails.
-func (co *Co) Connect(fd int, sa unix.Sockaddr) error { return co.ConnectTimeout(fd, sa, -1) }
+func (co *Co) Connect(fd int, sa loop.Sockaddr) error { return co.ConnectTimeout(fd, sa, -1) }
 
 // ConnectTimeout is Connect giving up with [loop.ErrTimeout] after timeout
 // (negative: never; 0: at once if the connection is not established by the
 // connect call itself, leaving it in progress).
-func (co *Co) ConnectTimeout(fd int, sa unix.Sockaddr, timeout time.Duration) error {
+func (co *Co) ConnectTimeout(fd int, sa loop.Sockaddr, timeout time.Duration) error {
 	co.mustBeCurrent("Connect")
 	l := co.env.loop
 	deadline := deadlineOf(l, timeout)
@@ -232,13 +230,7 @@ func (co *Co) Close(fd int) error {
 	if co == nil {
 		nilCo("Close")
 	}
-	if f := co.env.loop.Lookup(fd); f != nil {
-		return f.Close()
-	}
-	if err := unix.Close(fd); err != nil {
-		return os.NewSyscallError("close", err)
-	}
-	return nil
+	return co.env.loop.CloseFD(fd)
 }
 
 // Waiter returns the coroutine's loop waiter, for building waiting

@@ -61,8 +61,13 @@ func TestGoschedLetsTimersRun(t *testing.T) {
 	l := newLoop(t)
 	rounds := 0
 	fired := false
-	l.AfterFunc(time.Millisecond, func() { fired = true })
 	spinner := Spawn(l, newFn(func(t *Task, pc *int) Status {
+		if *pc == 0 {
+			// Armed by the spinner's first step, so that a loaded machine
+			// cannot let the timer fire before the spinner ever runs.
+			*pc = 1
+			l.AfterFunc(time.Millisecond, func() { fired = true })
+		}
 		for !fired {
 			t.Gosched()
 			if t.Blocked() {

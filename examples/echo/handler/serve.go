@@ -4,14 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
-	"golang.org/x/sys/unix"
 )
 
 // A StacklessServer runs one stackless task per connection accepted on a
@@ -88,7 +86,7 @@ func (s *StacklessServer) track(t *stackless.Task) {
 // makes their handlers close their connections. It re-panics a handler's
 // panic. Call it on the loop's goroutine while the loop is not running.
 func (s *StacklessServer) Shutdown(limit time.Duration) error {
-	err := closeFD(s.l, s.lfd)
+	err := s.l.CloseFD(s.lfd)
 	tasks := append([]*stackless.Task{s.accept}, s.conns...)
 	var guard loop.Timer
 	s.l.Reset(&guard, limit, func() {
@@ -138,7 +136,7 @@ func ServeStackful(env *stackful.Env, lfd int, handler func(co *stackful.Co, fd 
 // finished, for at most limit. Call it on the env's main coroutine while the
 // loop is not running.
 func (s *StackfulServer) Shutdown(limit time.Duration) error {
-	err := closeFD(s.env.Loop(), s.lfd)
+	err := s.env.Loop().CloseFD(s.lfd)
 	expired := false
 	var guard loop.Timer
 	s.env.Loop().Reset(&guard, limit, func() { expired = true })
@@ -155,24 +153,10 @@ func (s *StackfulServer) Shutdown(limit time.Duration) error {
 	return err
 }
 
-// closeFD closes fd through the loop if it is registered, so that its
-// waiters wake with an error.
-func closeFD(l *loop.Loop, fd int) error {
-	if f := l.Lookup(fd); f != nil {
-		return f.Close()
-	}
-	if err := unix.Close(fd); err != nil {
-		return os.NewSyscallError("close", err)
-	}
-	return nil
-}
-
 // noDelay turns off Nagle's algorithm on an accepted connection, as Go's net
 // package does on every TCP connection, so that all servers compared send
 // small replies the same way.
-func noDelay(fd int) {
-	unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-}
+func noDelay(fd int) { setNoDelay(fd) }
 
 // A GoroutineServer is the baseline the coroutine servers are compared
 // with: Go's net package, one goroutine per connection running the same

@@ -1,3 +1,5 @@
+//go:build linux || darwin || freebsd
+
 package conet
 
 import (
@@ -186,7 +188,7 @@ func (d *Dialer) setup(fd *netFD, k netKind) error {
 				}
 				secs := int(max((period+time.Second-1)/time.Second, 1))
 				unix.SetsockoptInt(s, unix.SOL_SOCKET, unix.SO_KEEPALIVE, 1)
-				unix.SetsockoptInt(s, unix.IPPROTO_TCP, unix.TCP_KEEPIDLE, secs)
+				unix.SetsockoptInt(s, unix.IPPROTO_TCP, tcpKeepIdle, secs)
 				unix.SetsockoptInt(s, unix.IPPROTO_TCP, unix.TCP_KEEPINTVL, secs)
 			}
 		case unix.SOCK_DGRAM:

@@ -1,13 +1,9 @@
-//go:build linux
-
 package stackless
 
 import (
-	"os"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
-	"golang.org/x/sys/unix"
 )
 
 // Read reads from the non-blocking fd into p, suspending the task until data
@@ -67,7 +63,7 @@ func (t *Task) Write(fd int, p []byte) (int, error) {
 
 // Accept accepts a connection on the listening fd, suspending until one
 // arrives. The new fd is non-blocking and close-on-exec.
-func (t *Task) Accept(fd int) (int, unix.Sockaddr, error) {
+func (t *Task) Accept(fd int) (int, loop.Sockaddr, error) {
 	t.check()
 	if err := t.begin(); err != nil {
 		return -1, nil, err
@@ -81,7 +77,7 @@ func (t *Task) Accept(fd int) (int, unix.Sockaddr, error) {
 
 // Connect connects the non-blocking socket fd to sa, suspending until the
 // connection is established or fails.
-func (t *Task) Connect(fd int, sa unix.Sockaddr) error {
+func (t *Task) Connect(fd int, sa loop.Sockaddr) error {
 	t.check()
 	if err := t.begin(); err != nil {
 		return err
@@ -157,11 +153,5 @@ const pollYieldEvery = 64
 // Close unregisters fd from the loop, waking any task waiting on it with an
 // error, and closes it.
 func (t *Task) Close(fd int) error {
-	if f := t.w.Loop().Lookup(fd); f != nil {
-		return f.Close()
-	}
-	if err := unix.Close(fd); err != nil {
-		return os.NewSyscallError("close", err)
-	}
-	return nil
+	return t.w.Loop().CloseFD(fd)
 }

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin || freebsd
 
 package loop
 
@@ -31,7 +31,7 @@ func ListenTCP(network, address string, reusePort bool) (fd int, addr *net.TCPAd
 	if ap.Addr().Is6() {
 		family, sa = unix.AF_INET6, &unix.SockaddrInet6{Port: int(ap.Port()), Addr: ap.Addr().As16()}
 	}
-	fd, err = unix.Socket(family, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	fd, err = Socket(family, unix.SOCK_STREAM, 0)
 	if err != nil {
 		return -1, nil, &net.OpError{Op: "listen", Net: network, Err: os.NewSyscallError("socket", err)}
 	}

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin || freebsd
 
 package loop
 
@@ -71,9 +71,9 @@ func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (n i
 // TryAccept accepts one connection on the listening fd. The new fd is
 // non-blocking and close-on-exec. It returns wait=true, having armed w, if no
 // connection is pending.
-func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa unix.Sockaddr, wait bool, err error) {
+func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa Sockaddr, wait bool, err error) {
 	for {
-		nfd, sa, err = unix.Accept4(fd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		nfd, sa, err = Accept(fd)
 		if err != unix.EINTR && err != unix.ECONNABORTED {
 			break
 		}
@@ -85,7 +85,7 @@ func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa 
 		return -1, nil, true, nil
 	}
 	if err != nil {
-		return -1, nil, false, os.NewSyscallError("accept4", err)
+		return -1, nil, false, os.NewSyscallError("accept", err)
 	}
 	return nfd, sa, false, nil
 }
@@ -94,7 +94,7 @@ func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa 
 // is in progress it returns wait=true, having armed w for writability; the
 // retry after the wake-up reports the outcome (Linux reports EALREADY while
 // in progress, success once connected, and the pending error if it failed).
-func (l *Loop) TryConnect(w *Waiter, fd int, sa unix.Sockaddr, timeout time.Duration) (wait bool, err error) {
+func (l *Loop) TryConnect(w *Waiter, fd int, sa Sockaddr, timeout time.Duration) (wait bool, err error) {
 	err = unix.Connect(fd, sa)
 	switch err {
 	case nil, unix.EISCONN:

@@ -1,3 +1,5 @@
+//go:build linux || darwin || freebsd
+
 package conet
 
 import (
@@ -169,7 +171,7 @@ func ipSockaddr(family int, ap netip.AddrPort) (unix.Sockaddr, error) {
 
 // socket creates a non-blocking, close-on-exec socket.
 func socket(family, sotype int) (int, error) {
-	s, err := unix.Socket(family, sotype|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	s, err := loop.Socket(family, sotype, 0)
 	if err != nil {
 		return -1, os.NewSyscallError("socket", err)
 	}

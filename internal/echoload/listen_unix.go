@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin || freebsd
 
 package echoload
 
@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/cogen-go/cogen/runtime/loop"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,7 +16,7 @@ import (
 // connection of a run to queue, and its address: the listener of the servers
 // that run on the event loop.
 func ListenFD() (fd int, addr string, err error) {
-	fd, err = unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	fd, err = loop.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
 	if err != nil {
 		return -1, "", fmt.Errorf("echoload: %w", os.NewSyscallError("socket", err))
 	}

@@ -1,3 +1,5 @@
+//go:build linux || darwin || freebsd
+
 package conet
 
 import (
@@ -10,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"golang.org/x/sys/unix"
 )
@@ -187,7 +190,7 @@ var somaxconn = sync.OnceValue(func() int {
 })
 
 var ipv6Available = sync.OnceValue(func() bool {
-	s, err := unix.Socket(unix.AF_INET6, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	s, err := loop.Socket(unix.AF_INET6, unix.SOCK_STREAM, 0)
 	if err != nil {
 		return false
 	}
@@ -255,14 +258,14 @@ func (fd *netFD) accept() (nfd int, sa unix.Sockaddr, err error) {
 func (fd *netFD) plainAccept() (nfd int, sa unix.Sockaddr, err error) {
 	err = fd.plain(false, func(s int) (err error) {
 		for {
-			nfd, sa, err = unix.Accept4(s, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+			nfd, sa, err = loop.Accept(s)
 			if err != unix.EINTR && err != unix.ECONNABORTED {
 				return err
 			}
 		}
 	})
 	if err != nil {
-		return -1, nil, wrapSyscall("accept4", err)
+		return -1, nil, wrapSyscall("accept", err)
 	}
 	return nfd, sa, nil
 }
