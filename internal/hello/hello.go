@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package hello is the HTTP/1.1 hello server loop that the HTTP benchmarks
 // and the net adapters' stress test share: blocking-style code that runs
 // unchanged on any io.Reader and io.Writer, a coroutine connection included.
