@@ -1,3 +1,5 @@
+//go:build linux || darwin || freebsd
+
 package conet
 
 import (
@@ -234,11 +236,11 @@ func (fd *netFD) takeCarry(p []byte) int {
 // still refers to the socket (the portable poller watches a dup of it).
 func (fd *netFD) retire() {
 	unix.Shutdown(fd.sysfd, unix.SHUT_RDWR)
-	p, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	p, err := loop.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err != nil {
 		return // the shutdown has ended the connection; the socket goes with the number
 	}
-	unix.Dup3(p, fd.sysfd, unix.O_CLOEXEC)
+	dupOnto(p, fd.sysfd)
 	unix.Close(p)
 }
 
