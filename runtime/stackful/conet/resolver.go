@@ -9,9 +9,9 @@ import (
 )
 
 // A Resolver makes the lookups of a *net.Resolver yield: in a hooked
-// coroutine, each lookup runs on a helper goroutine ([hook.Offload]) while
-// the coroutine waits on its env's loop and the env's other coroutines run;
-// elsewhere it is the plain lookup. The zero value uses
+// coroutine, each lookup runs on a worker of the env's offload pool
+// ([hook.Offload]) while the coroutine waits on its env's loop and the
+// env's other coroutines run; elsewhere it is the plain lookup. The zero value uses
 // net.DefaultResolver; set Resolver for another configuration (PreferGo,
 // a custom Dial to a DNS server, StrictErrors...).
 //
