@@ -11,9 +11,9 @@ import (
 // A Resolver makes the lookups of a *net.Resolver yield: in a hooked
 // coroutine, each lookup runs on a worker of the env's offload pool
 // ([hook.Offload]) while the coroutine waits on its env's loop and the
-// env's other coroutines run; elsewhere it is the plain lookup. The zero value uses
-// net.DefaultResolver; set Resolver for another configuration (PreferGo,
-// a custom Dial to a DNS server, StrictErrors...).
+// env's other coroutines run; elsewhere it is the plain lookup. The zero
+// value uses net.DefaultResolver; set Resolver for another configuration
+// (PreferGo, a custom Dial to a DNS server, StrictErrors...).
 //
 // Why not a *net.Resolver whose Dial returns coroutine conns: Go's resolver
 // runs its queries (A and AAAA in parallel) on goroutines of its own and
