@@ -58,7 +58,8 @@ type Stall struct {
 	// timeout; sampling makes it up to a quarter more).
 	For time.Duration
 	// State is the goroutine's state as a traceback prints it:
-	// "sync.Mutex.Lock", "chan receive", "select", "syscall", "running"...
+	// "sync.Mutex.Lock", "chan receive", "select", "syscall", "running"...;
+	// "unknown" (with Blocked true) if its traceback was not found.
 	State string
 	// Blocked reports that the goroutine waits outside the env's loop (in
 	// Go's scheduler or a blocking system call); false means it computes.
@@ -72,7 +73,10 @@ type Stall struct {
 func (s Stall) String() string {
 	var b strings.Builder
 	what := "computing"
-	if s.Blocked {
+	switch {
+	case s.State == "unknown":
+		what = "in an unknown state (its goroutine is not in the traceback)"
+	case s.Blocked:
 		what = "blocked in " + s.State + " outside the event loop"
 	}
 	fmt.Fprintf(&b, "stackful: stall: coroutine %p (goroutine %d) has kept its env for %v, %s;\n",
@@ -199,9 +203,13 @@ func (e *Env) watch(stop <-chan struct{}) {
 		if e.loadCurrent() != cur || e.loadSwitches() != count {
 			continue // it moved on meanwhile
 		}
-		if !found || s.State == "coroutine" {
-			settled = !found
-			continue
+		if s.State == "coroutine" {
+			continue // caught mid-switch
+		}
+		if !found {
+			// Never silent: without its traceback the coroutine cannot be
+			// shown to compute, so it is reported as blocked.
+			s.State, s.Blocked = "unknown", true
 		}
 		s.For = time.Since(since)
 		if s.Blocked {

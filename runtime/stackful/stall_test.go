@@ -193,3 +193,11 @@ func (b *lockedBuffer) Len() int {
 	defer b.mu.Unlock()
 	return b.b.Len()
 }
+
+func TestStallStringUnknown(t *testing.T) {
+	s := Stall{For: 1500 * time.Millisecond, State: "unknown", Blocked: true}.String()
+	if !strings.Contains(s, "has kept its env for 1.5s, in an unknown state (its goroutine is not in the traceback)") ||
+		!strings.Contains(s, "hook.Offload") {
+		t.Errorf("report:\n%s", s)
+	}
+}
