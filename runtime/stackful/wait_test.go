@@ -443,8 +443,8 @@ func TestMainCoroutineWaits(t *testing.T) {
 		}
 	})
 	t0 := time.Now()
-	main.Sleep(20 * time.Millisecond) // runs the loop meanwhile
-	if took := time.Since(t0); took < 20*time.Millisecond {
+	main.Sleep(200 * time.Millisecond) // runs the loop meanwhile; room for 5 ticks of 1 ms on a loaded machine
+	if took := time.Since(t0); took < 200*time.Millisecond {
 		t.Fatalf("main slept %v", took)
 	}
 	if ticks != 5 || ticker.Status() != Dead {
