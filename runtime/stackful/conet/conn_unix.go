@@ -190,7 +190,7 @@ func (fd *netFD) plainRead(p []byte) (n int, err error) {
 }
 
 func (fd *netFD) coRead(co *stackful.Co, p []byte) (int, error) {
-	l, err := fd.claim(co)
+	l, err := fd.claim(co, false)
 	if err == errFallback {
 		var n int
 		co.Offload(func() { n, err = fd.plainRead(p) })
@@ -261,7 +261,7 @@ func (fd *netFD) plainWrite(p []byte) (int, error) {
 }
 
 func (fd *netFD) coWrite(co *stackful.Co, p []byte) (int, error) {
-	l, err := fd.claim(co)
+	l, err := fd.claim(co, true)
 	if err == errFallback {
 		var n int
 		co.Offload(func() { n, err = fd.plainWrite(p) })

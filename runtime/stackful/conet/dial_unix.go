@@ -233,7 +233,7 @@ func (fd *netFD) connect(ctx context.Context, sa unix.Sockaddr, deadline time.Ti
 }
 
 func (fd *netFD) coConnect(ctx context.Context, co *stackful.Co, sa unix.Sockaddr) error {
-	l, err := fd.claim(co)
+	l, err := fd.claim(co, true)
 	if err == errFallback {
 		co.Offload(func() { err = fd.plainConnect(ctx, sa) })
 		return err

@@ -271,7 +271,7 @@ func (fd *netFD) plainAccept() (nfd int, sa unix.Sockaddr, err error) {
 }
 
 func (fd *netFD) coAccept(co *stackful.Co) (int, unix.Sockaddr, error) {
-	l, err := fd.claim(co)
+	l, err := fd.claim(co, false)
 	if err == errFallback {
 		nfd, sa := -1, unix.Sockaddr(nil)
 		co.Offload(func() { nfd, sa, err = fd.plainAccept() })

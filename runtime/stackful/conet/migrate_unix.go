@@ -59,9 +59,10 @@ var noMigration atomic.Bool
 // worker (see above); it never leaves the package.
 var errFallback = errors.New("conet: fall back to an offloaded call")
 
-// claim binds fd to co's loop: at once if no loop serves it, by migration
-// if another does. errFallback means the caller must fall back.
-func (fd *netFD) claim(co *stackful.Co) (*loop.Loop, error) {
+// claim binds fd to co's loop for a call in one direction: at once if no
+// loop serves it, by migration if another does. errFallback means the
+// caller must fall back.
+func (fd *netFD) claim(co *stackful.Co, write bool) (*loop.Loop, error) {
 	l := co.Env().Loop()
 	for {
 		o := fd.owner.Load()
@@ -85,7 +86,7 @@ func (fd *netFD) claim(co *stackful.Co) (*loop.Loop, error) {
 			fallbacks.Add(1)
 			return nil, errFallback
 		}
-		ok, err := fd.migrate(co, o, l)
+		ok, err := fd.migrate(co, o, l, write)
 		if err != nil {
 			return nil, err
 		}
@@ -104,11 +105,11 @@ type migration struct {
 	waiting  bool
 }
 
-// migrate asks from to hand fd over to l and waits for the answer in co.
-// It reports false, nil when the call must fall back; true when fd.owner
-// has changed (to l, or to nil because from is closed) and claim should
-// look again.
-func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop) (bool, error) {
+// migrate asks from to hand fd over to l and waits for the answer in co,
+// at most migrateWait and never beyond the call's deadline. It reports
+// false, nil when the call must fall back; true when fd.owner has changed
+// (to l, or to nil because from is closed) and claim should look again.
+func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop, write bool) (bool, error) {
 	m := &migration{}
 	w := co.Waiter()
 	err := from.Submit(func() {
@@ -125,8 +126,12 @@ func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop) (bool, error) {
 		fd.owner.CompareAndSwap(from, nil)
 		return true, nil
 	}
+	dl := &fd.rdeadline
+	if write {
+		dl = &fd.wdeadline
+	}
 	wait := migrateWait
-	if t, err := timeout(&fd.rdeadline); err == nil && t >= 0 {
+	if t, err := timeout(dl); err == nil && t >= 0 {
 		wait = min(wait, t)
 	}
 	deadline := time.Now().Add(wait)

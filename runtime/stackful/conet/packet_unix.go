@@ -151,7 +151,7 @@ func (fd *netFD) sendto(p []byte, to unix.Sockaddr) (n int, err error) {
 // coDo runs a non-blocking call in co until it does not report EAGAIN,
 // waiting on the loop for fd's readiness in between.
 func (fd *netFD) coDo(co *stackful.Co, write bool, call func(s int) error) error {
-	l, err := fd.claim(co)
+	l, err := fd.claim(co, write)
 	if err == errFallback {
 		co.Offload(func() { err = fd.plain(write, call) })
 		return err
