@@ -5,7 +5,7 @@
 // conns behind a cosync.Semaphore). It prints one JSON line: the GETs
 // done, the seconds they took and the CPU seconds this process used.
 //
-//	dbload -addr 127.0.0.1:6379 -conns 50 -d 1s -model coroutines
+//	dbload -addr 127.0.0.1:6379 -conns 50 -d 1s -model coroutines [-cpuprofile file]
 package main
 
 import (
@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"syscall"
 	"time"
@@ -37,7 +38,17 @@ func main() {
 	d := flag.Duration("d", time.Second, "how long to load")
 	model := flag.String("model", "goroutines", "goroutines or coroutines")
 	key := flag.String("key", "cobench:key", "the key to GET (set beforehand)")
+	prof := flag.String("cpuprofile", "", "write a CPU profile")
 	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "dbload:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	var r Result
 	var err error
 	switch *model {
