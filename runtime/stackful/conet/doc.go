@@ -83,9 +83,11 @@
 // When the serving env does not answer within 20 ms (its goroutine is
 // busy, or does not run its loop), or one of its coroutines is using the
 // conn, the call falls back: it runs through Go's poller on an offload
-// worker (stackful.Co.Offload) while the coroutine waits, and the next call
-// tries to migrate again. A conn whose env has been closed is taken over at
-// once. From plain goroutines a conn always works, through Go's poller.
+// worker (stackful.Co.Offload) while the coroutine waits. After an
+// unanswered request, calls from other envs fall back at once for a second
+// before asking again; the request stays queued and moves the conn when
+// the serving env runs its loop again. A conn whose env has been closed is
+// taken over at once. From plain goroutines a conn always works, through Go's poller.
 //
 // Costs: a migration is one round trip between the two loops (two
 // cross-thread wake-ups) per hand-off, after which the conn's calls cost

@@ -56,6 +56,10 @@ type netFD struct {
 	carry   []byte
 	carried atomic.Int32 // len(carry)
 
+	// noAskUntil: until then (package clock) calls from other envs fall
+	// back without asking the serving loop, which left a request unanswered.
+	noAskUntil atomic.Int64
+
 	// Loop side: touched only by goroutines of the owner's env, which run
 	// one at a time.
 	rco, wco     *stackful.Co // the coroutine waiting to read or write

@@ -311,14 +311,20 @@ func TestFallbackWhileOwnerBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	f0 := fallbacks.Load()
+	f0, r0 := fallbacks.Load(), requests.Load()
 	// A's goroutine is busy here (this test, not running A's loop).
-	if err := b.do(func(co *stackful.Co) error { return exchange(c, "in B, A busy") }); err != nil {
-		t.Fatalf("B while A is busy: %v", err)
+	for i := range 5 {
+		if err := b.do(func(co *stackful.Co) error { return exchange(c, fmt.Sprint("in B, A busy ", i)) }); err != nil {
+			t.Fatalf("B while A is busy: %v", err)
+		}
 	}
-	if fallbacks.Load() == f0 {
-		t.Fatal("B's calls did not fall back while A was busy")
+	if n := fallbacks.Load() - f0; n < 10 {
+		t.Fatalf("%d of B's 10 calls fell back while A was busy", n)
 	}
+	if n := requests.Load() - r0; n != 1 {
+		t.Fatalf("B asked busy A %d times, want once (then it falls back at once)", n)
+	}
+	c.fd.noAskUntil.Store(0) // as if retryAfter had passed
 	if c.fd.owner.Load() != a.Loop() {
 		t.Fatal("the conn moved while its owner was busy")
 	}

@@ -31,9 +31,11 @@ import (
 // A is using the descriptor itself (a reader of A waits on it while B
 // writes), or when A does not answer within migrateWait (its goroutine is
 // busy, or not running its loop). A fallback is correct whatever A does:
-// Go's poller and the loops can all watch one descriptor. The next call
-// tries to migrate again. If A's loop is closed, its registrations are gone
-// and B takes the descriptor over at once.
+// Go's poller and the loops can all watch one descriptor. When A is using
+// it, the next call asks again; when A did not answer, calls fall back at
+// once for retryAfter (the unanswered request stays queued and moves the
+// descriptor when A runs again). If A's loop is closed, its registrations
+// are gone and B takes the descriptor over at once.
 //
 // Why migrate rather than always fall back: a conn that stays in one env
 // (the common case, and every call after a hand-off) then pays nothing at
@@ -48,8 +50,16 @@ import (
 // release a descriptor before its call falls back.
 const migrateWait = 20 * time.Millisecond
 
-// Migrations and fallbacks so far, process-wide: for tests and benchmarks.
-var migrations, fallbacks atomic.Int64
+// Migrations, fallbacks and release requests so far, process-wide: for
+// tests and benchmarks.
+var migrations, fallbacks, requests atomic.Int64
+
+// retryAfter is how long calls fall back at once, without asking again,
+// after a serving loop left a release request unanswered for migrateWait:
+// a busy or abandoned env costs each call a wait only once per retryAfter.
+// The unanswered request stays queued and moves the conn when that loop
+// runs again.
+const retryAfter = time.Second
 
 // noMigration makes every call on a conn served by another env fall back:
 // for the benchmark that compares the two.
@@ -82,7 +92,7 @@ func (fd *netFD) claim(co *stackful.Co, write bool) (*loop.Loop, error) {
 		if fd.closed() {
 			return nil, errClosed
 		}
-		if noMigration.Load() {
+		if noMigration.Load() || now() < time.Duration(fd.noAskUntil.Load()) {
 			fallbacks.Add(1)
 			return nil, errFallback
 		}
@@ -112,6 +122,7 @@ type migration struct {
 func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop, write bool) (bool, error) {
 	m := &migration{}
 	w := co.Waiter()
+	requests.Add(1)
 	err := from.Submit(func() {
 		released := fd.release(from, l)
 		l.Submit(func() {
@@ -139,6 +150,9 @@ func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop, write bool) (bool,
 	for !m.answered {
 		left := time.Until(deadline)
 		if left <= 0 {
+			if wait == migrateWait {
+				fd.noAskUntil.Store(int64(now() + retryAfter))
+			}
 			return false, nil
 		}
 		m.waiting = true
@@ -148,6 +162,9 @@ func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop, write bool) (bool,
 		switch r {
 		case loop.Timeout:
 			if !m.answered {
+				if wait == migrateWait {
+					fd.noAskUntil.Store(int64(now() + retryAfter))
+				}
 				return false, nil
 			}
 		case loop.LoopClosed:
