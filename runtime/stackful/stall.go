@@ -30,9 +30,8 @@ import (
 // atomic copies. When the same coroutine (other than main) has
 // been current, with no Resume in between, for longer than the timeout, the
 // watchdog takes one traceback of all goroutines (runtime.Stack, which
-// stops the world for its duration: about a millisecond and half a
-// megabyte of text per thousand goroutines, so tens of milliseconds and
-// tens of megabytes, once, in an env of 100,000 coroutines) and finds the coroutine's goroutine by the receiver of its
+// stops the world for its duration: 63 ms and 7.3 MB of text for 10,000
+// suspended coroutines on the loaded 2-core VM, once per stall) and finds the coroutine's goroutine by the receiver of its
 // (*Co).run frame. Its state decides:
 //
 //   - blocked (any wait state: sync.Mutex.Lock, chan receive, select,
