@@ -127,7 +127,7 @@ func (w *workspace) build() error {
 			return err
 		}
 	}
-	for seed := int64(1); seed <= randomPrograms; seed++ {
+	for seed := firstRandom; seed < firstRandom+int64(randomPrograms); seed++ {
 		name := fmt.Sprintf("random%d", seed)
 		dir := filepath.Join(w.dir, "cases", name)
 		if err := os.MkdirAll(dir, 0o777); err != nil {
@@ -138,7 +138,7 @@ func (w *workspace) build() error {
 		}
 		w.random = append(w.random, name)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+time.Duration(randomPrograms)*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
 	cmd.Dir = w.dir
@@ -151,8 +151,20 @@ func (w *workspace) build() error {
 	return nil
 }
 
-// randomPrograms is how many random programs the differential test runs.
-const randomPrograms = 24
+// randomPrograms is how many random programs the differential test runs
+// (seeds firstRandom to firstRandom+randomPrograms-1): 24, or
+// COGEN_RANDOM_PROGRAMS for a long run (COGEN_RANDOM_FIRST moves the
+// seeds), which builds them all into one harness:
+//
+//	COGEN_RANDOM_PROGRAMS=500 COGEN_RANDOM_FIRST=1000 go test ./gen -run 'TestDifferential/random'
+var randomPrograms, firstRandom = envInt("COGEN_RANDOM_PROGRAMS", 24), int64(envInt("COGEN_RANDOM_FIRST", 1))
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n >= 0 {
+		return n
+	}
+	return def
+}
 
 // TestGolden compares the generated file of every corpus program with
 // <corpus>/<case>.golden (refresh with go test ./gen -update).
@@ -319,7 +331,7 @@ func (w *workspace) run() {
 		w.runErr = err
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute+2*time.Duration(randomPrograms)*time.Second)
 	defer cancel()
 	bin := filepath.Join(w.dir, "harness.bin")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./harness")
