@@ -45,7 +45,13 @@ const (
 	actRead   = iota // write out (if not empty), then read into buf[end:] until the deadline
 	actClose         // write out (if not empty) and close
 	actLinger        // write out, half-close, read and discard for up to 500 ms, close
+	actWrite         // write out, then step again: pipelined answers piled up
 )
+
+// maxPending bounds the answers step piles up before they are written: a
+// client pipelining a buffer full of small requests, and not reading,
+// costs the server this much and its buffer, not an answer per request.
+const maxPending = 64 << 10
 
 const initialBuffer = 4 << 10
 
@@ -197,6 +203,9 @@ func (c *conn) step() uint8 {
 				return actClose
 			}
 			c.phase, c.deadline = phIdle, c.after(lim.IdleTimeout)
+			if len(c.out) >= maxPending {
+				return actWrite
+			}
 		}
 	}
 }

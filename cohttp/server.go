@@ -30,6 +30,8 @@ func serveConn(co *stackful.Co, c *conn) error {
 		switch act {
 		case actClose:
 			return nil
+		case actWrite:
+			continue
 		case actLinger:
 			// As net/http: half-close, then read and discard for up to
 			// 500 ms, so that the close does not reset the connection

@@ -85,8 +85,10 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			switch f.act {
 			case actClose:
 				f.PC = 17
+			case actWrite:
+				f.PC = 2
 			case actLinger:
-				f.PC = 18
+				f.PC = 19
 			}
 			continue
 		case 11:
@@ -95,24 +97,24 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 7
 			continue
 		case 16:
-//line server.go:46
+//line server.go:48
 			f.c.room()
-//line server.go:47
+//line server.go:49
 			f.tmp = f.c.fd
-//line server.go:47
+//line server.go:49
 			f.tmp1 = f.c.buf[f.c.end:]
-//line server.go:47
+//line server.go:49
 			f.until = f.c.timeout()
-			f.PC = 30
+			f.PC = 33
 			fallthrough
-		case 30:
-//line server.go:47
+		case 33:
+//line server.go:49
 			r4, r5 := co.ReadTimeout(f.tmp, f.tmp1, f.until)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n1, err2 = r4, r5
-//line server.go:48
+//line server.go:50
 			f.c.got(n1, err2)
 			f.PC = 2
 			continue
@@ -120,41 +122,41 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 //line server.go:32
 			f.r = nil
 			return stackless.Done
-		case 18:
-//line server.go:37
+		case 19:
+//line server.go:39
 			unix.Shutdown(f.c.fd, unix.SHUT_WR)
-//line server.go:38
+//line server.go:40
 			f.until = f.c.s.l.Now() + lingerTime
 			fallthrough
-		case 23:
-//line server.go:40
+		case 26:
+//line server.go:42
 			f.tmp = f.c.fd
-//line server.go:40
+//line server.go:42
 			f.tmp1 = f.c.buf
-//line server.go:40
+//line server.go:42
 			f.tmp4 = max(f.until-f.c.s.l.Now(), 0)
-			f.PC = 27
+			f.PC = 30
 			fallthrough
-		case 27:
-//line server.go:40
+		case 30:
+//line server.go:42
 			r2, r3 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp4)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err1 = r2, r3
-//line server.go:41
+//line server.go:43
 			if err1 != nil || n == 0 {
-//line server.go:42
+//line server.go:44
 				f.r = nil
 				return stackless.Done
 			}
-			f.PC = 23
+			f.PC = 26
 			continue
 		default:
 			panic("cogen: serveConnFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:158
+//line server_cogen.go:160
 }
 
 // Where returns the source position of serveConn's resume point (stackless.Locator).
@@ -162,10 +164,10 @@ func (f *serveConnFrame) Where() string {
 	switch f.PC {
 	case 9:
 		return "github.com/cogen-go/cogen/cohttp/server.go:25"
-	case 27:
-		return "github.com/cogen-go/cogen/cohttp/server.go:40"
 	case 30:
-		return "github.com/cogen-go/cogen/cohttp/server.go:47"
+		return "github.com/cogen-go/cogen/cohttp/server.go:42"
+	case 33:
+		return "github.com/cogen-go/cogen/cohttp/server.go:49"
 	}
 	return "github.com/cogen-go/cogen/cohttp/server.go:21"
 }
@@ -200,7 +202,7 @@ func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line server.go:57
+//line server.go:59
 			f.callServeConn = newServeConnFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callServeConn)
@@ -208,27 +210,27 @@ func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callServeConn.Result()
 			f.callServeConn = nil
 			err = r1
-//line server.go:58
-			co.Close(f.c.fd)
-//line server.go:59
-			f.c.s.ended(f.c)
 //line server.go:60
+			co.Close(f.c.fd)
+//line server.go:61
+			f.c.s.ended(f.c)
+//line server.go:62
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: connMainFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:223
+//line server_cogen.go:225
 }
 
 // Where returns the source position of connMain's resume point (stackless.Locator).
 func (f *connMainFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/cohttp/server.go:57"
+		return "github.com/cogen-go/cogen/cohttp/server.go:59"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:56"
+	return "github.com/cogen-go/cogen/cohttp/server.go:58"
 }
 
 // A compile error here means the signature of connMain changed: run cogen again.
@@ -274,12 +276,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line server.go:74
+//line server.go:76
 			f.tmp = &f.s.freed
 			f.PC = 11
 			fallthrough
 		case 11:
-//line server.go:74
+//line server.go:76
 			co.Wait(f.tmp, -1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -287,18 +289,18 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 9:
-//line server.go:76
+//line server.go:78
 			if f.s.draining {
-//line server.go:77
+//line server.go:79
 				f.r = nil
 				return stackless.Done
 			}
-//line server.go:79
+//line server.go:81
 			f.tmp1 = f.s.lfd
 			f.PC = 13
 			fallthrough
 		case 13:
-//line server.go:79
+//line server.go:81
 			r1, _, r2 := co.Accept(f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -316,12 +318,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 17:
-//line server.go:82
+//line server.go:84
 			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
 			f.PC = 20
 			fallthrough
 		case 20:
-//line server.go:83
+//line server.go:85
 			co.Sleep(f.delay)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -329,36 +331,36 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 15:
-//line server.go:88
-			f.delay = 0
-//line server.go:89
-			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 //line server.go:90
+			f.delay = 0
+//line server.go:91
+			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+//line server.go:92
 			f.s.start(fd)
 			f.PC = 6
 			continue
 		case 18:
-//line server.go:86
+//line server.go:88
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:349
+//line server_cogen.go:351
 }
 
 // Where returns the source position of acceptLoop's resume point (stackless.Locator).
 func (f *acceptLoopFrame) Where() string {
 	switch f.PC {
 	case 11:
-		return "github.com/cogen-go/cogen/cohttp/server.go:74"
+		return "github.com/cogen-go/cogen/cohttp/server.go:76"
 	case 13:
-		return "github.com/cogen-go/cogen/cohttp/server.go:79"
+		return "github.com/cogen-go/cogen/cohttp/server.go:81"
 	case 20:
-		return "github.com/cogen-go/cogen/cohttp/server.go:83"
+		return "github.com/cogen-go/cogen/cohttp/server.go:85"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:70"
+	return "github.com/cogen-go/cogen/cohttp/server.go:72"
 }
 
 // A compile error here means the signature of acceptLoop changed: run cogen again.

@@ -3,6 +3,7 @@
 package cohttp
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -57,5 +58,32 @@ func BenchmarkStep(b *testing.B) {
 		feed(c, req)
 		c.step()
 		c.out = c.out[:0]
+	}
+}
+
+// TestPipelinedPending: a buffer full of pipelined requests is answered in
+// writes of about maxPending bytes, not all at once.
+func TestPipelinedPending(t *testing.T) {
+	c := benchConn(t, hello)
+	const req = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+	c.grow(1 << 20)
+	for c.end+len(req) <= len(c.buf) {
+		c.got(copy(c.buf[c.end:], req), nil)
+	}
+	writes, answers := 0, 0
+	for {
+		act := c.step()
+		if len(c.out) > maxPending+1024 {
+			t.Fatalf("%d bytes of answers pending", len(c.out))
+		}
+		answers += bytes.Count(c.out, []byte("HTTP/1.1 200 OK"))
+		c.out = c.out[:0]
+		writes++
+		if act != actWrite {
+			break
+		}
+	}
+	if want := (1 << 20) / len(req); answers != want || writes < 10 {
+		t.Fatalf("%d answers in %d writes, want %d answers in many writes", answers, writes, want)
 	}
 }
