@@ -9,7 +9,8 @@ import (
 	"unsafe"
 )
 
-// deepCall recurses n times with frames of about 160 bytes.
+// deepCall recurses n times with frames of about 160 bytes (the stack
+// benchmarks' deep call).
 //
 //go:noinline
 func deepCall(n int) int {
@@ -21,38 +22,75 @@ func deepCall(n int) int {
 	return deepCall(n-1) + int(pad[(n>>1)&127])
 }
 
-// stackMoves reports whether a call of the given depth, made first thing in
-// a coroutine with attr, had the runtime move (grow) the coroutine's stack.
-// A stack move copies the stack, so a local's address changes; unsafe is
-// used only to read that address as a number, never to dereference it.
-func stackMoves(t *testing.T, e *Env, attr *Attr, depth int) bool {
-	var moved bool
+// A moveProbe counts the times the runtime moved (grew) the stack under a
+// call. anchor points to a local of the coroutine's outermost frame, whose
+// address changes whenever the stack is copied; unsafe is used only to read
+// that address as a number, never to dereference it.
+//
+// The address is compared at every call level, not only before and after
+// the call: one move always changes it (the old and the new stack coexist
+// while the runtime copies), but two moves can bring it back, when the final
+// stack is allocated over the freed first one and ends at the same top. A
+// before/after comparison missed the 32 KiB -> 64 KiB -> 128 KiB growth of
+// TestPrivateStackReserved that way in most fresh processes.
+type moveProbe struct {
+	anchor *int
+	last   uintptr
+	moves  int
+}
+
+// probedCall recurses n times with frames of about 160 bytes, like deepCall,
+// and counts the stack moves in p.
+//
+//go:noinline
+func probedCall(n int, p *moveProbe) int {
+	var pad [112]byte
+	pad[n%len(pad)] = byte(n)
+	if a := uintptr(unsafe.Pointer(p.anchor)); a != p.last {
+		p.last = a
+		p.moves++
+	}
+	if n == 0 {
+		return int(pad[0])
+	}
+	return probedCall(n-1, p) + int(pad[(n>>1)%len(pad)])
+}
+
+// stackMoves returns how many times the runtime moved (grew) the stack of a
+// coroutine with attr for a call of the given depth made first thing in it.
+func stackMoves(t *testing.T, e *Env, attr *Attr, depth int) int {
+	var moves int
 	co := e.Create(func(*Co) {
 		var anchor int
-		before := uintptr(unsafe.Pointer(&anchor))
-		deepCall(depth)
-		moved = uintptr(unsafe.Pointer(&anchor)) != before
+		p := moveProbe{anchor: &anchor, last: uintptr(unsafe.Pointer(&anchor))}
+		probedCall(depth, &p)
+		moves = p.moves
 	}, attr)
 	co.Resume()
 	co.Release()
-	return moved
+	return moves
 }
 
 func TestPrivateStackReserved(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a GC could shrink the stack
 	e := newEnv(t)
-	// 500 frames of ~160 B: ~80 KiB.
-	if !stackMoves(t, e, nil, 500) {
-		t.Fatal("default stack did not grow for an 80 KiB call")
-	}
-	if stackMoves(t, e, &Attr{StackSize: 128 << 10}, 500) {
-		t.Fatal("a 128 KiB private stack grew for an 80 KiB call")
-	}
-	if !stackMoves(t, e, &Attr{StackSize: 32 << 10}, 500) {
-		t.Fatal("a 32 KiB private stack did not grow for an 80 KiB call")
-	}
-	if stackMoves(t, e, &Attr{StackSize: 32 << 10}, 150) {
-		t.Fatal("a 32 KiB private stack grew for a 24 KiB call")
+	// Several rounds: each coroutine's stack is allocated where the
+	// previous ones' were freed, in a different layout every round.
+	for round := range 10 {
+		// 500 frames of ~160 B: ~80 KiB, which needs a 128 KiB stack.
+		if n := stackMoves(t, e, nil, 500); n < 5 {
+			t.Fatalf("round %d: default stack moved %d times for an 80 KiB call, want 2 KiB -> 128 KiB (6)", round, n)
+		}
+		if n := stackMoves(t, e, &Attr{StackSize: 128 << 10}, 500); n != 0 {
+			t.Fatalf("round %d: a 128 KiB private stack moved %d times for an 80 KiB call", round, n)
+		}
+		// Right after a 128 KiB coroutine ended: its stack is not inherited.
+		if n := stackMoves(t, e, &Attr{StackSize: 32 << 10}, 500); n != 2 {
+			t.Fatalf("round %d: a 32 KiB private stack moved %d times for an 80 KiB call, want 32 -> 64 -> 128 KiB (2)", round, n)
+		}
+		if n := stackMoves(t, e, &Attr{StackSize: 32 << 10}, 150); n != 0 {
+			t.Fatalf("round %d: a 32 KiB private stack moved %d times for a 24 KiB call", round, n)
+		}
 	}
 }
 
