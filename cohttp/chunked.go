@@ -95,17 +95,19 @@ func (d *dechunker) decode(buf []byte, end int) (done, ok bool) {
 				d.state = chunkDone
 				continue
 			}
-			// A trailer: its end must come within 4 KiB (net/http's
-			// "suspiciously long trailer"), and its lines must be fields.
+			// A trailer, read as net/http reads it: a "\r\n\r\n" must come
+			// within 4 KiB (its "suspiciously long trailer" check), then
+			// textproto reads field lines up to the first empty one (which
+			// may be a bare "\n", ending before that "\r\n\r\n").
 			win := buf[d.r:min(end, d.r+4096)]
-			i := bytes.Index(win, []byte("\r\n\r\n"))
-			if i < 0 {
+			if bytes.Index(win, []byte("\r\n\r\n")) < 0 {
 				return false, len(win) < 4096
 			}
-			if !validTrailer(win[:i+2]) {
+			n, ok := trailerEnd(buf[d.r:end])
+			if !ok {
 				return false, false
 			}
-			d.r += i + 4
+			d.r += n
 			d.state = chunkDone
 		case chunkDone:
 			return true, true
@@ -113,29 +115,46 @@ func (d *dechunker) decode(buf []byte, end int) (done, ok bool) {
 	}
 }
 
-// validTrailer reports whether textproto.ReadMIMEHeader reads b (lines
-// ending in "\r\n") as header fields.
-func validTrailer(b []byte) bool {
+// trailerEnd returns the length of the trailer at the start of b, up to
+// and including its empty line, if textproto.ReadMIMEHeader reads it as
+// header fields (names of token bytes and spaces, values without control
+// bytes, continuation lines after a first field).
+func trailerEnd(b []byte) (int, bool) {
 	if len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		return false
+		return 0, false
 	}
-	for len(b) > 0 {
-		var line []byte
-		line, b = nextLine(b)
-		if len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+	n := 0
+	for {
+		i := bytes.IndexByte(b[n:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		line := b[n : n+i]
+		n += i + 1
+		if l := len(line); l > 0 && line[l-1] == '\r' {
+			line = line[:l-1]
+		}
+		if len(line) == 0 {
+			return n, true
+		}
+		if line[0] == ' ' || line[0] == '\t' {
 			continue // a continuation of the previous field
 		}
 		colon := bytes.IndexByte(line, ':')
-		if colon < 0 || !validToken(line[:colon]) {
-			return false
+		if colon <= 0 {
+			return 0, false
+		}
+		for _, c := range line[:colon] {
+			if !tokenByte[c] && c != ' ' {
+				return 0, false
+			}
 		}
 		for _, c := range line[colon+1:] {
 			if c < ' ' && c != '\t' || c == 0x7f {
-				return false
+				return 0, false
 			}
 		}
 	}
-	return true
 }
 
 // parseHex is net/http's parseHexUint: 1 to 16 hex digits.

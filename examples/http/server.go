@@ -59,6 +59,8 @@ func serveConn(co *stackful.Co, c net.Conn, h http.Handler, es *envServer) {
 		req.RemoteAddr = c.RemoteAddr().String()
 		w := &responseWriter{req: req, bw: bw, header: make(http.Header), es: es}
 		w.keepAlive = keepAlive(req) && !es.draining
+		w.track = &trackedBody{rc: req.Body}
+		req.Body = w.track
 		if v := req.Header.Get("Expect"); v != "" {
 			if !strings.Contains(strings.ToLower(v), "100-continue") {
 				w.keepAlive = false
@@ -73,7 +75,6 @@ func serveConn(co *stackful.Co, c net.Conn, h http.Handler, es *envServer) {
 				req.Body = w.cont
 			}
 		}
-		w.body = req.Body
 		if n := rr.Limits().MaxBodyBytes; n >= 0 {
 			w.max = &maxBodyReader{ReadCloser: req.Body, remain: n, limit: n}
 			req.Body = w.max
@@ -190,15 +191,9 @@ func serve(w *responseWriter, h http.Handler) (ok bool) {
 }
 
 // keepAlive reports whether the request lets the connection stay open.
-func keepAlive(r *http.Request) bool {
-	if r.Close {
-		return false
-	}
-	if r.ProtoAtLeast(1, 1) {
-		return true
-	}
-	return strings.EqualFold(r.Header.Get("Connection"), "keep-alive")
-}
+// (http.ReadRequest's Close is net/http's shouldClose: an HTTP/1.0 request
+// without a keep-alive token, or any request with a close token.)
+func keepAlive(r *http.Request) bool { return !r.Close }
 
 const bufferLimit = 4 << 10
 
@@ -214,7 +209,8 @@ type responseWriter struct {
 	keepAlive   bool
 	es          *envServer
 	tooBig      bool            // the handler left more than maxPostHandlerReadBytes of body unread
-	body        io.ReadCloser   // the request body under the limit
+	silentClose bool            // the connection closes after the response without saying so, as net/http does when the body cannot be finished
+	track       *trackedBody    // the request body under the wrappers
 	cont        *continueReader // the body's 100-continue wrapper, if any
 	max         *maxBodyReader
 	buf         bytes.Buffer
@@ -335,9 +331,9 @@ func (w *responseWriter) writeHeader() {
 	if strings.EqualFold(h.Get("Connection"), "close") {
 		w.keepAlive = false
 	}
-	if !w.keepAlive {
+	if !w.keepAlive && !w.silentClose {
 		h.Set("Connection", "close")
-	} else if !w.req.ProtoAtLeast(1, 1) {
+	} else if w.keepAlive && !w.req.ProtoAtLeast(1, 1) {
 		h.Set("Connection", "keep-alive")
 	}
 	bw := w.bw
@@ -385,19 +381,69 @@ func (w *responseWriter) discardBody() {
 	case w.max != nil && w.max.remain < 0: // as net/http's requestTooLarge
 		w.keepAlive, w.tooBig = false, true
 		return
-	case w.cont != nil && !w.cont.sawEOF:
+	case w.cont != nil && !w.cont.sawEOF, errors.Is(w.track.err, io.ErrUnexpectedEOF):
+		// As observed of net/http: a body never asked for, or cut short by
+		// the client, closes the connection without a Connection header.
+		w.keepAlive, w.silentClose = false, true
+		return
+	case w.track.err != nil, w.track.early, w.track.closed && !w.track.sawEOF:
 		w.keepAlive = false
 		return
+	case w.track.closed:
+		return
 	}
-	_, err := io.CopyN(io.Discard, w.body, maxPostHandlerReadBytes+1)
+	_, err := io.CopyN(io.Discard, w.track, maxPostHandlerReadBytes+1)
 	switch {
 	case err == nil:
 		w.tooBig = true
 		w.keepAlive = false
-	case errors.Is(err, io.EOF), errors.Is(err, http.ErrBodyReadAfterClose):
+	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		w.keepAlive, w.silentClose = false, true
 	default:
 		w.keepAlive = false
 	}
+}
+
+// trackedBody is the request body as the server sees it: whether it was
+// read to its end, whether it broke (a malformed chunk or trailer), and
+// whether the handler closed it early — what decides, as in net/http,
+// whether the connection can be kept.
+type trackedBody struct {
+	rc     io.ReadCloser
+	sawEOF bool
+	err    error // the first error other than io.EOF
+	closed bool
+	early  bool // closed with more than maxPostHandlerReadBytes unread
+}
+
+func (b *trackedBody) Read(p []byte) (int, error) {
+	if b.closed {
+		return 0, http.ErrBodyReadAfterClose
+	}
+	n, err := b.rc.Read(p)
+	switch {
+	case err == io.EOF:
+		b.sawEOF = true
+	case err != nil && b.err == nil:
+		b.err = err
+	}
+	return n, err
+}
+
+// Close is net/http's early close of a server request body: the rest is
+// read up to maxPostHandlerReadBytes; if more is left, the connection will
+// close. (The underlying body's Close would read all of it.)
+func (b *trackedBody) Close() error {
+	if b.closed {
+		return nil
+	}
+	if !b.sawEOF && b.err == nil {
+		n, _ := io.CopyN(io.Discard, struct{ io.Reader }{b}, maxPostHandlerReadBytes)
+		b.early = n == maxPostHandlerReadBytes
+	}
+	b.closed = true
+	return nil
 }
 
 // globalOptions answers "OPTIONS *" as net/http's server does: an empty 200,
