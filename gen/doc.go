@@ -169,7 +169,10 @@
 // so is one in a generic function.
 //
 // Range over a function iterator uses iter.Pull; every way out of the loop
-// stops the iterator (a panic in the loop body does not, in v1). Range over
+// stops the iterator, a panic included: the frame's Unwind method
+// (stackless.Unwinder) stops the iterators it leaves, innermost first,
+// before its deferred calls run, as the panic would unwind the iterator
+// function in Go. Range over
 // a map iterates over a snapshot of its keys, looking each one up before
 // its iteration: entries deleted before they are reached are not produced,
 // as the language requires.

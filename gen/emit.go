@@ -299,6 +299,18 @@ func (e *emitter) function(fn *Func) {
 	e.file.Commentf("Step runs %s from its resume point to its next suspension, call or return.", name)
 	e.file.Func().Params(recv()).Id("Step").Params(jen.Id(p.task).Op("*").Qual(stacklessPath, "Task")).Qual(stacklessPath, "Status").Block(e.stepBody(fn)...)
 
+	// Unwind.
+	if len(p.stops) > 0 {
+		r := &rctx{e: e, p: p}
+		var body []jen.Code
+		for i := len(p.stops) - 1; i >= 0; i-- {
+			v := r.varExpr(p.stops[i])
+			body = append(body, jen.If(jen.Add(v).Op("!=").Nil()).Block(jen.Add(r.varExpr(p.stops[i])).Call()))
+		}
+		e.file.Commentf("Unwind stops the iterators of %s's range-over-func loops when a panic leaves the frame (stackless.Unwinder).", name)
+		e.file.Func().Params(recv()).Id("Unwind").Params().Block(body...)
+	}
+
 	// Where.
 	e.file.Commentf("Where returns the source position of %s's resume point (stackless.Locator).", name)
 	e.file.Func().Params(recv()).Id("Where").Params().String().Block(e.whereBody(fn)...)

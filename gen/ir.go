@@ -35,6 +35,9 @@ type plan struct {
 	// recvVar is the method receiver, if any.
 	recvVar  *variable
 	usesIter bool // needs package iter
+	// stops are the stop functions of the iter.Pull loops: Unwind calls
+	// them when a panic leaves the frame.
+	stops []*variable
 	// hasDefer: the function has defer statements; its frame embeds
 	// stackless.Defers and every return runs them.
 	hasDefer bool
@@ -102,6 +105,8 @@ type variable struct {
 	// shares is the variable whose frame field this one uses, when their
 	// values are never live at the same time.
 	shares *variable
+	// pinned: the variable keeps a field of its own, read outside Step.
+	pinned bool
 }
 
 type block struct {

@@ -301,7 +301,7 @@ func liveness(p *plan) {
 // taken keep a field of their own.
 func shareFields(p *plan) {
 	eligible := func(v *variable) bool {
-		return v != nil && v.field && (v.kind == kLocal || v.kind == kTemp) && !v.addrTaken && !v.boxed
+		return v != nil && v.field && (v.kind == kLocal || v.kind == kTemp) && !v.addrTaken && !v.boxed && !v.pinned
 	}
 	n := len(p.vars)
 	conflict := make([]bitset, n)

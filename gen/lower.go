@@ -83,6 +83,9 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 			v.field = true
 		}
 	}
+	for _, v := range l.p.stops {
+		v.field, v.pinned = true, true
+	}
 	shareFields(l.p)
 	if !l.checkTypes() {
 		return nil, false

@@ -325,6 +325,7 @@ func (l *lowerer) rangeFunc(s *ast.RangeStmt, label string, sig *types.Signature
 	stopT := types.NewSignatureType(nil, nil, nil, nil, nil, false)
 	next, stop := l.synth[l.tempNamed(nextT, "next")], l.synth[l.tempNamed(stopT, "stop")]
 	l.p.usesIter = true
+	l.p.stops = append(l.p.stops, stop)
 	l.emit(&synthNode{kind: synthPull, defs: []*variable{next, stop}, uses: []*variable{sv}, types: elems, arity: arity})
 	var vals []*variable
 	for i, t := range elems {

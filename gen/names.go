@@ -29,7 +29,7 @@ func newNamer(pkg *types.Package, file *ast.File, user map[string]bool, marked [
 			n.reserved[imp.Name.Name] = true
 		}
 	}
-	for _, name := range []string{"stackless", "stackful", "iter", "utf8", "loop", "time", "unix", "PC", "Base", "Step", "Result", "base", "parent", "Defers", "Defer", "RunDefers", "defers", "Where"} {
+	for _, name := range []string{"stackless", "stackful", "iter", "utf8", "loop", "time", "unix", "PC", "Base", "Step", "Result", "base", "parent", "Defers", "Defer", "RunDefers", "defers", "Where", "Unwind"} {
 		n.reserved[name] = true
 	}
 	for _, f := range marked {

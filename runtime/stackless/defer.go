@@ -50,20 +50,31 @@ func runCalls(calls []func(next func()), last func()) {
 	calls[0](func() { runCalls(calls[1:], last) })
 }
 
-// unwindDefers runs the deferred calls of a frame that a panic with value v
-// unwinds. It reports whether one of them recovered; if none did, p is the
-// panic that leaves the frame (v, or the value of a panic raised by a
-// deferred call).
-func unwindDefers(d *Defers, v any) (p any, recovered bool) {
-	calls := d.calls
-	d.calls = nil
+// An Unwinder is a frame with something to release when a panic leaves it
+// before its deferred calls run: generated frames with range-over-func
+// loops stop their iterators (iter.Pull), as the panic would have unwound
+// the iterator function in Go.
+type Unwinder interface {
+	Unwind()
+}
+
+// unwindFrame unwinds a frame that a panic with value v leaves: u (if
+// any) first, then the frame's deferred calls. It reports whether one of
+// them recovered; if none did, p is the panic that leaves the frame (v, or
+// the value of a panic raised on the way).
+func unwindFrame(calls []func(next func()), u Unwinder, v any) (p any, recovered bool) {
 	panicking := true
 	defer func() {
 		if panicking {
 			p = recover()
 		}
 	}()
-	runCalls(calls, func() { panic(v) })
+	runCalls(calls, func() {
+		if u != nil {
+			u.Unwind()
+		}
+		panic(v)
+	})
 	panicking = false
 	return nil, true
 }

@@ -259,9 +259,14 @@ func (t *Task) unwind(v any) (any, bool) {
 	for t.top != nil {
 		f := t.top
 		t.pop()
-		if d, ok := f.(deferrer); ok && len(d.defers().calls) > 0 {
+		var calls []func(next func())
+		if d, ok := f.(deferrer); ok {
+			calls, d.defers().calls = d.defers().calls, nil
+		}
+		u, _ := f.(Unwinder)
+		if len(calls) > 0 || u != nil {
 			var recovered bool
-			if v, recovered = unwindDefers(d.defers(), v); recovered {
+			if v, recovered = unwindFrame(calls, u, v); recovered {
 				return nil, true
 			}
 		}
