@@ -38,7 +38,7 @@ func chanMicros() []micro {
 	}
 	for _, model := range bench.ChanModels[:2] {
 		ms = append(ms, micro{"chan", one, names[model],
-			func(b *testing.B) { bench.ChanPingPongModel(b, model, 1) }, model == "stackless", "two polls of an idle loop per round trip"})
+			func(b *testing.B) { bench.ChanPingPongModel(b, model, 1) }, model == "stackless", "one task ready per round: one poll per 32 round trips"})
 	}
 	for _, model := range bench.ChanModels {
 		ms = append(ms, micro{"chan", fan, names[model],
