@@ -23,7 +23,7 @@ func TestFastPathsDoNotAllocate(t *testing.T) {
 	var once cosync.Once
 	results := map[string]float64{}
 	e.Go(Stackful, func(co *stackful.Co) {
-		c.Send(co, 0) // the first use allocates the coroutine's rarely used state
+		c.Send(co, 0) // the first use allocates the home of the coroutine's operation slot
 		c.Recv(co)
 		results["chan send+recv"] = testing.AllocsPerRun(100, func() {
 			c.Send(co, 1)

@@ -69,7 +69,7 @@ type Co struct {
 	fn    func(*Co)
 	next  func() (struct{}, bool) // switch into the coroutine: iter.Pull's next, or a starter (see start)
 	yield func(struct{}) bool     // switch back to the resumer (iter.Pull's yield)
-	extra *coExtra                // rarely used state, allocated on first use
+	extra *coExtra                // operation slot and rarely used state, allocated on first use
 	g     uintptr                 // identity of the goroutine running fn (self.go), 0 when not started
 
 	liveIdx   int32 // index in the env's live coroutines while started and unfinished
@@ -78,25 +78,52 @@ type Co struct {
 	flags     uint8
 }
 
-// coExtra holds what most coroutines never need.
+// coExtra holds the handle protocol's operation slot, which a coroutine
+// blocked on a cosync primitive needs (24 bytes), and the link to what most
+// coroutines never need (coMore, 152 bytes), allocated on first use. Its
+// fields are promoted: x.spec is x.coMore.spec, valid once ext made it.
 type coExtra struct {
+	pending any // the handle protocol's operation slot (OpSlot)
+	*coMore
+}
+
+// coMore holds what most coroutines never need.
+type coMore struct {
 	spec       []any // coroutine-specific values, indexed by key id
 	vars       map[string]envVar
 	poll       loop.PollState
 	polled     bool // poll holds state to release
 	pollStreak int  // Polls in a row that returned without suspending (see pollYieldEvery)
 	panicValue any
-	pending    any         // the handle protocol's operation slot (OpSlot)
 	job        *offloadJob // the coroutine's offload job, reused (offload.go)
 	panicStack string      // the coroutine's stack where it panicked (panic.go)
-	reraised   *coExtra    // the child whose panic this coroutine's Resume raised last
+	reraised   *coMore     // the child whose panic this coroutine's Resume raised last
 }
 
-func (co *Co) ext() *coExtra {
+// ext returns co's rarely used state, allocating it on first use.
+func (co *Co) ext() *coMore {
+	x := co.slotHome()
+	if x.coMore == nil {
+		x.coMore = new(coMore)
+	}
+	return x.coMore
+}
+
+// slotHome returns what holds co's operation slot, allocating it on first
+// use.
+func (co *Co) slotHome() *coExtra {
 	if co.extra == nil {
 		co.extra = new(coExtra)
 	}
 	return co.extra
+}
+
+// more returns co's rarely used state, or nil if it has none.
+func (co *Co) more() *coMore {
+	if co.extra == nil {
+		return nil
+	}
+	return co.extra.coMore
 }
 
 // Create returns a new coroutine that will run fn(co) when first resumed
@@ -441,7 +468,7 @@ func (co *Co) Reset() {
 		panic("stackful: Reset of a running coroutine")
 	}
 	co.state = stateCreated
-	if x := co.extra; x != nil {
+	if x := co.more(); x != nil {
 		x.spec, x.vars, x.panicValue, x.panicStack, x.reraised = nil, nil, nil, "", nil
 	}
 	co.w.Init(co.env.loop, (*wakeup)(co))

@@ -477,3 +477,12 @@ func TestYieldFromOtherGoroutine(t *testing.T) {
 		t.Fatalf("yields %d, status %v", yields, co.Status())
 	}
 }
+
+// TestSlotHomeSize: the home of a coroutine's operation slot, which a
+// coroutine blocked on a cosync primitive allocates, fits 24 bytes; the
+// rarely used state waits behind it.
+func TestSlotHomeSize(t *testing.T) {
+	if n := unsafe.Sizeof(coExtra{}); n > 24 {
+		t.Fatalf("coExtra is %d bytes, want <= 24", n)
+	}
+}

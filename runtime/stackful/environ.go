@@ -64,7 +64,7 @@ func (co *Co) LookupEnv(key string) (string, bool) {
 	if co == nil {
 		nilCo("LookupEnv")
 	}
-	if x := co.extra; x != nil {
+	if x := co.more(); x != nil {
 		if v, ok := x.vars[key]; ok {
 			return v.value, !v.unset
 		}
@@ -79,7 +79,7 @@ func (co *Co) Environ() []string {
 		nilCo("Environ")
 	}
 	env := os.Environ()
-	x := co.extra
+	x := co.more()
 	if x == nil || len(x.vars) == 0 {
 		return env
 	}

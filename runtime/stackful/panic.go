@@ -37,7 +37,7 @@ func (co *Co) panicStack(p any) string {
 		return ""
 	}
 	stack := trimToPanic(string(debug.Stack()))
-	if x := co.extra; x != nil && x.reraised != nil {
+	if x := co.more(); x != nil && x.reraised != nil {
 		child := x.reraised
 		x.reraised = nil
 		if sameValue(child.panicValue, p) {
@@ -74,7 +74,7 @@ func sameValue(a, b any) (same bool) {
 //
 //go:noinline
 func (co *Co) raise() {
-	x := co.extra
+	x := co.more()
 	v := x.panicValue
 	if e := co.env; e.current != &e.main {
 		e.current.ext().reraised = x
@@ -108,10 +108,10 @@ func (co *Co) PanicStack() string {
 	if co == nil {
 		nilCo("PanicStack")
 	}
-	if co.extra == nil {
-		return ""
+	if x := co.more(); x != nil {
+		return x.panicStack
 	}
-	return co.extra.panicStack
+	return ""
 }
 
 // nilCo is the panic of a method called on a nil *Co, typically the result

@@ -40,11 +40,11 @@ func (co *Co) Suspend() (loop.Reason, bool) {
 // record of a blocked operation there, so that the record can tell whether
 // its owner still waits for it (a record whose owner's slot holds something
 // else, or whose waiter is not armed, is dead). The slot is cleared when
-// the coroutine finishes. The first call allocates the coroutine's rarely
-// used state once.
+// the coroutine finishes. The first call allocates the slot's home (24
+// bytes) once.
 func (co *Co) OpSlot() *any {
 	if co == nil {
 		nilCo("OpSlot")
 	}
-	return &co.ext().pending
+	return &co.slotHome().pending
 }

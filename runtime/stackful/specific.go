@@ -32,7 +32,7 @@ func (k Key[T]) Get(co *Co) T {
 // Lookup returns co's value for k and whether one was set.
 func (k Key[T]) Lookup(co *Co) (T, bool) {
 	k.check(co)
-	if x := co.extra; x != nil && int(k.id) < len(x.spec) {
+	if x := co.more(); x != nil && int(k.id) < len(x.spec) {
 		if v, ok := x.spec[k.id].(specValue[T]); ok {
 			return v.v, true
 		}
@@ -54,7 +54,7 @@ func (k Key[T]) Set(co *Co, v T) {
 // Delete removes co's value for k.
 func (k Key[T]) Delete(co *Co) {
 	k.check(co)
-	if x := co.extra; x != nil && int(k.id) < len(x.spec) {
+	if x := co.more(); x != nil && int(k.id) < len(x.spec) {
 		x.spec[k.id] = nil
 	}
 }

@@ -183,7 +183,7 @@ const pollYieldEvery = 64
 
 // endPoll releases what a poll that waited holds on the loop.
 func (co *Co) endPoll() {
-	if x := co.extra; x != nil && x.polled {
+	if x := co.more(); x != nil && x.polled {
 		x.polled = false
 		co.env.loop.EndPoll(&co.w, &x.poll)
 	}

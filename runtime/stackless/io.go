@@ -26,12 +26,12 @@ func (t *Task) ReadTimeout(fd int, p []byte, timeout time.Duration) (int, error)
 	case r != loop.Ready:
 		return 0, r.Err()
 	case timeout >= 0:
-		timeout = max(t.ext.deadline-l.Now(), 0)
+		timeout = max(t.ext.more.deadline-l.Now(), 0)
 	}
 	n, wait, err := l.TryReadStream(&t.w, fd, p, timeout)
 	if wait && err == nil {
 		if timeout >= 0 && r == loop.NotWoken {
-			t.extra().deadline = l.Now() + timeout
+			t.more().deadline = l.Now() + timeout
 		}
 		t.block()
 	}
@@ -44,9 +44,9 @@ func (t *Task) ReadTimeout(fd int, p []byte, timeout time.Duration) (int, error)
 func (t *Task) Write(fd int, p []byte) (int, error) {
 	t.check()
 	done := 0 // written by earlier calls of this Write that suspended
-	if t.ext != nil {
-		done = t.ext.progress
-		t.ext.progress = 0
+	if m := t.moreIfAny(); m != nil {
+		done = m.progress
+		m.progress = 0
 	}
 	if err := t.begin(); err != nil {
 		return done, err
@@ -54,7 +54,7 @@ func (t *Task) Write(fd int, p []byte) (int, error) {
 	n, wait, err := t.w.Loop().TryWrite(&t.w, fd, p[done:], -1)
 	done += n
 	if wait && err == nil {
-		t.extra().progress = done // first partial write of this task: allocates ext once
+		t.more().progress = done // first partial write of this task: allocates its state once
 		t.block()
 		return 0, nil
 	}
@@ -104,7 +104,7 @@ func (t *Task) Connect(fd int, sa loop.Sockaddr) error {
 func (t *Task) Poll(fds []loop.PollFd, timeout time.Duration) (int, error) {
 	t.check()
 	l := t.w.Loop()
-	e := t.extra()
+	e := t.more()
 	if r := t.resumed(); r != loop.NotWoken {
 		l.EndPoll(&t.w, &e.poll)
 		switch {

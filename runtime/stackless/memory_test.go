@@ -80,3 +80,15 @@ func TestMillionSuspendedTasks(t *testing.T) {
 	}
 	runtime.KeepAlive(tasks)
 }
+
+// TestTaskSizes: a task fits the 128-byte size class, and the out-of-line
+// state a task blocked on a cosync primitive needs for its operation slot
+// (with a nested call's callers) the 48-byte one; the rest waits behind it.
+func TestTaskSizes(t *testing.T) {
+	if n := unsafe.Sizeof(Task{}); n > 128 {
+		t.Errorf("Task is %d bytes, want <= 128", n)
+	}
+	if n := unsafe.Sizeof(taskExt{}); n > 48 {
+		t.Errorf("taskExt is %d bytes, want <= 48", n)
+	}
+}

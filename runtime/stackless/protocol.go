@@ -59,5 +59,5 @@ func (t *Task) Suspend() (loop.Reason, bool) {
 // so that the record can tell whether its owner still waits for it (a
 // record whose owner's slot holds something else, or whose waiter is not
 // armed, is dead). The slot is cleared when the task finishes. The first
-// call allocates the task's rarely used state once.
+// call allocates the task's out-of-line state (48 bytes) once.
 func (t *Task) OpSlot() *any { return &t.extra().pending }

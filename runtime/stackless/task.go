@@ -70,9 +70,11 @@ const (
 // given to Spawn; its innermost frame is the one a wake-up steps.
 //
 // A suspended task is one 128-byte allocation plus its frames: the waiter
-// is embedded, and what fewer tasks need (the callers of a nested call, a
-// Poll's state, the tasks awaiting it, a panic value) lives in ext,
-// allocated on first use.
+// is embedded, and what fewer tasks need lives out of line, allocated on
+// first use: in ext (48 bytes) the callers of a nested call and the handle
+// protocol's operation slot, which a task blocked on a cosync primitive
+// needs; behind ext.more (160 bytes) a Poll's state, a Write's progress,
+// the tasks awaiting it and a panic value.
 //
 // The fields a switch touches (top, the flags, the head of the waiter) come
 // first so that a resume reads one cache line of the task.
@@ -87,10 +89,18 @@ type Task struct {
 	ext      *taskExt
 }
 
-// taskExt holds what few tasks need, so a suspended task stays small.
+// taskExt holds what a nested or blocked task needs beyond the Task, so
+// that a task blocked on a channel costs 48 bytes here, not the 208 of
+// taskExt and taskMore together.
 type taskExt struct {
-	callers    []Frame // the frames below top, outermost first
-	progress   int     // bytes written so far by a Write that suspended
+	callers []Frame   // the frames below top, outermost first
+	pending any       // the handle protocol's operation slot (OpSlot)
+	more    *taskMore // allocated on first use
+}
+
+// taskMore holds what few tasks need.
+type taskMore struct {
+	progress   int // bytes written so far by a Write that suspended
 	poll       loop.PollState
 	deadline   time.Duration // of a Poll that waits, on the loop clock; <0: none
 	pollStreak int           // Polls in a row that returned without suspending
@@ -98,7 +108,6 @@ type taskExt struct {
 	panicked   bool
 	panicVal   any
 	ended      bool // ended by the loop's Close rather than by returning
-	pending    any  // the handle protocol's operation slot (OpSlot)
 }
 
 func (t *Task) extra() *taskExt {
@@ -106,6 +115,23 @@ func (t *Task) extra() *taskExt {
 		t.ext = &taskExt{}
 	}
 	return t.ext
+}
+
+// more returns the task's rarely used state, allocating it on first use.
+func (t *Task) more() *taskMore {
+	e := t.extra()
+	if e.more == nil {
+		e.more = &taskMore{}
+	}
+	return e.more
+}
+
+// moreIfAny returns the task's rarely used state, or nil if it has none.
+func (t *Task) moreIfAny() *taskMore {
+	if t.ext == nil {
+		return nil
+	}
+	return t.ext.more
 }
 
 // Spawn creates a task running f on l and queues its first step, which runs
@@ -131,10 +157,11 @@ func (t *Task) Done() bool { return t.state == taskDone }
 
 // Panicked reports the value t panicked with, if it did.
 func (t *Task) Panicked() (any, bool) {
-	if t.ext == nil || !t.ext.panicked {
+	m := t.moreIfAny()
+	if m == nil || !m.panicked {
 		return nil, false
 	}
-	return t.ext.panicVal, true
+	return m.panicVal, true
 }
 
 // Blocked reports whether a waiting operation in the current step armed the
@@ -237,7 +264,8 @@ func (t *Task) HandlePanic(v any) {
 	e := t.extra()
 	clear(e.callers)
 	e.callers = nil
-	e.panicked, e.panicVal = true, v
+	m := t.more()
+	m.panicked, m.panicVal = true, v
 	taskPanics.Add(1)
 	t.finish()
 }
@@ -252,8 +280,8 @@ func (t *Task) unwind(v any) (any, bool) {
 	if t.state == taskWaiting {
 		t.w.Disarm()
 	}
-	if t.ext != nil {
-		t.w.Loop().EndPoll(&t.w, &t.ext.poll)
+	if m := t.moreIfAny(); m != nil {
+		t.w.Loop().EndPoll(&t.w, &m.poll)
 	}
 	t.state = taskRunning
 	for t.top != nil {
@@ -307,21 +335,24 @@ func (t *Task) end() {
 	e := t.extra()
 	clear(e.callers)
 	e.callers = nil
-	e.ended = true
+	t.more().ended = true
 	t.finish()
 }
 
 func (t *Task) finish() {
 	t.state = taskDone
+	m := t.moreIfAny()
 	if t.ext != nil {
 		t.ext.pending = nil // an abandoned operation's records are dead from now on
+	}
+	if m != nil {
 		// A task that ends inside a Poll (panic, Close) must not leave its
 		// per-fd child waiters holding the fds' slots.
-		t.w.Loop().EndPoll(&t.w, &t.ext.poll)
+		t.w.Loop().EndPoll(&t.w, &m.poll)
 	}
 	t.w.Kill()
-	if t.ext != nil {
-		t.ext.joiners.Broadcast()
+	if m != nil {
+		m.joiners.Broadcast()
 	}
 }
 

@@ -143,7 +143,7 @@ func (t *Task) Await(o *Task) error {
 		if v, ok := o.Panicked(); ok {
 			panic(v)
 		}
-		if o.ext != nil && o.ext.ended {
+		if m := o.moreIfAny(); m != nil && m.ended {
 			return loop.ErrClosed
 		}
 		return nil
@@ -154,7 +154,7 @@ func (t *Task) Await(o *Task) error {
 	if r != loop.NotWoken && r != loop.Signaled {
 		return r.Err()
 	}
-	o.extra().joiners.Wait(&t.w, -1)
+	o.more().joiners.Wait(&t.w, -1)
 	t.state = taskWaiting
 	return nil
 }
