@@ -8,17 +8,19 @@
 // # The server
 //
 // [ServeStackful] and [ServeStackless] serve a [Handler] on a listening
-// socket, one connection per stackful coroutine or per stackless task. Both
-// run server.go: functions marked //co:stackless that cogen rewrites into
-// the frames of server_cogen.go, and that run unchanged on a stackful
-// coroutine. A connection reads into a buffer of its own (4 KiB, grown to
-// fit a long head or a body within the limits, shrunk back after), parses
-// the request head in place, dechunks a body in place, calls the handler
-// with the whole request, and answers every request a pipelined batch holds
-// in one write. Keep-alive, Content-Length and chunked bodies (trailers
-// included), Expect: 100-continue, HEAD, HTTP/1.0 keep-alive, OPTIONS * and
-// graceful shutdown ([Server.Drain], [Server.Shutdown]) behave as in
-// net/http's server.
+// socket, one connection per stackful coroutine or per stackless task
+// ([ServeStackfulGroup] and [ServeStacklessGroup]: one server per loop of
+// a group). Both run server.go: functions marked //co:stackless that cogen
+// rewrites into the frames of server_cogen.go, and that run unchanged on a
+// stackful coroutine. A connection reads into a buffer of its own (4 KiB,
+// grown to fit a long head or a body within the limits, shrunk back
+// after), parses the request head in place, dechunks a body in place,
+// calls the handler with the whole request, and answers the requests a
+// pipelined batch holds in one write (up to 64 KiB of answers at a time).
+// Keep-alive, Content-Length and chunked bodies (trailers included),
+// Expect: 100-continue, HEAD, HTTP/1.0 keep-alive, OPTIONS * and graceful
+// shutdown ([Server.Drain], [Server.Shutdown]) behave as in net/http's
+// server.
 //
 // A handler does not wait: it is a plain function called with the request
 // read, which suits the hello-world, routing and echo work the benchmarks
