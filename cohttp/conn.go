@@ -17,6 +17,8 @@ type conn struct {
 	buf        []byte // read buffer: buf[start:end] is not consumed yet
 	start, end int
 	scan       int    // the search for the head's end resumes at start+scan
+	checked    int    // the lines of an unfinished head checked so far end at start+checked
+	lines      int    // and are this many
 	out        []byte // responses not written yet
 	scratch    []byte // folded header values
 	h          head
@@ -143,6 +145,9 @@ func (c *conn) step() uint8 {
 		case phHead:
 			n, next := headEnd(c.buf[c.start:c.end], c.scan)
 			c.scan = next
+			if n == 0 && !prefixOK(c.buf[c.start:c.end], &c.checked, &c.lines) {
+				return c.fail(errBadRequest) // net/http fails on a bad line at once
+			}
 			if n == 0 || n > lim.headLimit() {
 				switch {
 				case c.end-c.start >= lim.headLimit():
@@ -198,7 +203,7 @@ func (c *conn) step() uint8 {
 			}
 			closing := c.respond()
 			c.lastPOST = string(c.bytes(c.h.method)) == http.MethodPost
-			c.start, c.scan = consumed, 0
+			c.start, c.scan, c.checked, c.lines = consumed, 0, 0, 0
 			if closing {
 				return actClose
 			}

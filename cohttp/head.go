@@ -76,26 +76,11 @@ func parseHead(b []byte, base int, h *head, scratch *[]byte) *Error {
 	*h = head{fields: h.fields[:0], size: len(b)}
 	*scratch = (*scratch)[:0]
 	line, rest := nextLine(b)
-	sp1 := bytes.IndexByte(line, ' ')
-	if sp1 < 0 {
+	method, uri, proto, major, minor, ok := parseRequestLine(line)
+	if !ok {
 		return errBadRequest
 	}
-	sp2 := bytes.IndexByte(line[sp1+1:], ' ')
-	if sp2 < 0 {
-		return errBadRequest
-	}
-	sp2 += sp1 + 1
-	method, uri, proto := line[:sp1], line[sp1+1:sp2], line[sp2+1:]
-	var ok bool
-	if !validToken(method) {
-		return errBadRequest
-	}
-	if h.major, h.minor, ok = parseVersion(proto); !ok {
-		return errBadRequest
-	}
-	if !validURI(method, uri) {
-		return errBadRequest
-	}
+	h.major, h.minor = major, minor
 	h.method, h.uri, h.proto = spanOf(base, b, method), spanOf(base, b, uri), spanOf(base, b, proto)
 
 	// The fields, as textproto.ReadMIMEHeader reads them.
@@ -212,6 +197,62 @@ func parseHead(b []byte, base int, h *head, scratch *[]byte) *Error {
 		h.expect = expectOther
 	}
 	return nil
+}
+
+// parseRequestLine splits and checks a request line as readRequest does:
+// a method token, a target url.ParseRequestURI accepts, an HTTP/x.y
+// version.
+func parseRequestLine(line []byte) (method, uri, proto []byte, major, minor int, ok bool) {
+	sp1 := bytes.IndexByte(line, ' ')
+	if sp1 < 0 {
+		return
+	}
+	sp2 := bytes.IndexByte(line[sp1+1:], ' ')
+	if sp2 < 0 {
+		return
+	}
+	sp2 += sp1 + 1
+	method, uri, proto = line[:sp1], line[sp1+1:sp2], line[sp2+1:]
+	if !validToken(method) {
+		return
+	}
+	if major, minor, ok = parseVersion(proto); !ok {
+		return
+	}
+	ok = validURI(method, uri)
+	return
+}
+
+// prefixOK reports whether the complete lines of an unfinished head,
+// b[*from:], pass the checks net/http makes on them before the head is
+// over: the request line, a first field line that is not a continuation,
+// field lines with a colon. *from (a line start) and *lines (the lines
+// checked) carry the progress from call to call, so that a head arriving
+// byte by byte is checked once.
+func prefixOK(b []byte, from, lines *int) bool {
+	for {
+		i := bytes.IndexByte(b[*from:], '\n')
+		if i < 0 {
+			return true
+		}
+		line, _ := nextLine(b[*from : *from+i+1])
+		switch {
+		case *lines == 0:
+			if _, _, _, _, _, ok := parseRequestLine(line); !ok {
+				return false
+			}
+		case len(line) == 0:
+			return true // the end of the head: parseHead checks it all
+		case line[0] == ' ' || line[0] == '\t':
+			if *lines == 1 {
+				return false
+			}
+		case bytes.IndexByte(line, ':') < 0:
+			return false
+		}
+		*from += i + 1
+		*lines++
+	}
 }
 
 // spanOf locates piece, a subslice of b, in the buffer where b starts at

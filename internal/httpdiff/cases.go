@@ -114,6 +114,9 @@ func Cases() []Case {
 		{Name: "host-space-inside", Send: []string{"GET / HTTP/1.1\r\nHost: a b\r\n\r\n"}},
 		{Name: "expect-case", Send: []string{"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-Continue\r\n\r\n", "ab"}},
 		{Name: "expect-list", Send: []string{"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: foo, 100-continue\r\n\r\n", "ab"}},
+		{Name: "bad-line-unfinished-head", Send: []string{get + "Host: x\r\n"}},
+		{Name: "no-colon-unfinished-head", Send: []string{"GET / HTTP/1.1\r\nHost: x\r\nNoColon\r\n"}},
+		{Name: "fold-first-unfinished-head", Send: []string{"GET / HTTP/1.1\r\n Host: x\r\n"}},
 		{Name: "many-headers", Send: []string{"GET / HTTP/1.1\r\nHost: x\r\n" + strings.Repeat("X-Many: v\r\n", 2000) + "\r\n"}},
 	}
 }
