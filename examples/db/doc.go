@@ -2,8 +2,11 @@
 // and github.com/jackc/pgx/v5 - from stackful coroutines, and its tests run
 // them against real servers (1,000 coroutines of one env; prepared
 // statements, transactions, a query that times out, connections dropped
-// and a server restarted mid-run). It is a module of its own so that the
-// drivers stay out of cogen's dependencies.
+// mid-run, and both servers - a private redis-server, and PostgreSQL
+// through pg_ctl - stopped and started again mid-run: while a server is
+// down every call fails with an error at once, the env keeps running,
+// and after the start the pools dial again). It is a module of its own so
+// that the drivers stay out of cogen's dependencies.
 //
 // # What works
 //
@@ -53,5 +56,6 @@
 //
 // The tests check all of this against real servers, and that nothing -
 // goroutines, file descriptors - is left behind after the clients and the
-// env are closed. Without servers they skip (see .ci/dbservers).
+// env are closed. Without servers they skip (see .ci/dbservers; the
+// PostgreSQL restart needs COGEN_PG_STOP and COGEN_PG_START too).
 package db

@@ -82,3 +82,17 @@ func hostPort(u string) string {
 	}
 	return p.Host
 }
+
+// PostgresRestart returns the shell command lines (for sh -c) that stop
+// the PostgreSQL server of [Postgres] and start it again on the same port
+// (COGEN_PG_STOP, COGEN_PG_START; .ci/dbservers exports them), for tests
+// that restart it mid-run. Absent, the test is skipped outside CI and
+// fails with CI=true.
+func PostgresRestart(t testing.TB) (stop, start string) {
+	t.Helper()
+	stop, start = os.Getenv("COGEN_PG_STOP"), os.Getenv("COGEN_PG_START")
+	if stop == "" || start == "" {
+		missing(t, "COGEN_PG_STOP and COGEN_PG_START", "command to restart the PostgreSQL server")
+	}
+	return stop, start
+}
