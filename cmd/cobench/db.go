@@ -240,31 +240,7 @@ func redisCPU(addr string) (float64, error) {
 
 // buildDBLoad builds examples/db's dbload into a temporary directory.
 func buildDBLoad(p *progress) (exe string, cleanup func(), err error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", nil, fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", nil, errors.New("not inside the cogen source tree")
-	}
-	src := filepath.Join(filepath.Dir(gomod), "examples", "db")
-	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
-		return "", nil, fmt.Errorf("no module at %s", src)
-	}
-	dir, err := os.MkdirTemp("", "cobench-dbload-")
-	if err != nil {
-		return "", nil, err
-	}
-	exe = filepath.Join(dir, "dbload")
-	p.step("db: building %s/cmd/dbload (go-redis)", src)
-	cmd := exec.Command("go", "build", "-o", exe, "./cmd/dbload")
-	cmd.Dir = src
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("building %s: %v\n%s", src, err, msg)
-	}
-	return exe, func() { os.RemoveAll(dir) }, nil
+	return buildNested(p, filepath.Join("examples", "db"), "./cmd/dbload", "dbload", "go-redis")
 }
 
 func runDBLoad(exe, addr, model string, d time.Duration) (dbResult, error) {

@@ -3,13 +3,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 )
 
 // The peers' servers live in the nested module bench/peers (gnet and
@@ -46,33 +43,13 @@ func childExe(t task) (string, error) {
 }
 
 // buildPeers builds the peers binary from the source tree this command runs
-// in (the module root that `go env GOMOD` names), sets peersExe, and returns
-// the function that removes it.
+// in (bench/peers, see buildNested), sets peersExe, and returns the function
+// that removes it.
 func buildPeers(p *progress) (cleanup func(), err error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
+	exe, rm, err := buildNested(p, filepath.Join("bench", "peers"), ".", "peers", "gnet, fasthttp")
 	if err != nil {
-		return nil, fmt.Errorf("-peers: go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	src := filepath.Join(filepath.Dir(gomod), "bench", "peers")
-	if gomod == "" || gomod == os.DevNull {
-		return nil, errors.New("-peers: not inside a module; run cobench from the cogen source tree")
-	}
-	if _, err := os.Stat(filepath.Join(src, "go.mod")); err != nil {
-		return nil, fmt.Errorf("-peers: no peers module at %s; run cobench from the cogen source tree", src)
-	}
-	dir, err := os.MkdirTemp("", "cobench-peers-")
-	if err != nil {
-		return nil, err
-	}
-	exe := filepath.Join(dir, "peers")
-	p.step("peers: building %s (gnet, fasthttp)", src)
-	cmd := exec.Command("go", "build", "-o", exe, ".")
-	cmd.Dir = src
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("-peers: building %s: %v\n%s", src, err, msg)
+		return nil, fmt.Errorf("-peers: %w", err)
 	}
 	peersExe = exe
-	return func() { os.RemoveAll(dir); peersExe = "" }, nil
+	return func() { rm(); peersExe = "" }, nil
 }
