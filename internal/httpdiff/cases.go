@@ -141,6 +141,6 @@ func itoa(n int) string {
 var ReadRequestDiffers = map[string]string{
 	"empty-host":           "http.ReadRequest drops the Host header, so an empty one looks missing: 400 (net/http: 200)",
 	"absolute-uri-no-host": "http.ReadRequest drops the Host header, so the URI's host hides its absence: 200 (net/http: 400)",
-	"expect-continue-unread": "a 100-continue body the handler never asked for: the response says Connection: close and the server closes; " +
-		"net/http closes without the header, after waiting 500 ms for the body",
+	"expect-continue-unread": "a 100-continue body the handler never asked for: the server closes at once (the hello loops also say " +
+		"Connection: close); net/http keeps the connection while it waits up to 500 ms for the body, then closes",
 }
