@@ -64,6 +64,11 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 	for _, imp := range pass.Pkg.Imports() {
 		l.names.reserve(imp.Name())
 	}
+	// The frames of the literals found so far are named in this Step.
+	for _, lf := range fn.root().lits.list {
+		l.names.reserve(lf.FrameName)
+		l.names.reserve(lf.CtorName)
+	}
 	l.p.info, l.p.objVars, l.p.synth, l.p.stypes = l.info, l.vars, l.synth, l.stypes
 	defer func() {
 		if r := recover(); r != nil {

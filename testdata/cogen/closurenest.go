@@ -32,4 +32,18 @@ func Run(co *stackful.Co, t *trace.T) {
 		return r
 	}
 	t.Printf("result %d, x %d", outer(co), x)
+	t.Printf("shadow %d", shadow(co, t))
+}
+
+// shadow has a local named like the constructor of its literal's frame:
+// the generated names do not capture it.
+//
+//co:stackless
+func shadow(co *stackful.Co, t *trace.T) int {
+	newShadowFunc1Frame := 2
+	f := func() int {
+		co.Gosched()
+		return newShadowFunc1Frame * 3
+	}
+	return f()
 }
