@@ -31,8 +31,8 @@ func openFDs() int {
 
 // TestQuick runs `cobench -quick -format=json`: the output parses, every
 // group is there with every row valued and a base row per measure, the
-// run takes well under the 20 s budget, and no child process, descriptor
-// or goroutine is left behind.
+// run takes well under the 20 s budget (not checked under -race), and no
+// child process, descriptor or goroutine is left behind.
 func TestQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole quick run")
@@ -45,7 +45,9 @@ func TestQuick(t *testing.T) {
 	}
 	took := time.Since(t0)
 	t.Logf("took %v", took)
-	if took > 60*time.Second { // 20 s on a quiet machine; generous for a shared one
+	// 20 s on a quiet machine; generous for a shared one. Under -race the
+	// same run took 87 s in CI's dry run (load 15 on 2 cores): no bound.
+	if took > 60*time.Second && !raceEnabled {
 		t.Errorf("cobench -quick took %v", took)
 	}
 	var rep report
