@@ -143,35 +143,52 @@ func TestWakeCallsStop(t *testing.T) {
 // and without it, not at all.
 func TestIdleTick(t *testing.T) {
 	l := newLoop(t)
-	calls := 0
+	var calls atomic.Int32
 	var quit atomic.Bool
+	var quitAt atomic.Int64
 	l.SetIdleTick(2 * time.Millisecond)
+	// The flag is set once the tick has called stop 5 times (within 5 s:
+	// a loaded machine may run the loop late, but an idle loop without the
+	// tick would call it once); only the tick can notice it, as nothing
+	// wakes the loop. If it does not within 5 s more, StopRun ends the test.
+	ticked := make(chan bool, 1)
+	returned := make(chan struct{})
+	defer close(returned)
 	go func() {
-		time.Sleep(50 * time.Millisecond)
+		deadline := time.Now().Add(5 * time.Second)
+		for calls.Load() < 5 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		ticked <- calls.Load() >= 5
+		quitAt.Store(time.Now().UnixNano())
 		quit.Store(true) // no Wake: only the tick notices
+		select {
+		case <-returned:
+		case <-time.After(5 * time.Second):
+			l.StopRun()
+		}
 	}()
-	t0 := time.Now()
-	if err := l.Run(func() bool { calls++; return quit.Load() }); err != nil {
+	if err := l.Run(func() bool { calls.Add(1); return quit.Load() }); err != nil {
 		t.Fatal(err)
 	}
-	took := time.Since(t0)
-	if took > 5*time.Second {
-		t.Fatalf("tick did not notice the flag for %v", took)
+	noticed := time.Since(time.Unix(0, quitAt.Load()))
+	if !<-ticked {
+		t.Fatalf("stop called %d times in 5 s with a 2 ms tick", calls.Load())
 	}
-	if calls < 5 {
-		t.Fatalf("stop called %d times in %v with a 2 ms tick", calls, took)
+	if noticed > 4*time.Second {
+		t.Fatalf("the tick did not notice the flag: Run ended %v after it was set", noticed)
 	}
 	l.SetIdleTick(0)
-	calls = 0
+	calls.Store(0)
 	go func() {
 		time.Sleep(50 * time.Millisecond)
 		l.StopRun()
 	}()
-	if err := l.Run(func() bool { calls++; return false }); err != nil {
+	if err := l.Run(func() bool { calls.Add(1); return false }); err != nil {
 		t.Fatal(err)
 	}
-	if calls > 2 {
-		t.Fatalf("idle loop without a tick called stop %d times", calls)
+	if n := calls.Load(); n > 2 {
+		t.Fatalf("idle loop without a tick called stop %d times", n)
 	}
 }
 
