@@ -442,13 +442,19 @@ func TestMainCoroutineWaits(t *testing.T) {
 			ticks++
 		}
 	})
+	// main's Sleep runs the loop meanwhile: the ticker advances only
+	// then. Sleep in 20 ms steps until it is done (a loaded machine may
+	// need more than one), each step never shorter than asked.
 	t0 := time.Now()
-	main.Sleep(200 * time.Millisecond) // runs the loop meanwhile; room for 5 ticks of 1 ms on a loaded machine
-	if took := time.Since(t0); took < 200*time.Millisecond {
-		t.Fatalf("main slept %v", took)
+	for ticks < 5 && time.Since(t0) < 10*time.Second {
+		s0 := time.Now()
+		main.Sleep(20 * time.Millisecond)
+		if took := time.Since(s0); took < 20*time.Millisecond {
+			t.Fatalf("main slept %v", took)
+		}
 	}
 	if ticks != 5 || ticker.Status() != Dead {
-		t.Fatalf("ticker made %d ticks while main slept", ticks)
+		t.Fatalf("ticker made %d ticks while main slept %v", ticks, time.Since(t0))
 	}
 
 	var c Cond
