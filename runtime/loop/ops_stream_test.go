@@ -103,7 +103,14 @@ func TestTryReadStreamMissesNothing(t *testing.T) {
 	}
 	go func() {
 		for i := range total {
-			unix.Write(w, []byte{byte(i)})
+			// w is non-blocking: a full buffer (a slow reader) must not
+			// drop the byte.
+			for {
+				if _, err := unix.Write(w, []byte{byte(i)}); err != unix.EAGAIN {
+					break
+				}
+				time.Sleep(100 * time.Microsecond)
+			}
 			if i%3 == 0 {
 				time.Sleep(10 * time.Microsecond)
 			}
