@@ -174,6 +174,7 @@ func (s *soak) echoRoundTrip(c *net.TCPConn, msg []byte, stall time.Duration) er
 
 // httpScenario runs one client connection against a hello server.
 func (s *soak) httpScenario(rng *rand.Rand, t target) error {
+	dialed := time.Now() // no server timer of this connection can start before
 	c, err := dial(t.addr)
 	if err != nil {
 		return err
@@ -239,14 +240,15 @@ func (s *soak) httpScenario(rng *rand.Rand, t target) error {
 	case p < 96 && t.timeouts: // send part of a head, then nothing: closed at the read-header timeout
 		s.faults.Add(1)
 		io.WriteString(c, get[:1+rng.IntN(len(get)-1)])
-		return s.expectClosedWithin(c, br, soakLimits.ReadHeaderTimeout)
+		return s.expectClosedWithin(c, br, dialed, soakLimits.ReadHeaderTimeout)
 	case p < 98 && t.timeouts: // a request, then idle: closed at the idle timeout
 		s.faults.Add(1)
+		sent := time.Now() // the server's idle timer starts after its answer
 		io.WriteString(c, get)
 		if err := s.readHello(br); err != nil {
 			return err
 		}
-		return s.expectClosedWithin(c, br, soakLimits.IdleTimeout)
+		return s.expectClosedWithin(c, br, sent, soakLimits.IdleTimeout)
 	default: // connect and send nothing
 		s.faults.Add(1)
 		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
@@ -276,11 +278,11 @@ func isReset(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "connection reset")
 }
 
-// expectClosedWithin checks the server closes c, sending nothing more,
-// no earlier than timeout (less a little for the clocks) and not much later.
-func (s *soak) expectClosedWithin(c *net.TCPConn, br *bufio.Reader, timeout time.Duration) error {
-	start := time.Now()
-	c.SetDeadline(start.Add(timeout + opTimeout))
+// expectClosedWithin checks the server closes c, sending nothing more, no
+// earlier than timeout after start (a time before the server's timer can
+// have started) and not much later.
+func (s *soak) expectClosedWithin(c *net.TCPConn, br *bufio.Reader, start time.Time, timeout time.Duration) error {
+	c.SetDeadline(time.Now().Add(timeout + opTimeout))
 	n, err := br.Read(make([]byte, 1))
 	took := time.Since(start)
 	switch {
@@ -288,7 +290,7 @@ func (s *soak) expectClosedWithin(c *net.TCPConn, br *bufio.Reader, timeout time
 		return fmt.Errorf("the server sent data to a connection it should close at its %v timeout", timeout)
 	case !errors.Is(err, io.EOF) && !isReset(err):
 		return fmt.Errorf("waiting for the %v timeout to close the connection: %w", timeout, err)
-	case took < timeout-100*time.Millisecond:
+	case took < timeout:
 		return fmt.Errorf("the connection closed after %v, before its %v timeout", took, timeout)
 	}
 	return nil
