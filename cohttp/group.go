@@ -44,23 +44,15 @@ func ServeStacklessGroup(g *stackless.Group, network, address string, h Handler,
 }
 
 func serveGroup(g *loop.Group, network, address string, run func(i int, s *Server), h Handler, lim Limits) (*net.TCPAddr, error) {
-	lfds := make([]int, 0, g.Len())
+	lfds, addr, err := g.ListenTCPEach(network, address)
+	if err != nil {
+		return nil, err
+	}
 	fail := func(err error) (*net.TCPAddr, error) {
 		for _, fd := range lfds {
 			unix.Close(fd)
 		}
 		return nil, err
-	}
-	var addr *net.TCPAddr
-	for range g.Len() {
-		fd, a, err := loop.ListenTCP(network, address, true)
-		if err != nil {
-			return fail(err)
-		}
-		if addr == nil {
-			addr, address = a, a.String()
-		}
-		lfds = append(lfds, fd)
 	}
 	servers := make([]*Server, len(lfds))
 	for i, lfd := range lfds {

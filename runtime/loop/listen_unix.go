@@ -122,3 +122,25 @@ func somaxconn() int {
 	}
 	return unix.SOMAXCONN
 }
+
+// ListenTCPEach opens one SO_REUSEPORT listener per loop of g on address,
+// all on the port the first one is bound to (so port 0 picks one free port
+// for the whole group): the listeners of a group's servers, lfds[i] for
+// loop i. On failure it closes what it opened.
+func (g *Group) ListenTCPEach(network, address string) (lfds []int, addr *net.TCPAddr, err error) {
+	lfds = make([]int, 0, g.Len())
+	for range g.Len() {
+		fd, a, err := ListenTCP(network, address, true)
+		if err != nil {
+			for _, fd := range lfds {
+				unix.Close(fd)
+			}
+			return nil, nil, err
+		}
+		if addr == nil {
+			addr, address = a, a.String()
+		}
+		lfds = append(lfds, fd)
+	}
+	return lfds, addr, nil
+}

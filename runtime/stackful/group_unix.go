@@ -8,7 +8,6 @@ import (
 	"net"
 	"time"
 
-	"github.com/cogen-go/cogen/runtime/loop"
 	"golang.org/x/sys/unix"
 )
 
@@ -24,23 +23,15 @@ import (
 // coroutine back off from 5 ms, doubling up to 1 s; any other error fails
 // the group.
 func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) (*net.TCPAddr, error) {
-	lfds := make([]int, 0, g.Len())
+	lfds, addr, err := g.Group.ListenTCPEach(network, address)
+	if err != nil {
+		return nil, err
+	}
 	fail := func(err error) (*net.TCPAddr, error) {
 		for _, fd := range lfds {
 			unix.Close(fd)
 		}
 		return nil, err
-	}
-	var addr *net.TCPAddr
-	for range g.Len() {
-		fd, a, err := loop.ListenTCP(network, address, true)
-		if err != nil {
-			return fail(err)
-		}
-		if addr == nil {
-			addr, address = a, a.String()
-		}
-		lfds = append(lfds, fd)
 	}
 	for i, lfd := range lfds {
 		if err := g.OnShutdown(i, func() { g.envs[i].main.Close(lfd) }); err != nil {

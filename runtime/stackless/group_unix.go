@@ -25,23 +25,15 @@ import (
 // task back off from 5 ms, doubling up to 1 s; any other error fails the
 // group.
 func (g *Group) Serve(network, address string, newHandler func(fd int) Frame) (*net.TCPAddr, error) {
-	lfds := make([]int, 0, g.Len())
+	lfds, addr, err := g.Group.ListenTCPEach(network, address)
+	if err != nil {
+		return nil, err
+	}
 	fail := func(err error) (*net.TCPAddr, error) {
 		for _, fd := range lfds {
 			unix.Close(fd)
 		}
 		return nil, err
-	}
-	var addr *net.TCPAddr
-	for range g.Len() {
-		fd, a, err := loop.ListenTCP(network, address, true)
-		if err != nil {
-			return fail(err)
-		}
-		if addr == nil {
-			addr, address = a, a.String()
-		}
-		lfds = append(lfds, fd)
 	}
 	frames := make([]*acceptFrame, len(lfds))
 	for i, lfd := range lfds {
