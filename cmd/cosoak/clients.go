@@ -134,13 +134,26 @@ func (s *soak) echoScenario(rng *rand.Rand, t target) error {
 	return nil
 }
 
-// echoRoundTrip writes msg (pausing half-way for stall, if non-zero) while
-// reading the echo, and checks every byte came back.
+// echoRoundTrip is a counted roundTrip: a verified exchange, or bytes lost.
 func (s *soak) echoRoundTrip(c *net.TCPConn, msg []byte, stall time.Duration) error {
+	if stall > 0 {
+		s.faults.Add(1)
+	}
+	if err := roundTrip(c, msg, stall); err != nil {
+		s.lost.Add(int64(len(msg)))
+		return err
+	}
+	s.requests.Add(1)
+	s.bytes.Add(int64(len(msg)))
+	return nil
+}
+
+// roundTrip writes msg (pausing half-way for stall, if non-zero) while
+// reading the echo, and checks every byte came back.
+func roundTrip(c *net.TCPConn, msg []byte, stall time.Duration) error {
 	werr := make(chan error, 1)
 	go func() {
 		if stall > 0 {
-			s.faults.Add(1)
 			half := len(msg) / 2
 			if _, err := c.Write(msg[:half]); err != nil {
 				werr <- err
@@ -160,15 +173,11 @@ func (s *soak) echoRoundTrip(c *net.TCPConn, msg []byte, stall time.Duration) er
 		err = err2
 	}
 	if err != nil {
-		s.lost.Add(int64(len(msg)))
 		return fmt.Errorf("round trip of %d bytes: %d came back: %w", len(msg), n, err)
 	}
 	if !bytes.Equal(got, msg) {
-		s.lost.Add(int64(len(msg)))
 		return fmt.Errorf("round trip of %d bytes: different bytes came back", len(msg))
 	}
-	s.requests.Add(1)
-	s.bytes.Add(int64(len(msg)))
 	return nil
 }
 
