@@ -27,7 +27,8 @@ const directivePrefix = "//co:"
 // waitingMethods are the suspension points on the coroutine handle: methods
 // of *stackful.Co that *stackless.Task mirrors with identical signatures.
 var waitingMethods = map[string]bool{
-	"Read": true, "ReadTimeout": true, "Write": true, "Accept": true, "Connect": true, "Poll": true,
+	"Read": true, "ReadTimeout": true, "Write": true, "WriteTimeout": true, "Accept": true,
+	"AcceptTimeout": true, "Connect": true, "ConnectTimeout": true, "Poll": true,
 	"Sleep": true, "Gosched": true, "Wait": true, "Yield": true,
 }
 

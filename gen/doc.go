@@ -38,9 +38,9 @@
 // generic functions can be marked too. The suspension points
 // are:
 //
-//   - calls of the handle's waiting methods, recognised by go/types: Read, ReadTimeout,
-//     Write, Accept, Connect, Poll, Sleep, Gosched, Wait, Yield (Close is
-//     kept as a plain call);
+//   - calls of the handle's waiting methods, recognised by go/types: Read,
+//     Write, Accept and Connect and their Timeout variants, Poll, Sleep,
+//     Gosched, Wait, Yield (Close is kept as a plain call);
 //   - calls of other //co:stackless functions of the same package, with the
 //     handle as first argument (recursion included);
 //   - calls of any function or method that pass the handle to a parameter

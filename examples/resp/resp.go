@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
@@ -75,7 +76,7 @@ func Dial(co *stackful.Co, addr string) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resp: dial %s: %w", addr, err)
 	}
-	fd, sa, err := socketFor(ap)
+	fd, sa, err := loop.TCPSocket(ap)
 	if err != nil {
 		return nil, fmt.Errorf("resp: dial %s: %w", addr, err)
 	}

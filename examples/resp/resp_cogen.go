@@ -47,26 +47,26 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:74
-			ap, err = netip.ParseAddrPort(f.addr)
 //line resp.go:75
-			if err != nil {
+			ap, err = netip.ParseAddrPort(f.addr)
 //line resp.go:76
+			if err != nil {
+//line resp.go:77
 				f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err)
 				return stackless.Done
 			}
-//line resp.go:78
-			f.fd, f.sa, err = socketFor(ap)
 //line resp.go:79
-			if err != nil {
+			f.fd, f.sa, err = loop.TCPSocket(ap)
 //line resp.go:80
+			if err != nil {
+//line resp.go:81
 				f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err)
 				return stackless.Done
 			}
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:82
+//line resp.go:83
 			r2 := co.Connect(f.fd, f.sa)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -78,13 +78,13 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line resp.go:83
-			co.Close(f.fd)
 //line resp.go:84
+			co.Close(f.fd)
+//line resp.go:85
 			f.r, f.r1 = nil, fmt.Errorf("resp: dial %s: %w", f.addr, err1)
 			return stackless.Done
 		case 3:
-//line resp.go:86
+//line resp.go:87
 			f.r, f.r1 = NewConn(f.fd), nil
 			return stackless.Done
 		default:
@@ -98,9 +98,9 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 func (f *DialFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:82"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:83"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:73"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:74"
 }
 
 // A compile error here means the signature of Dial changed: run cogen again.
@@ -134,34 +134,34 @@ func (f *ConnFlushFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:117
-			if len(f.c.wbuf) == 0 {
 //line resp.go:118
+			if len(f.c.wbuf) == 0 {
+//line resp.go:119
 				f.r = nil
 				return stackless.Done
 			}
-//line resp.go:120
+//line resp.go:121
 			f.tmp = f.c.fd
-//line resp.go:120
+//line resp.go:121
 			f.tmp1 = f.c.wbuf
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:120
+//line resp.go:121
 			_, r1 := co.Write(f.tmp, f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			err = r1
-//line resp.go:121
-			f.c.wbuf = f.c.wbuf[:0]
 //line resp.go:122
-			if err != nil {
+			f.c.wbuf = f.c.wbuf[:0]
 //line resp.go:123
+			if err != nil {
+//line resp.go:124
 				f.r = fmt.Errorf("resp: write: %w", err)
 				return stackless.Done
 			}
-//line resp.go:125
+//line resp.go:126
 			f.r = nil
 			return stackless.Done
 		default:
@@ -175,9 +175,9 @@ func (f *ConnFlushFrame) Step(co *stackless.Task) stackless.Status {
 func (f *ConnFlushFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:120"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:121"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:116"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:117"
 }
 
 // A compile error here means the signature of Conn.Flush changed: run cogen again.
@@ -218,15 +218,15 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:134
-			if f.c.pending == 0 {
 //line resp.go:135
+			if f.c.pending == 0 {
+//line resp.go:136
 				f.r, f.r1 = Value{}, errors.New("resp: Receive without a pending command")
 				return stackless.Done
 			}
-//line resp.go:137
-			f.c.compact()
 //line resp.go:138
+			f.c.compact()
+//line resp.go:139
 			f.callValue = newConnValueFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callValue)
@@ -234,13 +234,13 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3 := f.callValue.Result()
 			f.callValue = nil
 			f.v, err = r2, r3
-//line resp.go:139
-			if err != nil {
 //line resp.go:140
+			if err != nil {
+//line resp.go:141
 				f.r, f.r1 = f.v, err
 				return stackless.Done
 			}
-//line resp.go:142
+//line resp.go:143
 			f.c.pending--
 			if !(f.v.Kind == Array && f.v.Int > 0) {
 				f.PC = 4
@@ -248,11 +248,11 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 3:
-//line resp.go:144
+//line resp.go:145
 			f.v.Array = make([]Value, 0, f.v.Int)
-//line resp.go:145
+//line resp.go:146
 			f.tmp = f.v.Int
-//line resp.go:145
+//line resp.go:146
 			f.index = 0
 			fallthrough
 		case 6:
@@ -262,7 +262,7 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line resp.go:146
+//line resp.go:147
 			f.callValue = newConnValueFrame(f.c)
 			f.PC = 11
 			return co.Call(f.callValue)
@@ -270,19 +270,19 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r4, r5 := f.callValue.Result()
 			f.callValue = nil
 			e, err1 = r4, r5
-//line resp.go:147
-			if err1 != nil {
 //line resp.go:148
+			if err1 != nil {
+//line resp.go:149
 				f.r, f.r1 = f.v, err1
 				return stackless.Done
 			}
-//line resp.go:150
-			if e.Kind == Array {
 //line resp.go:151
+			if e.Kind == Array {
+//line resp.go:152
 				f.r, f.r1 = f.v, fmt.Errorf("%w: nested array", ErrProtocol)
 				return stackless.Done
 			}
-//line resp.go:153
+//line resp.go:154
 			f.v.Array = append(f.v.Array, e)
 			fallthrough
 		case 8:
@@ -290,13 +290,13 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 4:
-//line resp.go:156
-			if f.v.Kind == Error {
 //line resp.go:157
+			if f.v.Kind == Error {
+//line resp.go:158
 				f.r, f.r1 = f.v, ServerError(f.v.Str)
 				return stackless.Done
 			}
-//line resp.go:159
+//line resp.go:160
 			f.r, f.r1 = f.v, nil
 			return stackless.Done
 		default:
@@ -310,11 +310,11 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 func (f *ConnReceiveFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:138"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:139"
 	case 11:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:146"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:147"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:133"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:134"
 }
 
 // A compile error here means the signature of Conn.Receive changed: run cogen again.
@@ -350,15 +350,15 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:167
-			if f.c.pending != 0 {
 //line resp.go:168
+			if f.c.pending != 0 {
+//line resp.go:169
 				f.r, f.r1 = Value{}, errors.New("resp: Do with replies pending")
 				return stackless.Done
 			}
-//line resp.go:170
-			f.c.Append(f.args...)
 //line resp.go:171
+			f.c.Append(f.args...)
+//line resp.go:172
 			f.callFlush = NewConnFlushFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callFlush)
@@ -372,11 +372,11 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 3:
-//line resp.go:172
+//line resp.go:173
 			f.r, f.r1 = Value{}, err
 			return stackless.Done
 		case 4:
-//line resp.go:174
+//line resp.go:175
 			f.callReceive = NewConnReceiveFrame(f.c)
 			f.PC = 8
 			return co.Call(f.callReceive)
@@ -396,11 +396,11 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 func (f *ConnDoFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:171"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:172"
 	case 8:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:174"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:175"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:166"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:167"
 }
 
 // A compile error here means the signature of Conn.Do changed: run cogen again.
@@ -442,7 +442,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:182
+//line resp.go:183
 			f.callLine = newConnLineFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callLine)
@@ -450,19 +450,19 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			r3, r4 := f.callLine.Result()
 			f.callLine = nil
 			line, err = r3, r4
-//line resp.go:183
-			if err != nil {
 //line resp.go:184
+			if err != nil {
+//line resp.go:185
 				f.r1, f.r2 = Value{}, err
 				return stackless.Done
 			}
-//line resp.go:186
-			if len(line) == 0 {
 //line resp.go:187
+			if len(line) == 0 {
+//line resp.go:188
 				f.r1, f.r2 = Value{}, fmt.Errorf("%w: empty line", ErrProtocol)
 				return stackless.Done
 			}
-//line resp.go:189
+//line resp.go:190
 			f.v = Value{Kind: Kind(line[0])}
 			f.PC = 3
 			switch f.v.Kind {
@@ -473,35 +473,35 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			continue
 		case 3:
-//line resp.go:215
+//line resp.go:216
 			f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 			return stackless.Done
 		case 4:
-//line resp.go:192
-			f.v.Str = line[1:]
 //line resp.go:193
+			f.v.Str = line[1:]
+//line resp.go:194
 			f.r1, f.r2 = f.v, nil
 			return stackless.Done
 		case 5:
-//line resp.go:195
-			f.n, err1 = strconv.ParseInt(string(line[1:]), 10, 64)
 //line resp.go:196
-			if err1 != nil {
+			f.n, err1 = strconv.ParseInt(string(line[1:]), 10, 64)
 //line resp.go:197
+			if err1 != nil {
+//line resp.go:198
 				f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 				return stackless.Done
 			}
-//line resp.go:199
-			f.v.Int = f.n
 //line resp.go:200
-			if f.n < 0 && f.v.Kind != Integer {
+			f.v.Int = f.n
 //line resp.go:201
+			if f.n < 0 && f.v.Kind != Integer {
+//line resp.go:202
 				f.r1, f.r2 = Value{Kind: Null}, nil
 				return stackless.Done
 			}
-//line resp.go:203
-			if f.v.Kind != BulkString {
 //line resp.go:204
+			if f.v.Kind != BulkString {
+//line resp.go:205
 				f.r1, f.r2 = f.v, nil
 				return stackless.Done
 			}
@@ -513,7 +513,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 10:
-//line resp.go:207
+//line resp.go:208
 			f.callFill = newConnFillFrame(f.c)
 			f.PC = 14
 			return co.Call(f.callFill)
@@ -527,15 +527,15 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 16:
-//line resp.go:208
+//line resp.go:209
 			f.r1, f.r2 = Value{}, err2
 			return stackless.Done
 		case 12:
-//line resp.go:211
-			f.v.Str = f.c.rbuf[f.c.r : f.c.r+int(f.n) : f.c.r+int(f.n)]
 //line resp.go:212
-			f.c.r += int(f.n) + 2
+			f.v.Str = f.c.rbuf[f.c.r : f.c.r+int(f.n) : f.c.r+int(f.n)]
 //line resp.go:213
+			f.c.r += int(f.n) + 2
+//line resp.go:214
 			f.r1, f.r2 = f.v, nil
 			return stackless.Done
 		default:
@@ -549,11 +549,11 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 func (f *connValueFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:182"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:183"
 	case 14:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:207"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:208"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:181"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:182"
 }
 
 // A compile error here means the signature of Conn.value changed: run cogen again.
@@ -589,17 +589,17 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 2:
-//line resp.go:223
-			if i := bytes.Index(f.c.rbuf[f.c.r:f.c.w], crlf); i >= 0 {
 //line resp.go:224
-				l := f.c.rbuf[f.c.r : f.c.r+i : f.c.r+i]
+			if i := bytes.Index(f.c.rbuf[f.c.r:f.c.w], crlf); i >= 0 {
 //line resp.go:225
-				f.c.r += i + 2
+				l := f.c.rbuf[f.c.r : f.c.r+i : f.c.r+i]
 //line resp.go:226
+				f.c.r += i + 2
+//line resp.go:227
 				f.r1, f.r2 = l, nil
 				return stackless.Done
 			}
-//line resp.go:228
+//line resp.go:229
 			f.callFill = newConnFillFrame(f.c)
 			f.PC = 6
 			return co.Call(f.callFill)
@@ -613,7 +613,7 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 8:
-//line resp.go:229
+//line resp.go:230
 			f.r1, f.r2 = nil, err
 			return stackless.Done
 		default:
@@ -627,9 +627,9 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 func (f *connLineFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:228"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:229"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:221"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:222"
 }
 
 // A compile error here means the signature of Conn.line changed: run cogen again.
@@ -666,45 +666,45 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:241
-			if f.c.w == len(f.c.rbuf) {
 //line resp.go:242
-				nb := make([]byte, 2*len(f.c.rbuf))
+			if f.c.w == len(f.c.rbuf) {
 //line resp.go:243
-				f.c.w = copy(nb, f.c.rbuf[f.c.r:f.c.w])
+				nb := make([]byte, 2*len(f.c.rbuf))
 //line resp.go:244
-				f.c.r = 0
+				f.c.w = copy(nb, f.c.rbuf[f.c.r:f.c.w])
 //line resp.go:245
+				f.c.r = 0
+//line resp.go:246
 				f.c.rbuf = nb
 			}
-//line resp.go:247
+//line resp.go:248
 			f.tmp = f.c.fd
-//line resp.go:247
+//line resp.go:248
 			f.tmp1 = f.c.rbuf[f.c.w:]
 			f.PC = 1
 			fallthrough
 		case 1:
-//line resp.go:247
+//line resp.go:248
 			r2, r3 := co.Read(f.tmp, f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err = r2, r3
-//line resp.go:248
-			if err != nil {
 //line resp.go:249
+			if err != nil {
+//line resp.go:250
 				f.r1 = fmt.Errorf("resp: read: %w", err)
 				return stackless.Done
 			}
-//line resp.go:251
-			if n == 0 {
 //line resp.go:252
+			if n == 0 {
+//line resp.go:253
 				f.r1 = fmt.Errorf("resp: read: %w", io.ErrUnexpectedEOF)
 				return stackless.Done
 			}
-//line resp.go:254
-			f.c.w += n
 //line resp.go:255
+			f.c.w += n
+//line resp.go:256
 			f.r1 = nil
 			return stackless.Done
 		default:
@@ -718,9 +718,9 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 func (f *connFillFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:247"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:248"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:240"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:241"
 }
 
 // A compile error here means the signature of Conn.fill changed: run cogen again.
@@ -760,7 +760,7 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line resp.go:275
+//line resp.go:276
 			f.n = 0
 			fallthrough
 		case 1:
@@ -770,7 +770,7 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line resp.go:277
+//line resp.go:278
 			f.callDo = NewConnDoFrame(f.c, "GET", f.key)
 			f.PC = 6
 			return co.Call(f.callDo)
@@ -778,24 +778,24 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3 := f.callDo.Result()
 			f.callDo = nil
 			v, err = r2, r3
-//line resp.go:278
-			if err != nil {
 //line resp.go:279
+			if err != nil {
+//line resp.go:280
 				f.r, f.r1 = f.n, err
 				return stackless.Done
 			}
-//line resp.go:281
-			if v.Kind != BulkString {
 //line resp.go:282
+			if v.Kind != BulkString {
+//line resp.go:283
 				f.r, f.r1 = f.n, fmt.Errorf("resp: GET %s: a reply of kind %c", f.key, v.Kind)
 				return stackless.Done
 			}
-//line resp.go:284
+//line resp.go:285
 			f.n++
 			f.PC = 1
 			continue
 		case 4:
-//line resp.go:286
+//line resp.go:287
 			f.r, f.r1 = f.n, nil
 			return stackless.Done
 		default:
@@ -809,9 +809,9 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 func (f *GetLoopFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/examples/resp/resp.go:277"
+		return "github.com/cogen-go/cogen/examples/resp/resp.go:278"
 	}
-	return "github.com/cogen-go/cogen/examples/resp/resp.go:274"
+	return "github.com/cogen-go/cogen/examples/resp/resp.go:275"
 }
 
 // A compile error here means the signature of GetLoop changed: run cogen again.

@@ -36,8 +36,8 @@
 //		}
 //	}
 //
-// Waiting operations (Read, ReadTimeout, Write, Accept, Connect, Poll, Sleep, Gosched,
-// Wait, Yield, Await) have the signatures of the stackful coroutine's, so
+// Waiting operations (Read, Write, Accept and Connect with their Timeout
+// variants, Poll, Sleep, Gosched, Wait, Yield, Await) have the signatures of the stackful coroutine's, so
 // one source serves both models. A call either completes and returns its
 // results, or arms the task's waiter, makes [Task.Blocked] true and returns
 // zero values; the frame then returns [Suspend] with PC still at the call,

@@ -16,46 +16,71 @@ func (t *Task) Read(fd int, p []byte) (int, error) { return t.ReadTimeout(fd, p,
 // per task), so a wake-up that finds no data waits only for what is left.
 func (t *Task) ReadTimeout(fd int, p []byte, timeout time.Duration) (int, error) {
 	t.check()
-	r := t.resumed()
-	if t.canceled {
-		return 0, ErrCanceled
+	r, timeout, err := t.resumeTimed(timeout)
+	if err != nil {
+		return 0, err
 	}
-	l := t.w.Loop()
-	switch {
-	case r == loop.NotWoken:
-	case r != loop.Ready:
-		return 0, r.Err()
-	case timeout >= 0:
-		timeout = max(t.ext.more.deadline-l.Now(), 0)
-	}
-	n, wait, err := l.TryReadStream(&t.w, fd, p, timeout)
+	n, wait, err := t.w.Loop().TryReadStream(&t.w, fd, p, timeout)
 	if wait && err == nil {
-		if timeout >= 0 && r == loop.NotWoken {
-			t.more().deadline = l.Now() + timeout
-		}
-		t.block()
+		t.blockTimed(r, timeout)
 	}
 	return n, err
+}
+
+// resumeTimed is the common entry of the fd operations with a timeout:
+// the reason of the wake-up that retries the operation (NotWoken on its
+// first call), the time left of its timeout (negative: none; on a retry,
+// what is left of the deadline its first call recorded), and the error
+// that ends it if the task is canceled or the wake-up was not Ready.
+func (t *Task) resumeTimed(timeout time.Duration) (loop.Reason, time.Duration, error) {
+	r := t.resumed()
+	switch {
+	case t.canceled:
+		return r, timeout, ErrCanceled
+	case r == loop.NotWoken:
+	case r != loop.Ready:
+		return r, timeout, r.Err()
+	case timeout >= 0:
+		timeout = max(t.ext.more.deadline-t.w.Loop().Now(), 0)
+	}
+	return r, timeout, nil
+}
+
+// blockTimed suspends the task in an operation that armed its waiter; the
+// first call of an operation with a timeout records its deadline, in the
+// task's extension (allocated once per task).
+func (t *Task) blockTimed(r loop.Reason, timeout time.Duration) {
+	if timeout >= 0 && r == loop.NotWoken {
+		t.more().deadline = t.w.Loop().Now() + timeout
+	}
+	t.block()
 }
 
 // Write writes all of p to the non-blocking fd, suspending whenever the
 // kernel's buffer is full, as a blocking write does. It returns len(p), or
 // the bytes written before an error.
-func (t *Task) Write(fd int, p []byte) (int, error) {
+func (t *Task) Write(fd int, p []byte) (int, error) { return t.WriteTimeout(fd, p, -1) }
+
+// WriteTimeout is Write giving up with [loop.ErrTimeout] after timeout
+// (negative: never; 0: once the kernel takes no more without waiting), as
+// the stackful coroutine's WriteTimeout does; the bytes written so far are
+// reported.
+func (t *Task) WriteTimeout(fd int, p []byte, timeout time.Duration) (int, error) {
 	t.check()
 	done := 0 // written by earlier calls of this Write that suspended
 	if m := t.moreIfAny(); m != nil {
 		done = m.progress
 		m.progress = 0
 	}
-	if err := t.begin(); err != nil {
+	r, timeout, err := t.resumeTimed(timeout)
+	if err != nil {
 		return done, err
 	}
-	n, wait, err := t.w.Loop().TryWrite(&t.w, fd, p[done:], -1)
+	n, wait, err := t.w.Loop().TryWrite(&t.w, fd, p[done:], timeout)
 	done += n
 	if wait && err == nil {
 		t.more().progress = done // first partial write of this task: allocates its state once
-		t.block()
+		t.blockTimed(r, timeout)
 		return 0, nil
 	}
 	return done, err
@@ -63,28 +88,39 @@ func (t *Task) Write(fd int, p []byte) (int, error) {
 
 // Accept accepts a connection on the listening fd, suspending until one
 // arrives. The new fd is non-blocking and close-on-exec.
-func (t *Task) Accept(fd int) (int, loop.Sockaddr, error) {
+func (t *Task) Accept(fd int) (int, loop.Sockaddr, error) { return t.AcceptTimeout(fd, -1) }
+
+// AcceptTimeout is Accept giving up with [loop.ErrTimeout] after timeout
+// (negative: never; 0: at once if no connection is pending).
+func (t *Task) AcceptTimeout(fd int, timeout time.Duration) (int, loop.Sockaddr, error) {
 	t.check()
-	if err := t.begin(); err != nil {
+	r, timeout, err := t.resumeTimed(timeout)
+	if err != nil {
 		return -1, nil, err
 	}
-	nfd, sa, wait, err := t.w.Loop().TryAccept(&t.w, fd, -1)
+	nfd, sa, wait, err := t.w.Loop().TryAccept(&t.w, fd, timeout)
 	if wait && err == nil {
-		t.block()
+		t.blockTimed(r, timeout)
 	}
 	return nfd, sa, err
 }
 
 // Connect connects the non-blocking socket fd to sa, suspending until the
 // connection is established or fails.
-func (t *Task) Connect(fd int, sa loop.Sockaddr) error {
+func (t *Task) Connect(fd int, sa loop.Sockaddr) error { return t.ConnectTimeout(fd, sa, -1) }
+
+// ConnectTimeout is Connect giving up with [loop.ErrTimeout] after timeout
+// (negative: never; 0: at once if the connection is not established by the
+// connect call itself, leaving it in progress).
+func (t *Task) ConnectTimeout(fd int, sa loop.Sockaddr, timeout time.Duration) error {
 	t.check()
-	if err := t.begin(); err != nil {
+	r, timeout, err := t.resumeTimed(timeout)
+	if err != nil {
 		return err
 	}
-	wait, err := t.w.Loop().TryConnect(&t.w, fd, sa, -1)
+	wait, err := t.w.Loop().TryConnect(&t.w, fd, sa, timeout)
 	if wait && err == nil {
-		t.block()
+		t.blockTimed(r, timeout)
 	}
 	return err
 }

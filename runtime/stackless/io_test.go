@@ -460,3 +460,76 @@ func TestReadTimeout(t *testing.T) {
 		t.Fatalf("second read: %q %v after %v", got[1], errs[1], elapsed[1])
 	}
 }
+
+// TestWriteAcceptTimeout: WriteTimeout to a peer that never reads writes
+// what the kernel takes and then fails with loop.ErrTimeout, no earlier
+// than the timeout, reporting the bytes written; AcceptTimeout on a
+// listener nobody connects to fails the same way; ConnectTimeout to a
+// listener connects within its bound.
+func TestWriteAcceptTimeout(t *testing.T) {
+	l := newLoop(t)
+	a, b := socketpair(t)
+	defer unix.Close(b)
+	lfd, sa := listenTCP(t)
+	big := make([]byte, 8<<20)
+	var (
+		wrote        int
+		werr, aerr   error
+		cerr         error
+		wtook, atook time.Duration
+		start        time.Time
+		cfd          = -1
+	)
+	wt := Spawn(l, newFn(func(t *Task, pc *int) Status {
+		if *pc == 0 {
+			if !t.Blocked() && start.IsZero() {
+				start = time.Now()
+			}
+			n, err := t.WriteTimeout(a, big, 30*time.Millisecond)
+			if t.Blocked() {
+				return Suspend
+			}
+			wrote, werr, wtook = n, err, time.Since(start)
+			start = time.Time{}
+			*pc = 1
+		}
+		if *pc == 1 {
+			if start.IsZero() {
+				start = time.Now()
+			}
+			_, _, err := t.AcceptTimeout(lfd, 30*time.Millisecond)
+			if t.Blocked() {
+				return Suspend
+			}
+			aerr, atook = err, time.Since(start)
+			*pc = 2
+		}
+		if cfd < 0 {
+			fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				panic(err)
+			}
+			cfd = fd
+		}
+		cerr = t.ConnectTimeout(cfd, sa, 5*time.Second) // retried on the same socket after a wake-up
+		if t.Blocked() {
+			return Suspend
+		}
+		return Done
+	}))
+	run(t, l, 10*time.Second, wt)
+	l.Lookup(a).Close()
+	if cfd >= 0 {
+		l.CloseFD(cfd)
+	}
+	l.CloseFD(lfd)
+	if !errors.Is(werr, loop.ErrTimeout) || wrote <= 0 || wrote >= len(big) || wtook < 30*time.Millisecond {
+		t.Fatalf("WriteTimeout to a peer that does not read: %d bytes, %v, after %v", wrote, werr, wtook)
+	}
+	if !errors.Is(aerr, loop.ErrTimeout) || atook < 30*time.Millisecond {
+		t.Fatalf("AcceptTimeout with no client: %v after %v", aerr, atook)
+	}
+	if cerr != nil {
+		t.Fatalf("ConnectTimeout to a listener: %v", cerr)
+	}
+}
