@@ -202,7 +202,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 			add(jen.If(r.negate(t.cond)).Block(e.jumpCode(r, jump{to: t.els}, false)...))
 			add(e.jumpLast(r, jump{to: t.then}, next)...)
 		} else {
-			add(jen.If(r.expr(t.cond)).Block(e.jumpCode(r, jump{to: t.then}, false)...))
+			add(jen.If(r.cond(t.cond)).Block(e.jumpCode(r, jump{to: t.then}, false)...))
 			add(e.jumpLast(r, jump{to: t.els}, next)...)
 		}
 	case *switchTerm:
@@ -213,7 +213,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		add(e.setPC(p, t.dflt))
 		var head []jen.Code
 		if t.tag != nil {
-			head = append(head, r.expr(t.tag))
+			head = append(head, r.cond(t.tag))
 		}
 		add(jen.Switch(head...).Block(cases...))
 		add(jen.Continue())

@@ -279,7 +279,7 @@ func (l *lowerer) stmt(s ast.Stmt, label string) {
 	case *ast.ExprStmt, *ast.IncDecStmt, *ast.SendStmt:
 		if !l.hasSusp(s) {
 			l.emit(&stmtNode{stmt: s, pos: s.Pos()})
-			if l.isPanic(s) {
+			if l.endsFlow(s, nil) {
 				// Nothing after it runs: no return (vet calls it dead).
 				l.setTerm(&unreachableTerm{})
 			}
@@ -305,7 +305,11 @@ func (l *lowerer) stmt(s ast.Stmt, label string) {
 			l.suspendTo(call, nil, nil, s.Pos())
 			return
 		}
-		l.emit(&stmtNode{stmt: &ast.ExprStmt{X: l.expr(s.X)}, pos: s.Pos()})
+		lowered := &ast.ExprStmt{X: l.expr(s.X)}
+		l.emit(&stmtNode{stmt: lowered, pos: s.Pos()})
+		if l.endsFlow(lowered, nil) {
+			l.setTerm(&unreachableTerm{})
+		}
 	case *ast.IncDecStmt:
 		l.emit(&stmtNode{stmt: &ast.IncDecStmt{X: l.lvalue(s.X, true), Tok: s.Tok}, pos: s.Pos()})
 	case *ast.SendStmt:
@@ -337,24 +341,6 @@ func (l *lowerer) stmt(s ast.Stmt, label string) {
 	default:
 		l.errorf(s.Pos(), "unsupported statement %T with a suspension point", s)
 	}
-}
-
-// isPanic reports whether s is a call of the builtin panic.
-func (l *lowerer) isPanic(s ast.Stmt) bool {
-	es, ok := s.(*ast.ExprStmt)
-	if !ok {
-		return false
-	}
-	call, ok := ast.Unparen(es.X).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := l.info.Uses[id].(*types.Builtin)
-	return ok && b.Name() == "panic"
 }
 
 func (l *lowerer) labelBlock(name string) *block {

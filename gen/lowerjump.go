@@ -153,6 +153,9 @@ func (l *lowerer) nested(s ast.Stmt, label string) {
 		}
 	}
 	l.emit(&stmtNode{stmt: s, pos: s.Pos(), nested: info})
+	if l.endsFlow(s, info.jumps) {
+		l.setTerm(&unreachableTerm{})
+	}
 }
 
 // thread redirects jumps to empty blocks that only jump on, so that the

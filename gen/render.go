@@ -84,28 +84,28 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 				return jen.Qual(pn.Imported().Path(), x.Sel.Name)
 			}
 		}
-		return r.expr(x.X).Dot(x.Sel.Name)
+		return r.primary(x.X).Dot(x.Sel.Name)
 	case *ast.IndexExpr:
-		return r.expr(x.X).Index(r.expr(x.Index))
+		return r.primary(x.X).Index(r.expr(x.Index))
 	case *ast.IndexListExpr:
-		return r.expr(x.X).Types(r.exprs(x.Indices)...)
+		return r.primary(x.X).Types(r.exprs(x.Indices)...)
 	case *ast.SliceExpr:
 		items := []jen.Code{r.expr(x.Low), r.expr(x.High)}
 		if x.Slice3 {
 			items = append(items, r.expr(x.Max))
 		}
-		return r.expr(x.X).Index(items...)
+		return r.primary(x.X).Index(items...)
 	case *ast.TypeAssertExpr:
 		if x.Type == nil {
-			return r.expr(x.X).Assert(jen.Type())
+			return r.primary(x.X).Assert(jen.Type())
 		}
-		return r.expr(x.X).Assert(r.expr(x.Type))
+		return r.primary(x.X).Assert(r.expr(x.Type))
 	case *ast.CallExpr:
 		args := r.exprs(x.Args)
 		if x.Ellipsis.IsValid() && len(args) > 0 {
 			args[len(args)-1] = jen.Add(args[len(args)-1]).Op("...")
 		}
-		return r.expr(x.Fun).Call(args...)
+		return r.primary(x.Fun).Call(args...)
 	case *ast.StarExpr:
 		return jen.Op("*").Add(r.operand(x.X))
 	case *ast.UnaryExpr:
@@ -118,7 +118,7 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 		}
 		return jen.Op(x.Op.String()).Add(r.operand(x.X))
 	case *ast.BinaryExpr:
-		return r.expr(x.X).Op(x.Op.String()).Add(r.expr(x.Y))
+		return r.binary(x.X, x.Op.String(), x.Op.Precedence(), x.Y)
 	case *ast.KeyValueExpr:
 		return r.expr(x.Key).Op(":").Add(r.expr(x.Value))
 	case *ast.ArrayType:
@@ -159,14 +159,100 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 	panic(fmt.Sprintf("cogen: internal error: cannot render %T", x))
 }
 
-// operand renders the operand of a unary operator, parenthesized when it
-// is itself a unary expression (so that - -x does not become --x).
-func (r *rctx) operand(x ast.Expr) *jen.Statement {
-	switch x.(type) {
+// Precedence. The lowering builds new expressions around the user's
+// sub-expressions (a switch tag compared with a case, an operand whose
+// neighbour became a temporary, a condition negated) without ParenExpr
+// nodes: the renderer parenthesizes every operand that binds less tightly
+// than its position requires, so that a moved expression keeps its meaning
+// wherever it lands. Parentheses of the source are ParenExpr nodes and are
+// kept as they are.
+
+// precedence is how tightly e binds as an operand: a binary operator's
+// precedence, token.UnaryPrec for unary expressions, and
+// token.HighestPrec for primary expressions.
+func precedence(e ast.Expr) int {
+	switch x := e.(type) {
+	case *ast.BinaryExpr:
+		return x.Op.Precedence()
 	case *ast.UnaryExpr, *ast.StarExpr:
+		return token.UnaryPrec
+	}
+	return token.HighestPrec
+}
+
+// binary renders x op y for an operator of precedence prec. Binary
+// operators associate to the left, so a right operand of the same
+// precedence needs parentheses too.
+func (r *rctx) binary(x ast.Expr, op string, prec int, y ast.Expr) *jen.Statement {
+	left := r.expr(x)
+	if precedence(x) < prec {
+		left = jen.Parens(left)
+	}
+	right := r.expr(y)
+	if precedence(y) <= prec {
+		right = jen.Parens(right)
+	}
+	return left.Op(op).Add(right)
+}
+
+// operand renders the operand of a unary operator, parenthesized when it
+// is a binary expression, or itself a unary expression (so that - -x does
+// not become --x).
+func (r *rctx) operand(x ast.Expr) *jen.Statement {
+	if precedence(x) <= token.UnaryPrec {
 		return jen.Parens(r.expr(x))
 	}
 	return r.expr(x)
+}
+
+// primary renders the operand of a selector, index, slice, type assertion
+// or call: anything but a primary expression is parenthesized ((*p).x,
+// not *p.x).
+func (r *rctx) primary(x ast.Expr) *jen.Statement {
+	if precedence(x) < token.HighestPrec {
+		return jen.Parens(r.expr(x))
+	}
+	return r.expr(x)
+}
+
+// cond renders the condition of an if statement the lowering builds: a
+// composite literal of a named type outside brackets would be read as
+// the statement's block, so such a condition is parenthesized.
+func (r *rctx) cond(x ast.Expr) *jen.Statement {
+	if bareCompositeLit(x) {
+		return jen.Parens(r.expr(x))
+	}
+	return r.expr(x)
+}
+
+// bareCompositeLit reports whether e has a composite literal with a type
+// name outside parentheses, brackets and braces.
+func bareCompositeLit(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.CompositeLit:
+		switch ast.Unparen(x.Type).(type) {
+		case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr:
+			return true
+		}
+		return false
+	case *ast.BinaryExpr:
+		return bareCompositeLit(x.X) || bareCompositeLit(x.Y)
+	case *ast.UnaryExpr:
+		return bareCompositeLit(x.X)
+	case *ast.StarExpr:
+		return bareCompositeLit(x.X)
+	case *ast.SelectorExpr:
+		return bareCompositeLit(x.X)
+	case *ast.IndexExpr:
+		return bareCompositeLit(x.X)
+	case *ast.SliceExpr:
+		return bareCompositeLit(x.X)
+	case *ast.TypeAssertExpr:
+		return bareCompositeLit(x.X)
+	case *ast.CallExpr:
+		return bareCompositeLit(x.Fun)
+	}
+	return false
 }
 
 func (r *rctx) fields(fl *ast.FieldList, tags bool) []jen.Code {
@@ -269,6 +355,9 @@ func (r *rctx) simple(s ast.Stmt) jen.Code {
 		return jen.Empty()
 	}
 	body := r.stmtBody(s)
+	if len(body) == 0 {
+		return jen.Empty() // a self-assignment, dropped
+	}
 	if len(body) != 1 {
 		panic("cogen: internal error: simple statement rendered as several")
 	}
@@ -281,7 +370,14 @@ func (r *rctx) stmtBody(s ast.Stmt) []jen.Code {
 		if r.p.fn.root().lits.defs[s] {
 			return nil // a literal that suspends: its calls are rewritten
 		}
-		return []jen.Code{jen.List(r.exprs(s.Lhs)...).Op(s.Tok.String()).List(r.exprs(s.Rhs)...)}
+		lhs, rhs := s.Lhs, s.Rhs
+		if s.Tok == token.ASSIGN {
+			lhs, rhs = r.dropSelfAssign(lhs, rhs)
+			if len(lhs) == 0 {
+				return nil
+			}
+		}
+		return []jen.Code{jen.List(r.exprs(lhs)...).Op(s.Tok.String()).List(r.exprs(rhs)...)}
 	case *ast.ExprStmt:
 		return []jen.Code{r.expr(s.X)}
 	case *ast.IncDecStmt:
@@ -450,6 +546,48 @@ func (r *rctx) genDecl(d *ast.GenDecl) *jen.Statement {
 	return kw.Defs(specs...)
 }
 
+// dropSelfAssign removes the pairs of a parallel assignment whose two sides
+// name the same storage: returning named results (return r, err), or two
+// variables that share a frame field. Such a pair changes nothing (every
+// right side is evaluated before any assignment), and go vet reports it.
+func (r *rctx) dropSelfAssign(lhs, rhs []ast.Expr) ([]ast.Expr, []ast.Expr) {
+	if len(lhs) != len(rhs) {
+		return lhs, rhs
+	}
+	var keptL, keptR []ast.Expr
+	for i := range lhs {
+		if !r.sameStorage(lhs[i], rhs[i]) {
+			keptL = append(keptL, lhs[i])
+			keptR = append(keptR, rhs[i])
+		}
+	}
+	return keptL, keptR
+}
+
+// sameStorage reports whether a and b are identifiers of variables that
+// the generated code keeps in the same place.
+func (r *rctx) sameStorage(a, b ast.Expr) bool {
+	ia, ok1 := ast.Unparen(a).(*ast.Ident)
+	ib, ok2 := ast.Unparen(b).(*ast.Ident)
+	if !ok1 || !ok2 {
+		return false
+	}
+	va, vb := r.p.resolve(ia), r.p.resolve(ib)
+	if va == nil || vb == nil {
+		return false
+	}
+	if _, ok := r.rebind[va]; ok {
+		return va == vb
+	}
+	storage := func(v *variable) *variable {
+		if v.shares != nil {
+			return v.shares
+		}
+		return v
+	}
+	return storage(va) == storage(vb) && va.field == vb.field
+}
+
 // branch renders a branch statement: as is if its target is inside the
 // statement being copied, else as a change of state.
 func (r *rctx) branch(s *ast.BranchStmt) []jen.Code {
@@ -560,11 +698,13 @@ func (r *rctx) returnStmt(s *ast.ReturnStmt) []jen.Code {
 	}
 	var out []jen.Code
 	if len(s.Results) > 0 {
-		var lhs []jen.Code
+		var lhs []ast.Expr
 		for _, v := range r.p.results {
-			lhs = append(lhs, r.varExpr(v))
+			id := ast.NewIdent(v.name)
+			r.p.synth[id] = v
+			lhs = append(lhs, id)
 		}
-		out = append(out, jen.List(lhs...).Op("=").List(r.exprs(s.Results)...))
+		out = append(out, r.stmtBody(&ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: s.Results})...)
 	}
 	for _, v := range r.nested.returns[s] {
 		out = append(out, r.varExpr(v).Call())
@@ -578,7 +718,7 @@ func (r *rctx) negate(cond ast.Expr) *jen.Statement {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
-			return r.expr(c.X)
+			return r.cond(c.X)
 		}
 	case *ast.BinaryExpr:
 		inverse := map[token.Token]string{token.EQL: "!=", token.NEQ: "=="}
@@ -587,9 +727,14 @@ func (r *rctx) negate(cond ast.Expr) *jen.Statement {
 			inverse[token.GTR], inverse[token.GEQ] = "<=", "<"
 		}
 		if op, ok := inverse[c.Op]; ok {
-			return r.expr(c.X).Op(op).Add(r.expr(c.Y))
+			inv := r.binary(c.X, op, c.Op.Precedence(), c.Y)
+			if bareCompositeLit(c) {
+				return jen.Parens(inv)
+			}
+			return inv
 		}
-	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr:
+	}
+	if precedence(cond) == token.HighestPrec && !bareCompositeLit(cond) {
 		return jen.Op("!").Add(r.expr(cond))
 	}
 	return jen.Op("!").Parens(r.expr(cond))
