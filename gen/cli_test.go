@@ -1,6 +1,7 @@
 package gen_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,6 +71,54 @@ func TestCLI(t *testing.T) {
 	if out, code := cogen(t, w.dir, "-n", "./cases/sleep"); code != 0 || out != "" {
 		t.Errorf("-n on a good package: exit %d, output:\n%s", code, out)
 	}
+	// -n exits 1 when a generated file is stale, missing or no longer
+	// needed, and writes nothing.
+	nd := filepath.Join(w.dir, "ncheck")
+	sleepSrc, err := os.ReadFile(filepath.Join(corpus, "sleep.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsrc := strings.Replace(string(sleepSrc), "package sleep", "package ncheck", 1)
+	if err := os.MkdirAll(nd, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	srcPath, outPath := filepath.Join(nd, "ncheck.go"), filepath.Join(nd, "ncheck_cogen.go")
+	if err := os.WriteFile(srcPath, []byte(nsrc), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := cogen(t, nd, "-n"); code != 1 || !strings.Contains(out, "ncheck_cogen.go is missing") {
+		t.Errorf("-n with the generated file missing: exit %d, output:\n%s", code, out)
+	}
+	if _, err := os.Stat(outPath); !os.IsNotExist(err) {
+		t.Errorf("-n wrote %s", outPath)
+	}
+	if out, code := cogen(t, nd); code != 0 {
+		t.Fatalf("cogen: exit %d\n%s", code, out)
+	}
+	if out, code := cogen(t, nd, "-n"); code != 0 || out != "" {
+		t.Errorf("-n right after generating: exit %d, output:\n%s", code, out)
+	}
+	fresh, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(srcPath, []byte(strings.Replace(nsrc, "sum := 0", "sum := 1", 1)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := cogen(t, nd, "-n"); code != 1 || !strings.Contains(out, "ncheck_cogen.go is stale") {
+		t.Errorf("-n with a stale file: exit %d, output:\n%s", code, out)
+	}
+	if now, _ := os.ReadFile(outPath); !bytes.Equal(now, fresh) {
+		t.Errorf("-n rewrote the stale file")
+	}
+	unmarked := strings.ReplaceAll(nsrc, "//co:stackless", "")
+	if err := os.WriteFile(srcPath, []byte(unmarked), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := cogen(t, nd, "-n"); code != 1 || !strings.Contains(out, "ncheck_cogen.go is no longer needed") {
+		t.Errorf("-n with a file no longer needed: exit %d, output:\n%s", code, out)
+	}
+	os.RemoveAll(nd)
 	if out, code := cogen(t, w.dir, "./nosuchdir"); code != 1 || !strings.HasPrefix(out, "cogen: ") {
 		t.Errorf("missing package: exit %d, output:\n%s", code, out)
 	}
@@ -148,6 +197,26 @@ func TestVetTool(t *testing.T) {
 		t.Errorf("stale output not reported: %v\n%s", err, out)
 	}
 	os.RemoveAll(stale)
+}
+
+// TestFixedPoint checks that generating and then checking agree: right
+// after cogen wrote them, every corpus package (importsonly's output
+// imports packages its source does not) passes go vet with cogen as its
+// tool and cogen -n.
+func TestFixedPoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet")
+	}
+	w := setup(t)
+	if out, code := cogen(t, w.dir, "-n", "./cases/..."); code != 0 {
+		t.Errorf("cogen -n right after cogen: exit %d\n%s", code, out)
+	}
+	cmd := exec.Command("go", "vet", "-vettool="+os.Args[0], "./cases/...")
+	cmd.Dir = w.dir
+	cmd.Env = append(goEnv(w.dir), asCogen+"=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go vet -vettool=cogen right after cogen: %v\n%s", err, out)
+	}
 }
 
 func TestOutputName(t *testing.T) {

@@ -183,8 +183,14 @@
 //
 // Packages default to the one in the current directory, so that
 // //go:generate cogen needs no arguments. With any diagnostic cogen writes
-// nothing and exits with status 1; bad usage exits with status 2; -n only
-// checks. Generated files that are no longer needed (their source has no
+// nothing and exits with status 1; bad usage exits with status 2. With -n
+// cogen only checks: it writes nothing and exits with status 1 if there is
+// a diagnostic or a generated file is missing, stale (differs from what
+// cogen would write now) or no longer needed, so CI and pre-commit hooks
+// can run cogen -n ./... . Checking is a fixed point of generating: right
+// after cogen ran, cogen -n and go vet -vettool=cogen pass (the output
+// does not depend on whether earlier output was loaded with the package).
+// Generated files that are no longer needed (their source has no
 // marked function left) are removed. A package may use its own generated
 // frames (or another package's): references to the names about to be
 // generated do not stop a regeneration.

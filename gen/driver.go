@@ -19,8 +19,9 @@ import (
 )
 
 // Main is the cogen command (cmd/cogen calls it). It returns the exit
-// status: 0 on success, 1 if there were diagnostics or errors, 2 on bad
-// usage. Run by go vet -vettool, it is a unitchecker and does not return.
+// status: 0 on success, 1 if there were diagnostics or errors (with -n,
+// also if a generated file is stale, missing or no longer needed), 2 on
+// bad usage. Run by go vet -vettool, it is a unitchecker and does not return.
 func Main(args []string, stderr io.Writer) int {
 	log.SetFlags(0)
 	log.SetPrefix("cogen: ")
@@ -31,7 +32,7 @@ func Main(args []string, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("cogen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	check := fs.Bool("n", false, "check only: report diagnostics and write nothing")
+	check := fs.Bool("n", false, "check only: write nothing, exit 1 if there are diagnostics or a generated file is stale or missing")
 	tags := fs.String("tags", "", "comma-separated build tags to load packages with")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: cogen [-n] [-tags list] [packages]\n\n")
@@ -61,7 +62,7 @@ func Main(args []string, stderr io.Writer) int {
 		return 1
 	}
 	if *check {
-		return 0
+		return checkFiles(files, stderr)
 	}
 	for _, f := range files {
 		if f.Content == nil {
@@ -80,6 +81,32 @@ func Main(args []string, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// checkFiles is cogen -n: it reports each generated file that is missing,
+// stale or no longer needed, and returns 1 if there is one, 0 otherwise.
+func checkFiles(files []File, stderr io.Writer) int {
+	code := 0
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		switch {
+		case f.Content == nil:
+			if err == nil {
+				fmt.Fprintf(stderr, "%s is no longer needed: run cogen (go generate) again\n", f.Path)
+				code = 1
+			}
+		case os.IsNotExist(err):
+			fmt.Fprintf(stderr, "%s is missing: run cogen (go generate)\n", f.Path)
+			code = 1
+		case err != nil:
+			log.Print(err)
+			code = 1
+		case !bytes.Equal(old, f.Content):
+			fmt.Fprintf(stderr, "%s is stale: run cogen (go generate) again\n", f.Path)
+			code = 1
+		}
+	}
+	return code
 }
 
 // vetInvocation reports whether go vet runs us as its -vettool.

@@ -182,7 +182,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 			} else {
 				add(call)
 			}
-			add(jen.If(jen.Id(p.task).Dot("Blocked").Call()).Block(jen.Return(jen.Qual(stacklessPath, "Suspend"))))
+			add(jen.If(jen.Id(p.task).Dot("Blocked").Call()).Block(jen.Return(e.gq(stacklessPath, "Suspend"))))
 			add(e.bindResults(r, n.results, n.box, n.targets)...)
 		case *resultNode:
 			if n.results != nil {
@@ -278,7 +278,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 
 // done returns from the frame: its deferred calls run first.
 func (e *emitter) done(p *plan) []jen.Code {
-	ret := jen.Return(jen.Qual(stacklessPath, "Done"))
+	ret := jen.Return(e.gq(stacklessPath, "Done"))
 	if !p.hasDefer {
 		return []jen.Code{ret}
 	}
@@ -359,17 +359,17 @@ func (e *emitter) synth(r *rctx, n *synthNode) jen.Code {
 		switch n.arity {
 		case 0:
 			unit := jen.Struct()
-			call = jen.Qual("iter", "Pull").Types(unit).Call(
+			call = e.gq("iter", "Pull").Types(unit).Call(
 				jen.Func().Params(jen.Id("yield").Func().Params(jen.Struct()).Bool()).Block(
 					jen.Add(seq).Call(jen.Func().Params().Bool().Block(jen.Return(jen.Id("yield").Call(jen.Struct().Values())))),
 				),
 			)
 		case 1:
 			elem := e.typ(n.types[0])
-			call = jen.Qual("iter", "Pull").Types(elem).Call(jen.Qual("iter", "Seq").Types(e.typ(n.types[0])).Call(seq))
+			call = e.gq("iter", "Pull").Types(elem).Call(e.gq("iter", "Seq").Types(e.typ(n.types[0])).Call(seq))
 		default:
 			k, v := e.typ(n.types[0]), e.typ(n.types[1])
-			call = jen.Qual("iter", "Pull2").Types(k, v).Call(jen.Qual("iter", "Seq2").Types(e.typ(n.types[0]), e.typ(n.types[1])).Call(seq))
+			call = e.gq("iter", "Pull2").Types(k, v).Call(e.gq("iter", "Seq2").Types(e.typ(n.types[0]), e.typ(n.types[1])).Call(seq))
 		}
 		return jen.List(def(0), def(1)).Op("=").Add(call)
 	case synthPullNext:
@@ -382,7 +382,7 @@ func (e *emitter) synth(r *rctx, n *synthNode) jen.Code {
 		return r.varExpr(n.uses[0]).Call()
 	case synthDecodeStr:
 		s, i := r.varExpr(n.uses[0]), r.varExpr(n.uses[1])
-		return jen.List(def(0), def(1)).Op("=").Qual("unicode/utf8", "DecodeRuneInString").Call(jen.String().Call(jen.Add(s).Index(i, jen.Empty())))
+		return jen.List(def(0), def(1)).Op("=").Add(e.gq("unicode/utf8", "DecodeRuneInString")).Call(jen.String().Call(jen.Add(s).Index(i, jen.Empty())))
 	}
 	panic("cogen: internal error: unknown synthetic node")
 }

@@ -64,7 +64,7 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 			obj = r.p.info.Defs[x]
 		}
 		if obj != nil && obj.Pkg() != nil && obj.Pkg() != r.e.pkg && obj.Parent() == obj.Pkg().Scope() {
-			return jen.Qual(obj.Pkg().Path(), x.Name) // dot import
+			return r.e.qualPath(obj.Pkg().Path(), obj.Pkg().Name(), x.Name) // dot import
 		}
 		return jen.Id(x.Name)
 	case *ast.BasicLit:
@@ -81,7 +81,7 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 	case *ast.SelectorExpr:
 		if id, ok := x.X.(*ast.Ident); ok {
 			if pn, ok := r.p.info.Uses[id].(*types.PkgName); ok {
-				return jen.Qual(pn.Imported().Path(), x.Sel.Name)
+				return r.e.qualPath(pn.Imported().Path(), pn.Imported().Name(), x.Sel.Name)
 			}
 		}
 		return r.primary(x.X).Dot(x.Sel.Name)

@@ -27,7 +27,7 @@ func (e *emitter) typ(t types.Type) *jen.Statement {
 		return jen.Id(t.Obj().Name())
 	case *types.Basic:
 		if t.Kind() == types.UnsafePointer {
-			return jen.Qual("unsafe", "Pointer")
+			return e.gq("unsafe", "Pointer")
 		}
 		return jen.Id(types.Default(t).(*types.Basic).Name())
 	case *types.Pointer:
@@ -131,7 +131,7 @@ func (e *emitter) qual(obj types.Object) *jen.Statement {
 	if obj.Pkg() == nil {
 		return jen.Id(obj.Name())
 	}
-	return jen.Qual(obj.Pkg().Path(), obj.Name())
+	return e.qualPath(obj.Pkg().Path(), obj.Pkg().Name(), obj.Name())
 }
 
 // unnameable returns a named type inside t that the generated code cannot

@@ -13,7 +13,9 @@
 // For each source file with marked functions it writes <file>_cogen.go
 // beside it (and removes generated files that are no longer needed). If any
 // diagnostic is reported it writes nothing and exits with status 1; bad
-// usage exits with status 2. With -n it only checks.
+// usage exits with status 2. With -n it only checks: it writes nothing and
+// exits with status 1 if there is a diagnostic or a generated file is
+// missing, stale or no longer needed (for CI and pre-commit hooks).
 //
 // cogen is also a go vet tool that reports the same diagnostics:
 //
