@@ -19,80 +19,107 @@ import (
 // Goroutines outside the loop send to and receive from coroutines of both
 // models through the bridge, and signal a WaitGroup; every value arrives
 // once, in each sender's order.
+//
+// The loop runs until the receiving goroutine has its three values, not
+// only until every coroutine has finished: the coroutine sender ends with
+// its last value in the channel's buffer, and the goroutine's last GoRecv
+// is handled by the loop afterwards. A loop stopped at "every coroutine
+// finished" left that GoRecv queued on a loop that no longer ran, and the
+// test hung (seen under load with -tags cogen_netpoll). The late variant
+// forces that order: the goroutine makes its last GoRecv only once every
+// coroutine has finished.
 func TestBridgeGoroutines(t *testing.T) {
+	forModels(t, func(t *testing.T, m Model) { bridgeGoroutines(t, m, false) })
 	forModels(t, func(t *testing.T, m Model) {
-		e := NewEnv(t)
-		in := cosync.NewChanOn[int](e.L, 0)
-		out := cosync.NewChanOn[int](e.L, 1)
-		var wg cosync.WaitGroup
-		wg.Bind(e.L)
-		const senders, each = 4, 50
-		log := &Log{}
-		receiver(e, m, in, -1, "r", log)
-		sender(e, m, out, []int{1, 2, 3}, "s", log)
-		wg.Add(senders)
-		var got []int
-		var gmu sync.Mutex
-		errs := make(chan error, senders+1)
-		for g := range senders {
-			go func() {
-				defer wg.GoDone()
-				for i := range each {
-					if err := in.GoSend(context.Background(), g*1000+i); err != nil {
-						errs <- err
-						return
-					}
-				}
-			}()
-		}
+		t.Run("late", func(t *testing.T) { bridgeGoroutines(t, m, true) })
+	})
+}
+
+func bridgeGoroutines(t *testing.T, m Model, late bool) {
+	e := NewEnv(t)
+	in := cosync.NewChanOn[int](e.L, 0)
+	out := cosync.NewChanOn[int](e.L, 1)
+	var wg cosync.WaitGroup
+	wg.Bind(e.L)
+	const senders, each = 4, 50
+	log := &Log{}
+	receiver(e, m, in, -1, "r", log)
+	sender(e, m, out, []int{1, 2, 3}, "s", log)
+	wg.Add(senders)
+	var got []int
+	var gmu sync.Mutex
+	errs := make(chan error, senders+1)
+	var recvEnded atomic.Bool      // the receiving goroutine has returned
+	release := make(chan struct{}) // closed once every coroutine has finished
+	for g := range senders {
 		go func() {
-			for range 3 {
-				v, ok, err := out.GoRecv(context.Background())
-				if err != nil || !ok {
-					errs <- errors.Join(err, errors.New("out closed"))
+			defer wg.GoDone()
+			for i := range each {
+				if err := in.GoSend(context.Background(), g*1000+i); err != nil {
+					errs <- err
 					return
 				}
-				gmu.Lock()
-				got = append(got, v)
-				gmu.Unlock()
 			}
-			errs <- nil
 		}()
-		done := false
-		e.Go(m, func(co *stackful.Co) { wg.Wait(co); in.Close(); done = true },
-			func() stackless.Frame { return NewGroupWaiterFrame(&wg, -1, "w", log) })
-		if m == Stackless {
-			e.RunUntil(20*time.Second, func() bool { return wg.Count() == 0 })
-			in.Close()
-			done = true
-		}
-		e.RunUntil(20*time.Second, func() bool { return done && e.Done() })
-		if err := <-errs; err != nil {
-			t.Fatal(err)
-		}
-		last := map[int]int{}
-		n := 0
-		for _, l := range log.Lines() {
-			var v int
-			var name string
-			if _, err := fmtSscanf(l, "%s got %d", &name, &v); err == nil && name == "r" {
-				g, i := v/1000, v%1000
-				if prev, ok := last[g]; ok && i != prev+1 {
-					t.Fatalf("sender %d: %d after %d", g, i, prev)
-				}
-				last[g] = i
-				n++
+	}
+	go func() {
+		defer recvEnded.Store(true)
+		for i := range 3 {
+			if late && i == 2 {
+				<-release
 			}
+			v, ok, err := out.GoRecv(context.Background())
+			if err != nil || !ok {
+				errs <- errors.Join(err, errors.New("out closed"))
+				return
+			}
+			gmu.Lock()
+			got = append(got, v)
+			gmu.Unlock()
 		}
-		if n != senders*each {
-			t.Fatalf("received %d values, want %d", n, senders*each)
+		errs <- nil
+	}()
+	done := false
+	e.Go(m, func(co *stackful.Co) { wg.Wait(co); in.Close(); done = true },
+		func() stackless.Frame { return NewGroupWaiterFrame(&wg, -1, "w", log) })
+	if m == Stackless {
+		e.RunUntil(20*time.Second, func() bool { return wg.Count() == 0 })
+		in.Close()
+		done = true
+	}
+	released := false
+	e.RunUntil(20*time.Second, func() bool {
+		if done && e.Done() && !released {
+			close(release)
+			released = true
 		}
-		gmu.Lock()
-		defer gmu.Unlock()
-		if len(got) != 3 || got[0] != 1 || got[1] != 2 || got[2] != 3 {
-			t.Fatalf("goroutine received %v", got)
-		}
+		return done && e.Done() && recvEnded.Load()
 	})
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	last := map[int]int{}
+	n := 0
+	for _, l := range log.Lines() {
+		var v int
+		var name string
+		if _, err := fmtSscanf(l, "%s got %d", &name, &v); err == nil && name == "r" {
+			g, i := v/1000, v%1000
+			if prev, ok := last[g]; ok && i != prev+1 {
+				t.Fatalf("sender %d: %d after %d", g, i, prev)
+			}
+			last[g] = i
+			n++
+		}
+	}
+	if n != senders*each {
+		t.Fatalf("received %d values, want %d", n, senders*each)
+	}
+	gmu.Lock()
+	defer gmu.Unlock()
+	if len(got) != 3 || got[0] != 1 || got[1] != 2 || got[2] != 3 {
+		t.Fatalf("goroutine received %v", got)
+	}
 }
 
 // A goroutine's receive ended by its context returns ctx.Err() and leaves
