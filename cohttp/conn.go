@@ -3,9 +3,12 @@
 package cohttp
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
 )
 
 // A conn is one connection of a Server: its buffers and the state of the
@@ -25,8 +28,11 @@ type conn struct {
 	phase      uint8
 	lastPOST   bool
 	deadline   time.Duration // of the current read phase on the loop's clock; <0: none
+	reqEnd     time.Duration // the ReadTimeout deadline of the request being read; <0: none
+	reserved   int           // bytes of the server's body budget this connection holds
 	eof        bool          // the client closed its side
 	failed     bool          // a read failed (timeout, reset): close without answering
+	timedOut   bool          // the failure was the read deadline's
 	bodyStart  int
 	bodyEnd    int
 	dc         dechunker
@@ -39,7 +45,7 @@ const (
 	phNew  = iota // before the first byte of the first request: the read-header time runs from the accept
 	phIdle        // after a response: waiting for 4 bytes within the idle timeout, as net/http
 	phHead        // reading a head within the read-header timeout
-	phBody        // reading a body (no timeout, as net/http without ReadTimeout)
+	phBody        // reading a body within the read timeout
 )
 
 // Actions step asks of the coroutine.
@@ -48,6 +54,7 @@ const (
 	actClose         // write out (if not empty) and close
 	actLinger        // write out, half-close, read and discard for up to 500 ms, close
 	actWrite         // write out, then step again: pipelined answers piled up
+	actBudget        // write out, then wait for the body budget (Server.bodyFreed) until the deadline
 )
 
 // maxPending bounds the answers step piles up before they are written: a
@@ -60,8 +67,23 @@ const initialBuffer = 4 << 10
 func newConn(s *Server, fd int) *conn {
 	c := &conn{s: s, fd: fd, buf: make([]byte, initialBuffer)}
 	c.req.c = c
-	c.deadline = c.after(s.lim.ReadHeaderTimeout)
+	c.startRequest()
 	return c
+}
+
+// startRequest starts the clocks of a request: the read-header timeout
+// and the read timeout, which bounds head and body together.
+func (c *conn) startRequest() {
+	c.reqEnd = c.after(c.s.lim.ReadTimeout)
+	c.deadline = earliest(c.after(c.s.lim.ReadHeaderTimeout), c.reqEnd)
+}
+
+// earliest returns the earlier of two deadlines (<0: none).
+func earliest(a, b time.Duration) time.Duration {
+	if a < 0 || b >= 0 && b < a {
+		return b
+	}
+	return a
 }
 
 // after returns the deadline d from now on the loop's clock (<0: none).
@@ -91,6 +113,7 @@ func (c *conn) got(n int, err error) {
 	switch {
 	case err != nil:
 		c.failed = true
+		c.timedOut = errors.Is(err, loop.ErrTimeout)
 	case n == 0:
 		c.eof = true
 	default:
@@ -108,7 +131,7 @@ func (c *conn) bytes(s span) []byte {
 // fail answers e and ends the connection.
 func (c *conn) fail(e *Error) uint8 {
 	c.out = e.AppendResponse(c.out)
-	if e == errTooLarge || e == errBodyTooLarge { // the client may still be sending
+	if e == errTooLarge || e == errBodyTooLarge || e == errRequestTimeout { // the client may still be sending
 		return actLinger
 	}
 	return actClose
@@ -128,7 +151,7 @@ func (c *conn) step() uint8 {
 			}
 			if c.end-c.start >= need {
 				if c.phase == phIdle {
-					c.deadline = c.after(lim.ReadHeaderTimeout)
+					c.startRequest()
 				}
 				c.phase = phHead
 				if c.lastPOST { // RFC 7230 section 3: tolerance for old buggy clients
@@ -175,16 +198,16 @@ func (c *conn) step() uint8 {
 			if c.h.expect == expectContinue && c.h.minor >= 1 && c.h.length != 0 {
 				c.out = append(c.out, "HTTP/1.1 100 Continue\r\n\r\n"...)
 			}
-			c.phase, c.deadline = phBody, -1
+			c.phase, c.deadline = phBody, c.reqEnd
 		case phBody:
 			var consumed int
 			if c.h.length >= 0 {
 				end := c.bodyStart + int(c.h.length)
 				if c.end < end {
 					if c.eof || c.failed {
-						return c.fail(errBadRequest)
+						return c.fail(c.readError())
 					}
-					return actRead
+					return c.bodyRoom(end)
 				}
 				c.bodyEnd, consumed = end, end
 			} else {
@@ -195,9 +218,9 @@ func (c *conn) step() uint8 {
 				case lim.MaxBodyBytes >= 0 && int64(c.dc.w-c.bodyStart) > lim.MaxBodyBytes:
 					return c.fail(errBodyTooLarge)
 				case !done && (c.eof || c.failed):
-					return c.fail(errBadRequest)
+					return c.fail(c.readError())
 				case !done:
-					return actRead
+					return c.chunkRoom()
 				}
 				c.bodyEnd, consumed = c.dc.w, c.dc.r
 			}
@@ -215,38 +238,103 @@ func (c *conn) step() uint8 {
 	}
 }
 
-// room makes space to read into: buf[end:] is not empty afterwards, and
-// large enough for a declared body. Between requests the unconsumed bytes
-// move to the front (and a buffer grown by a large request shrinks back);
-// within a body the buffer grows, a chunked one first closing the gaps the
-// decoding left.
+// room makes space to read into between requests and in a head: buf[end:]
+// is not empty afterwards. The unconsumed bytes move to the front, and a
+// buffer grown by a large request shrinks back, giving back its part of
+// the body budget. (In a body, step has made the room: bodyRoom,
+// chunkRoom.)
 func (c *conn) room() {
-	if c.phase != phBody {
-		if c.start > 0 && (c.end == len(c.buf) || c.start == c.end) {
-			n := c.end - c.start
-			old := c.buf
-			if len(c.buf) > 16*initialBuffer && n < initialBuffer {
-				c.buf = make([]byte, initialBuffer) // a large request is over
-			}
-			copy(c.buf, old[c.start:c.end])
-			c.start, c.end = 0, n
+	if c.phase == phBody {
+		return
+	}
+	if c.start > 0 && (c.end == len(c.buf) || c.start == c.end) || c.reserved > 0 {
+		n := c.end - c.start
+		old := c.buf
+		if len(c.buf) > 16*initialBuffer && n < initialBuffer || c.reserved > 0 {
+			c.buf = make([]byte, max(initialBuffer, n)) // a large request is over
+			c.release()
+		}
+		copy(c.buf, old[c.start:c.end])
+		c.start, c.end = 0, n
+	}
+	if c.end == len(c.buf) {
+		c.grow(min(2*len(c.buf), c.s.lim.headLimit()+initialBuffer))
+	}
+}
+
+// bodyRoom makes room for a body that ends at end in the buffer: it
+// reserves what the buffer needs beyond its first 4 KiB from the server's
+// body budget, then grows the buffer as the bytes arrive (doubling, so
+// that the memory follows what the client sent, not what it declared).
+// It returns the action: read, wait for the budget, or refuse a body the
+// whole budget cannot hold.
+func (c *conn) bodyRoom(end int) uint8 {
+	if end > len(c.buf) {
+		if act := c.reserve(end); act != actRead {
+			return act
 		}
 		if c.end == len(c.buf) {
-			c.grow(min(2*len(c.buf), c.s.lim.headLimit()+initialBuffer))
+			c.grow(min(end, 2*len(c.buf)))
 		}
-		return
 	}
-	if c.h.length >= 0 {
-		c.grow(c.bodyStart + int(c.h.length))
-		return
-	}
-	if c.end == len(c.buf) && c.dc.r > c.dc.w { // close the gap between decoded and raw bytes
+	return actRead
+}
+
+// chunkRoom makes room for the rest of a chunked body: it closes the gap
+// between the decoded and the raw bytes, then doubles the buffer (reserving
+// the growth from the body budget) once it is full.
+func (c *conn) chunkRoom() uint8 {
+	if c.end == len(c.buf) && c.dc.r > c.dc.w {
 		n := copy(c.buf[c.dc.w:], c.buf[c.dc.r:c.end])
 		c.end, c.dc.r = c.dc.w+n, c.dc.w
 	}
 	if c.end == len(c.buf) {
+		if act := c.reserve(2 * len(c.buf)); act != actRead {
+			return act
+		}
 		c.grow(2 * len(c.buf))
 	}
+	return actRead
+}
+
+// reserve makes the connection's part of the body budget cover a buffer
+// of size bytes (what is beyond initialBuffer). It returns actRead once it
+// does, actBudget if the budget has not enough left now, or the 413 action
+// if the whole budget is too small.
+func (c *conn) reserve(size int) uint8 {
+	s := c.s
+	want := size - initialBuffer
+	if s.lim.BodyBudget < 0 || want <= c.reserved {
+		return actRead
+	}
+	if int64(want) > s.lim.BodyBudget {
+		return c.fail(errBodyTooLarge)
+	}
+	more := want - c.reserved
+	if int64(more) > s.bodyLeft {
+		return actBudget
+	}
+	s.bodyLeft -= int64(more)
+	c.reserved = want
+	return actRead
+}
+
+// release gives the connection's part of the body budget back.
+func (c *conn) release() {
+	if c.reserved > 0 {
+		c.s.bodyLeft += int64(c.reserved)
+		c.reserved = 0
+		c.s.bodyFreed.Broadcast()
+	}
+}
+
+// readError is the answer to a body that stopped coming: 408 if the read
+// timeout ended it, else 400 (the client closed or reset the connection).
+func (c *conn) readError() *Error {
+	if c.timedOut {
+		return errRequestTimeout
+	}
+	return errBadRequest
 }
 
 func (c *conn) grow(n int) {

@@ -39,10 +39,29 @@
 // # Limits
 //
 // Zero values are safe defaults: 1 MiB of request head (then 431 and
-// close), 10 s to read a head, 60 s of keep-alive idleness, 4 MiB of body
-// (then 413 and close, or an error for an http.Handler reading past it),
-// 10,000 connections per env or loop (then accepting pauses). A negative
-// value turns a limit off.
+// close), 10 s to read a head, 30 s to read a whole request (head and
+// body; then the connection closes, with 408 once the body is being read),
+// 30 s to write a batch of answers (a client that does not read them is
+// disconnected), 60 s of keep-alive idleness, 4 MiB of body (then 413 and
+// close, or an error for an http.Handler reading past it), 32 MiB of
+// bodies buffered by one server at once, and 10,000 connections per env or
+// loop (then accepting pauses). A negative value turns a limit off.
+//
+// The server reads a body whole before calling the handler, so that a
+// handler that does not wait sees all of it in the buffer. The price is
+// memory: what a connection buffers is bounded by MaxBodyBytes, and what
+// all of them buffer together by the body budget ([Limits.BodyBudget]). A
+// body that does not fit in its connection's 4 KiB buffer reserves its
+// length from the budget before it is read, and its buffer grows only as
+// the bytes arrive; when the budget is spent, a connection stops reading
+// its body (TCP's flow control holds the client) until another body has
+// been answered, within its ReadTimeout. So 100 clients that each declare
+// 4 MiB, send part of it and stall cost the server at most the budget, and
+// only until the read timeout (TestHostile/stalled-uploads: 14–22 MiB of
+// peak RSS for 100 such uploads of 1 MiB sent each). Streaming bodies to
+// the handler would bound memory per connection instead, at the price of a
+// handler that reads, and therefore waits; the http.Handler servers do
+// that, and need no budget.
 //
 // # Costs
 //

@@ -57,4 +57,5 @@ var (
 	errUnsupportedTE  = &Error{Status: http.StatusNotImplemented, body: "Unsupported transfer encoding"}
 	errBodyTooLarge   = &Error{Status: http.StatusRequestEntityTooLarge}
 	errExpectationBad = &Error{Status: http.StatusExpectationFailed}
+	errRequestTimeout = &Error{Status: http.StatusRequestTimeout}
 )

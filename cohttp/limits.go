@@ -7,7 +7,10 @@ const (
 	DefaultMaxHeaderBytes    = 1 << 20 // as net/http's DefaultMaxHeaderBytes
 	DefaultReadHeaderTimeout = 10 * time.Second
 	DefaultIdleTimeout       = 60 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 30 * time.Second
 	DefaultMaxBodyBytes      = 4 << 20
+	DefaultBodyBudget        = 32 << 20
 	DefaultMaxConns          = 10000
 )
 
@@ -29,11 +32,35 @@ type Limits struct {
 	// IdleTimeout bounds the wait for the first byte of the next request on
 	// a keep-alive connection (and of the first one on a new connection).
 	IdleTimeout time.Duration
+	// ReadTimeout bounds the time from the first byte of a request (from
+	// the accept for a connection's first) to the end of its body, as
+	// net/http's. A client that takes longer is disconnected: without an
+	// answer while the head is read, with 408 Request Timeout once the
+	// body is (servers that read the body before calling the handler; on
+	// the http.Handler servers the handler's read of the body fails).
+	ReadTimeout time.Duration
+	// WriteTimeout bounds the writing of the answers the server has ready
+	// (one batch of pipelined answers at a time): a client that does not
+	// read them within it is disconnected. Unlike net/http's it does not
+	// count the time a handler spends before answering.
+	WriteTimeout time.Duration
 	// MaxBodyBytes bounds a request body: a handler reading past it gets an
 	// error (*http.MaxBytesError for http.Handler servers) and the server
 	// closes the connection after the response; servers that read the body
 	// before calling the handler answer 413 Content Too Large.
 	MaxBodyBytes int64
+	// BodyBudget bounds the memory one server (one env or loop) holds in
+	// request bodies being read, for the servers that read a body whole
+	// before calling the handler (package cohttp's): a body that does not
+	// fit in its connection's 4 KiB buffer reserves its length from the
+	// budget before it is read (a chunked body, its buffer's growth), and
+	// gives it back once answered. A connection that finds the budget spent
+	// stops reading (the client waits in TCP's flow control) until another
+	// body ends, within its ReadTimeout; a body larger than the whole budget
+	// is answered 413. So clients that send part of a large body and stall
+	// hold at most the budget between them, and only until ReadTimeout. The
+	// http.Handler servers stream bodies to the handler and need no budget.
+	BodyBudget int64
 	// MaxConns bounds the connections one env (or loop) serves at once.
 	// Beyond it the server stops accepting: new connections wait in the
 	// kernel's listen backlog until one closes.
@@ -51,11 +78,19 @@ func (l Limits) Normalize() Limits {
 	}
 	l.ReadHeaderTimeout = durationOr(l.ReadHeaderTimeout, DefaultReadHeaderTimeout)
 	l.IdleTimeout = durationOr(l.IdleTimeout, DefaultIdleTimeout)
+	l.ReadTimeout = durationOr(l.ReadTimeout, DefaultReadTimeout)
+	l.WriteTimeout = durationOr(l.WriteTimeout, DefaultWriteTimeout)
 	switch {
 	case l.MaxBodyBytes == 0:
 		l.MaxBodyBytes = DefaultMaxBodyBytes
 	case l.MaxBodyBytes < 0:
 		l.MaxBodyBytes = -1
+	}
+	switch {
+	case l.BodyBudget == 0:
+		l.BodyBudget = DefaultBodyBudget
+	case l.BodyBudget < 0:
+		l.BodyBudget = -1
 	}
 	switch {
 	case l.MaxConns == 0:

@@ -28,6 +28,7 @@ type RequestReader struct {
 	lastPOST bool
 	served   bool // a request has been read: the next waits within the idle timeout
 	idle     bool
+	reqEnd   time.Time // the read timeout's deadline for the request being read; zero: none
 }
 
 // NewRequestReader returns a reader of requests from src with the limits
@@ -53,8 +54,10 @@ func (rr *RequestReader) Idle() bool { return rr.idle }
 // Next reads a request's head and checks it as net/http's server does:
 // within the read-header timeout from the start of the connection for the
 // first request, from its first bytes for the others, which must arrive
-// within the idle timeout; and within the head size limit. The body is left to be read
-// through req.Body.
+// within the idle timeout; and within the head size limit. The body is
+// left to be read through req.Body, within the read timeout, which runs
+// from the same start as the read-header timeout: a read of the body after
+// it fails with the source's timeout error.
 //
 // Errors: an *Error for a request the server must answer with
 // [Error.Response] before closing; anything else (io.EOF, a timeout, a
@@ -71,7 +74,16 @@ func (rr *RequestReader) Next() (*http.Request, error) {
 			return nil, err // as net/http: even with 1 to 3 bytes of a request
 		}
 	}
-	rr.deadline(rr.lim.ReadHeaderTimeout)
+	now := time.Now()
+	rr.reqEnd = time.Time{}
+	if rr.lim.ReadTimeout >= 0 {
+		rr.reqEnd = now.Add(rr.lim.ReadTimeout)
+	}
+	head := rr.reqEnd
+	if rr.lim.ReadHeaderTimeout >= 0 && (head.IsZero() || rr.lim.ReadHeaderTimeout < rr.lim.ReadTimeout) {
+		head = now.Add(rr.lim.ReadHeaderTimeout)
+	}
+	rr.setDeadline(head)
 	if !rr.served && rr.br.Buffered() == 0 {
 		rr.idle = true // a new connection: closing it loses no request
 		_, err := rr.br.Peek(1)
@@ -94,7 +106,7 @@ func (rr *RequestReader) Next() (*http.Request, error) {
 	req, err := http.ReadRequest(rr.br)
 	hit := rr.remain == 0
 	rr.remain = -1
-	rr.deadline(-1)
+	rr.setDeadline(rr.reqEnd)
 	if err != nil {
 		switch {
 		case hit:
@@ -118,14 +130,18 @@ func (rr *RequestReader) Next() (*http.Request, error) {
 
 // deadline sets the source's read deadline d from now (d < 0: none).
 func (rr *RequestReader) deadline(d time.Duration) {
-	if rr.dl == nil {
-		return
-	}
 	var t time.Time
 	if d >= 0 {
 		t = time.Now().Add(d)
 	}
-	rr.dl.SetReadDeadline(t)
+	rr.setDeadline(t)
+}
+
+// setDeadline sets the source's read deadline (zero: none).
+func (rr *RequestReader) setDeadline(t time.Time) {
+	if rr.dl != nil {
+		rr.dl.SetReadDeadline(t)
+	}
 }
 
 // limitedSource is the RequestReader seen as the reader under its buffer:

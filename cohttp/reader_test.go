@@ -10,8 +10,9 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
-	got := Limits{ReadHeaderTimeout: -5, MaxConns: 7, MaxBodyBytes: -2}.Normalize()
-	want := Limits{MaxHeaderBytes: DefaultMaxHeaderBytes, ReadHeaderTimeout: -1, IdleTimeout: DefaultIdleTimeout, MaxBodyBytes: -1, MaxConns: 7}
+	got := Limits{ReadHeaderTimeout: -5, MaxConns: 7, MaxBodyBytes: -2, WriteTimeout: -3, BodyBudget: -4}.Normalize()
+	want := Limits{MaxHeaderBytes: DefaultMaxHeaderBytes, ReadHeaderTimeout: -1, IdleTimeout: DefaultIdleTimeout, ReadTimeout: DefaultReadTimeout,
+		WriteTimeout: -1, MaxBodyBytes: -1, BodyBudget: -1, MaxConns: 7}
 	if got != want {
 		t.Fatalf("%+v, want %+v", got, want)
 	}

@@ -3,6 +3,7 @@
 package cohttp
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"sync/atomic"
@@ -24,19 +25,94 @@ type Request struct {
 // Method returns the request method.
 func (r *Request) Method() []byte { return r.c.bytes(r.c.h.method) }
 
-// URI returns the request target as sent (an origin-form path and query,
-// usually).
+// URI returns the request target as sent: an origin-form path and query
+// usually; an absolute URI (RFC 9112 section 3.2.2: "http://host/path",
+// which a proxy sends and a server must accept), an authority for CONNECT,
+// or "*" otherwise.
 func (r *Request) URI() []byte { return r.c.bytes(r.c.h.uri) }
 
-// Path returns the request target up to its query.
+// Path returns the path of the request target, escaped as sent: the
+// target up to its query, the path of an absolute URI ("" if it has none),
+// "" for a CONNECT authority. It is what net/http's URL.EscapedPath gives
+// (URL.Path unescaped), so routes see the same path whichever form the
+// client used.
 func (r *Request) Path() []byte {
+	if r.isConnect() {
+		return nil
+	}
+	path, _ := splitTarget(r.URI())
+	return path
+}
+
+// Host returns the host the request is for, as net/http's Request.Host:
+// the authority of an absolute URI or CONNECT target, else the Host header
+// (nil if there is none).
+func (r *Request) Host() []byte {
+	if r.isConnect() {
+		return r.URI()
+	}
+	if _, host := splitTarget(r.URI()); host != nil {
+		return host
+	}
+	return r.Header("Host")
+}
+
+// isConnect reports whether the target is a CONNECT authority.
+func (r *Request) isConnect() bool {
 	u := r.URI()
-	for i, c := range u {
-		if c == '?' {
-			return u[:i]
+	return string(r.Method()) == http.MethodConnect && (len(u) == 0 || u[0] != '/')
+}
+
+// splitTarget splits a request target into its path (up to the query) and
+// the host of its authority, as url.ParseRequestURI does: an origin-form
+// target or "*" is all path; an absolute URI is scheme ":" ["//" authority]
+// path-and-query, its userinfo left out of the host.
+func splitTarget(u []byte) (path, host []byte) {
+	if len(u) == 0 || u[0] == '/' || len(u) == 1 && u[0] == '*' {
+		return cutQuery(u), nil
+	}
+	colon := bytes.IndexByte(u, ':')
+	if colon <= 0 || !validScheme(u[:colon]) {
+		return nil, nil // not a request target url.ParseRequestURI accepts
+	}
+	rest := u[colon+1:]
+	if !bytes.HasPrefix(rest, []byte("//")) {
+		if len(rest) > 0 && rest[0] == '/' {
+			return cutQuery(rest), nil
 		}
+		return nil, nil // opaque
+	}
+	rest = rest[2:]
+	end := bytes.IndexAny(rest, "/?")
+	if end < 0 {
+		end = len(rest)
+	}
+	host = rest[:end]
+	if at := bytes.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	return cutQuery(rest[end:]), host
+}
+
+func cutQuery(u []byte) []byte {
+	if i := bytes.IndexByte(u, '?'); i >= 0 {
+		return u[:i]
 	}
 	return u
+}
+
+// validScheme reports whether s is a URI scheme: a letter, then letters,
+// digits, '+', '-' and '.'.
+func validScheme(s []byte) bool {
+	for i, c := range s {
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Proto returns the protocol version, such as "HTTP/1.1".

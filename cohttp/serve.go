@@ -32,10 +32,15 @@ type Server struct {
 	acceptEnded bool
 	acceptErr   error
 	tasks       map[*conn]*stackless.Task
+	bodyLeft    int64     // of the body budget (Limits.BodyBudget)
+	bodyFreed   loop.Cond // signalled when a connection gives budget back
+	cut         bool      // Shutdown's limit has passed: connections waiting for the budget end
 }
 
 func newServer(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
-	return &Server{handler: h, lim: lim.Normalize(), lfd: lfd, l: l, conns: map[*conn]struct{}{}}
+	s := &Server{handler: h, lim: lim.Normalize(), lfd: lfd, l: l, conns: map[*conn]struct{}{}}
+	s.bodyLeft = s.lim.BodyBudget
+	return s
 }
 
 func (s *Server) track(fd int) *conn {
@@ -47,6 +52,7 @@ func (s *Server) track(fd int) *conn {
 
 // ended is called by a connection's coroutine or task as it ends.
 func (s *Server) ended(c *conn) {
+	c.release()
 	delete(s.conns, c)
 	delete(s.tasks, c)
 	s.live--
@@ -86,6 +92,8 @@ func (s *Server) Shutdown(limit time.Duration) error {
 	err := s.run(func() bool { return expired || s.live == 0 && s.acceptEnded })
 	s.l.Stop(&guard)
 	if s.live > 0 {
+		s.cut = true
+		s.bodyFreed.Broadcast()
 		for c := range s.conns {
 			unix.Shutdown(c.fd, unix.SHUT_RDWR)
 		}

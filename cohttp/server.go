@@ -14,15 +14,16 @@ import (
 
 // serveConn serves HTTP/1.1 on c until the connection is to end: step
 // answers what the buffer holds, and this loop only writes the answers
-// (one write per batch, before any read that would wait), reads with the
-// phase's deadline, and ends the connection.
+// (one write per batch, before any read that would wait, within the write
+// timeout), reads with the phase's deadline, waits for the body budget,
+// and ends the connection.
 //
 //co:stackless
 func serveConn(co *stackful.Co, c *conn) error {
 	for {
 		act := c.step()
 		if len(c.out) > 0 {
-			if _, err := co.Write(c.fd, c.out); err != nil {
+			if _, err := co.WriteTimeout(c.fd, c.out, c.s.lim.WriteTimeout); err != nil {
 				return err
 			}
 			c.out = c.out[:0]
@@ -31,6 +32,13 @@ func serveConn(co *stackful.Co, c *conn) error {
 		case actClose:
 			return nil
 		case actWrite:
+			continue
+		case actBudget:
+			// The body budget is spent: wait, not reading, for another body
+			// to end, within the request's deadline.
+			if !co.Wait(&c.s.bodyFreed, c.timeout()) || c.s.cut {
+				c.failed, c.timedOut = true, !c.s.cut
+			}
 			continue
 		case actLinger:
 			// As net/http: half-close, then read and discard for up to

@@ -16,13 +16,14 @@ import (
 // serveConnFrame is the stackless frame of serveConn: it holds the values of serveConn that live across a suspension.
 type serveConnFrame struct {
 	stackless.Base
-	c     *conn
-	r     error
-	act   uint8
-	tmp   int
-	tmp1  []byte
-	until time.Duration
-	tmp4  time.Duration
+	c    *conn
+	r    error
+	act  uint8
+	tmp  int
+	tmp1 []byte
+	tmp2 time.Duration
+	tmp4 *loop.Cond
+	tmp8 time.Duration
 }
 
 // newServeConnFrame returns a frame that runs serveConn when a task steps it: pass it to stackless.Spawn,
@@ -40,6 +41,7 @@ func (f *serveConnFrame) Result() error {
 func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 	var (
 		err  error
+		tmp3 bool
 		n    int
 		err1 error
 		n1   int
@@ -50,7 +52,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 2:
-//line server.go:23
+//line server.go:24
 			f.act = f.c.step()
 			if len(f.c.out) <= 0 {
 				f.PC = 7
@@ -58,15 +60,17 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 6:
-//line server.go:25
+//line server.go:26
 			f.tmp = f.c.fd
-//line server.go:25
+//line server.go:26
 			f.tmp1 = f.c.out
+//line server.go:26
+			f.tmp2 = f.c.s.lim.WriteTimeout
 			f.PC = 9
 			fallthrough
 		case 9:
-//line server.go:25
-			_, r1 := co.Write(f.tmp, f.tmp1)
+//line server.go:26
+			_, r1 := co.WriteTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
@@ -77,7 +81,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 10:
-//line server.go:26
+//line server.go:27
 			f.r = err
 			return stackless.Done
 		case 7:
@@ -87,89 +91,117 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 				f.PC = 17
 			case actWrite:
 				f.PC = 2
-			case actLinger:
+			case actBudget:
 				f.PC = 19
+			case actLinger:
+				f.PC = 20
 			}
 			continue
 		case 11:
-//line server.go:28
+//line server.go:29
 			f.c.out = f.c.out[:0]
 			f.PC = 7
 			continue
 		case 16:
-//line server.go:48
+//line server.go:56
 			f.c.room()
-//line server.go:49
+//line server.go:57
 			f.tmp = f.c.fd
-//line server.go:49
+//line server.go:57
 			f.tmp1 = f.c.buf[f.c.end:]
-//line server.go:49
-			f.until = f.c.timeout()
-			f.PC = 33
+//line server.go:57
+			f.tmp2 = f.c.timeout()
+			f.PC = 41
 			fallthrough
-		case 33:
-//line server.go:49
-			r4, r5 := co.ReadTimeout(f.tmp, f.tmp1, f.until)
+		case 41:
+//line server.go:57
+			r5, r6 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-			n1, err2 = r4, r5
-//line server.go:50
+			n1, err2 = r5, r6
+//line server.go:58
 			f.c.got(n1, err2)
 			f.PC = 2
 			continue
 		case 17:
-//line server.go:32
+//line server.go:33
 			f.r = nil
 			return stackless.Done
 		case 19:
 //line server.go:39
-			unix.Shutdown(f.c.fd, unix.SHUT_WR)
-//line server.go:40
-			f.until = f.c.s.l.Now() + lingerTime
+			f.tmp4 = &f.c.s.bodyFreed
+//line server.go:39
+			f.tmp2 = f.c.timeout()
+			f.PC = 26
 			fallthrough
 		case 26:
-//line server.go:42
-			f.tmp = f.c.fd
-//line server.go:42
-			f.tmp1 = f.c.buf
-//line server.go:42
-			f.tmp4 = max(f.until-f.c.s.l.Now(), 0)
-			f.PC = 30
-			fallthrough
-		case 30:
-//line server.go:42
-			r2, r3 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp4)
+//line server.go:39
+			r2 := co.Wait(f.tmp4, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-			n, err1 = r2, r3
-//line server.go:43
+			tmp3 = r2
+			if !(!tmp3 || f.c.s.cut) {
+				f.PC = 2
+				continue
+			}
+			fallthrough
+		case 27:
+//line server.go:40
+			f.c.failed, f.c.timedOut = true, !f.c.s.cut
+			f.PC = 2
+			continue
+		case 20:
+//line server.go:47
+			unix.Shutdown(f.c.fd, unix.SHUT_WR)
+//line server.go:48
+			f.tmp2 = f.c.s.l.Now() + lingerTime
+			fallthrough
+		case 34:
+//line server.go:50
+			f.tmp = f.c.fd
+//line server.go:50
+			f.tmp1 = f.c.buf
+//line server.go:50
+			f.tmp8 = max(f.tmp2-f.c.s.l.Now(), 0)
+			f.PC = 38
+			fallthrough
+		case 38:
+//line server.go:50
+			r3, r4 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp8)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			n, err1 = r3, r4
+//line server.go:51
 			if err1 != nil || n == 0 {
-//line server.go:44
+//line server.go:52
 				f.r = nil
 				return stackless.Done
 			}
-			f.PC = 26
+			f.PC = 34
 			continue
 		default:
 			panic("cogen: serveConnFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:160
+//line server_cogen.go:190
 }
 
 // Where returns the source position of serveConn's resume point (stackless.Locator).
 func (f *serveConnFrame) Where() string {
 	switch f.PC {
 	case 9:
-		return "github.com/cogen-go/cogen/cohttp/server.go:25"
-	case 30:
-		return "github.com/cogen-go/cogen/cohttp/server.go:42"
-	case 33:
-		return "github.com/cogen-go/cogen/cohttp/server.go:49"
+		return "github.com/cogen-go/cogen/cohttp/server.go:26"
+	case 26:
+		return "github.com/cogen-go/cogen/cohttp/server.go:39"
+	case 38:
+		return "github.com/cogen-go/cogen/cohttp/server.go:50"
+	case 41:
+		return "github.com/cogen-go/cogen/cohttp/server.go:57"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:21"
+	return "github.com/cogen-go/cogen/cohttp/server.go:22"
 }
 
 // A compile error here means the signature of serveConn changed: run cogen again.
@@ -202,7 +234,7 @@ func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line server.go:59
+//line server.go:67
 			f.callServeConn = newServeConnFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callServeConn)
@@ -210,27 +242,27 @@ func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callServeConn.Result()
 			f.callServeConn = nil
 			err = r1
-//line server.go:60
+//line server.go:68
 			co.Close(f.c.fd)
-//line server.go:61
+//line server.go:69
 			f.c.s.ended(f.c)
-//line server.go:62
+//line server.go:70
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: connMainFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:225
+//line server_cogen.go:257
 }
 
 // Where returns the source position of connMain's resume point (stackless.Locator).
 func (f *connMainFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/cohttp/server.go:59"
+		return "github.com/cogen-go/cogen/cohttp/server.go:67"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:58"
+	return "github.com/cogen-go/cogen/cohttp/server.go:66"
 }
 
 // A compile error here means the signature of connMain changed: run cogen again.
@@ -276,12 +308,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line server.go:76
+//line server.go:84
 			f.tmp = &f.s.freed
 			f.PC = 11
 			fallthrough
 		case 11:
-//line server.go:76
+//line server.go:84
 			co.Wait(f.tmp, -1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -289,18 +321,18 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 9:
-//line server.go:78
+//line server.go:86
 			if f.s.draining {
-//line server.go:79
+//line server.go:87
 				f.r = nil
 				return stackless.Done
 			}
-//line server.go:81
+//line server.go:89
 			f.tmp1 = f.s.lfd
 			f.PC = 13
 			fallthrough
 		case 13:
-//line server.go:81
+//line server.go:89
 			r1, _, r2 := co.Accept(f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -318,12 +350,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 17:
-//line server.go:84
+//line server.go:92
 			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
 			f.PC = 20
 			fallthrough
 		case 20:
-//line server.go:85
+//line server.go:93
 			co.Sleep(f.delay)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -331,36 +363,36 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 15:
-//line server.go:90
+//line server.go:98
 			f.delay = 0
-//line server.go:91
+//line server.go:99
 			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-//line server.go:92
+//line server.go:100
 			f.s.start(fd)
 			f.PC = 6
 			continue
 		case 18:
-//line server.go:88
+//line server.go:96
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:351
+//line server_cogen.go:383
 }
 
 // Where returns the source position of acceptLoop's resume point (stackless.Locator).
 func (f *acceptLoopFrame) Where() string {
 	switch f.PC {
 	case 11:
-		return "github.com/cogen-go/cogen/cohttp/server.go:76"
+		return "github.com/cogen-go/cogen/cohttp/server.go:84"
 	case 13:
-		return "github.com/cogen-go/cogen/cohttp/server.go:81"
+		return "github.com/cogen-go/cogen/cohttp/server.go:89"
 	case 20:
-		return "github.com/cogen-go/cogen/cohttp/server.go:85"
+		return "github.com/cogen-go/cogen/cohttp/server.go:93"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:72"
+	return "github.com/cogen-go/cogen/cohttp/server.go:80"
 }
 
 // A compile error here means the signature of acceptLoop changed: run cogen again.

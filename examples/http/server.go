@@ -39,7 +39,7 @@ type connState struct {
 // buffered goes out before the server waits to read.
 func serveConn(co *stackful.Co, c net.Conn, h http.Handler, es *envServer) {
 	defer c.Close()
-	bw := bufio.NewWriterSize(c, 4<<10)
+	bw := bufio.NewWriterSize(timedWriter{c, es.lim.WriteTimeout}, 4<<10)
 	rr := cohttp.NewRequestReader(flushingReader{c, bw}, es.lim)
 	st := &connState{c: c, rr: rr}
 	es.conns[st] = struct{}{}
@@ -97,6 +97,21 @@ func serveConn(co *stackful.Co, c net.Conn, h http.Handler, es *envServer) {
 		}
 	}
 	bw.Flush()
+}
+
+// timedWriter writes to the connection within the write timeout d (<0:
+// none) per write: a client that stops reading its answers is cut off
+// after it.
+type timedWriter struct {
+	net.Conn
+	d time.Duration
+}
+
+func (w timedWriter) Write(p []byte) (int, error) {
+	if w.d >= 0 {
+		w.SetWriteDeadline(time.Now().Add(w.d))
+	}
+	return w.Conn.Write(p)
 }
 
 // flushingReader is the connection as the request reader sees it: the

@@ -51,12 +51,14 @@ func HelloHandler(w http.ResponseWriter, r *http.Request) {
 func HelloLoop(r io.Reader, w io.Writer) error { return hello.Serve(r, w) }
 
 // coConn reads and writes fd through a stackful coroutine: a call that
-// would block suspends the coroutine on the loop. A read deadline makes
-// Read give up with loop.ErrTimeout; CloseWrite half-closes fd.
+// would block suspends the coroutine on the loop. A read (write) deadline
+// makes Read (Write) give up with loop.ErrTimeout; CloseWrite half-closes
+// fd.
 type coConn struct {
-	co       *stackful.Co
-	fd       int
-	deadline time.Time
+	co        *stackful.Co
+	fd        int
+	deadline  time.Time
+	wdeadline time.Time
 }
 
 func (c *coConn) Read(p []byte) (int, error) {
@@ -71,9 +73,17 @@ func (c *coConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (c *coConn) Write(p []byte) (int, error) { return c.co.Write(c.fd, p) }
+func (c *coConn) Write(p []byte) (int, error) {
+	timeout := time.Duration(-1)
+	if !c.wdeadline.IsZero() {
+		timeout = max(time.Until(c.wdeadline), 0)
+	}
+	return c.co.WriteTimeout(c.fd, p, timeout)
+}
 
 func (c *coConn) SetReadDeadline(t time.Time) error { c.deadline = t; return nil }
+
+func (c *coConn) SetWriteDeadline(t time.Time) error { c.wdeadline = t; return nil }
 
 func (c *coConn) CloseWrite() error { return unix.Shutdown(c.fd, unix.SHUT_WR) }
 

@@ -31,14 +31,16 @@ func Serve(r io.Reader, w io.Writer) error { return ServeLimits(r, w, cohttp.Lim
 // (Content-Length, Content-Type, Date), until end of file: what net/http's
 // server does with a handler that writes Body and ignores the request.
 // Requests are read by a cohttp.RequestReader with lim (timeouts apply when
-// r has SetReadDeadline); a request it refuses is answered with its error
-// response. A body is read and discarded up to 256 KiB; a longer one, an
+// r has SetReadDeadline, the write timeout when w has SetWriteDeadline); a
+// request it refuses is answered with its error response. A body is read and discarded up to 256 KiB; a longer one, an
 // Expect: 100-continue (never asked for, since the body is not needed) or a
 // request asking to close ends the connection after the response.
 // ServeLimits returns nil at end of file, after a refused request and
 // after a response that closes; other errors of r and w.
 func ServeLimits(r io.Reader, w io.Writer, lim cohttp.Limits) error {
 	rr := cohttp.NewRequestReader(r, lim)
+	lim = rr.Limits()
+	wd, _ := w.(interface{ SetWriteDeadline(time.Time) error })
 	resp := make([]byte, 0, 256)
 	for {
 		req, err := rr.Next()
@@ -80,10 +82,14 @@ func ServeLimits(r io.Reader, w io.Writer, lim cohttp.Limits) error {
 		resp = append(resp, "Content-Length: "...)
 		resp = strconv.AppendInt(resp, int64(len(Body)), 10)
 		resp = append(resp, "\r\nContent-Type: text/plain; charset=utf-8\r\nDate: "...)
-		resp = time.Now().UTC().AppendFormat(resp, http.TimeFormat)
+		now := time.Now()
+		resp = now.UTC().AppendFormat(resp, http.TimeFormat)
 		resp = append(resp, "\r\n\r\n"...)
 		if req.Method != http.MethodHead {
 			resp = append(resp, Body...)
+		}
+		if wd != nil && lim.WriteTimeout >= 0 {
+			wd.SetWriteDeadline(now.Add(lim.WriteTimeout))
 		}
 		if _, err := w.Write(resp); err != nil {
 			return err

@@ -6,7 +6,9 @@ const get = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
 
 // Cases is the table of byte streams. Every server is expected to answer
 // them as net/http's server answers them, with the same handler: "GET /"
-// answers without reading a body, "POST /echo" reads the whole body.
+// answers without reading a body, "POST /echo" reads the whole body and
+// answers with it (cases comparing bodies rely on it: they show what path
+// the handler saw).
 func Cases() []Case {
 	big := strings.Repeat("a", 300<<10) // more than the 256 KiB a server reads for a handler
 	return []Case{
@@ -26,6 +28,11 @@ func Cases() []Case {
 		{Name: "empty-host", Send: []string{"GET / HTTP/1.1\r\nHost:\r\n\r\n"}},
 		{Name: "absolute-uri-no-host", Send: []string{"GET http://x/ HTTP/1.1\r\n\r\n"}},
 		{Name: "absolute-uri", Send: []string{"GET http://x/ HTTP/1.1\r\nHost: y\r\n\r\n"}},
+		// Absolute-form targets route by their path, as origin-form ones.
+		{Name: "absolute-uri-route", Bodies: true, Send: []string{"POST http://x/echo HTTP/1.1\r\nHost: y\r\nContent-Length: 5\r\n\r\nhello"}},
+		{Name: "absolute-uri-route-query", Bodies: true, Send: []string{"POST http://u@x:80/echo?q=/a HTTP/1.1\r\nHost: y\r\nContent-Length: 2\r\n\r\nhi"}},
+		{Name: "absolute-uri-route-https", Bodies: true, Send: []string{"POST HTTPS://x/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi"}},
+		{Name: "origin-route", Bodies: true, Send: []string{"POST /echo?x HTTP/1.1\r\nHost: y\r\nContent-Length: 2\r\n\r\nhi"}},
 		{Name: "version-9.9", Send: []string{"GET / HTTP/9.9\r\nHost: x\r\n\r\n"}},
 		{Name: "version-2.0", Send: []string{"GET / HTTP/2.0\r\nHost: x\r\n\r\n"}},
 		{Name: "version-lowercase", Send: []string{"GET / http/1.1\r\nHost: x\r\n\r\n"}},

@@ -33,6 +33,9 @@ func Hostile(t *testing.T, start Starter) {
 	t.Run("slowloris", func(t *testing.T) { Slowloris(t, start, 1000) })
 	t.Run("idle", func(t *testing.T) { Idle(t, start) })
 	t.Run("flood", func(t *testing.T) { Flood(t, start) })
+	t.Run("slow-body", func(t *testing.T) { SlowBody(t, start) })
+	t.Run("stalled-uploads", func(t *testing.T) { StalledUploads(t, start) })
+	t.Run("slow-reader", func(t *testing.T) { SlowReader(t, start) })
 }
 
 // OversizedHead sends heads of 2 MiB and 64 MiB: each must be answered 431
@@ -278,24 +281,8 @@ func Flood(t *testing.T, start Starter) {
 	time.Sleep(50 * time.Millisecond)
 	fds0, g0 := openFDs(), runtime.NumGoroutine()
 	func() {
-		good, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer good.Close()
-		goodR := bufio.NewReader(good)
-		ask := func() error {
-			good.SetDeadline(time.Now().Add(10 * time.Second))
-			io.WriteString(good, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-			resp, err := http.ReadResponse(goodR, nil)
-			if err == nil {
-				_, err = io.Copy(io.Discard, resp.Body)
-			}
-			return err
-		}
-		if err := ask(); err != nil {
-			t.Fatal(err)
-		}
+		ask, done := goodClient(t, addr)
+		defer done()
 		t0 := time.Now()
 		closedAt := make([]time.Duration, n)
 		var wg sync.WaitGroup
@@ -353,6 +340,31 @@ func Flood(t *testing.T, start Starter) {
 	}
 	buf := make([]byte, 1<<16)
 	t.Errorf("after the flood: %d descriptors (%d before), %d goroutines (%d before)\n%s", fds, fds0, g, g0, buf[:runtime.Stack(buf, true)])
+}
+
+// goodClient connects to addr and returns a function that asks GET / on
+// that connection and reads the answer, having asked once (the test fails
+// if that fails), and a function that closes the connection.
+func goodClient(t *testing.T, addr string) (ask func() error, done func()) {
+	good, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goodR := bufio.NewReader(good)
+	ask = func() error {
+		good.SetDeadline(time.Now().Add(10 * time.Second))
+		io.WriteString(good, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+		resp, err := http.ReadResponse(goodR, nil)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+		}
+		return err
+	}
+	if err := ask(); err != nil {
+		good.Close()
+		t.Fatal(err)
+	}
+	return ask, func() { good.Close() }
 }
 
 func isReset(err error) bool { return err != nil && strings.Contains(err.Error(), "reset") }

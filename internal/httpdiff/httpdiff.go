@@ -21,12 +21,14 @@ type Case struct {
 	Send      []string // written in order, each in one write, a few ms apart
 	HalfClose bool     // shut the client's write side after sending
 	Methods   []string // the request methods in order where a HEAD needs a bodiless response
+	Bodies    bool     // compare the response bodies too (for cases about what the handler saw)
 }
 
 // A Response is what the comparison keeps of one response.
 type Response struct {
 	Status     int
 	Connection string // the Connection header, lower-cased
+	Body       string // only for a Case with Bodies
 }
 
 // An Outcome is what a server answered on one connection.
@@ -42,6 +44,9 @@ func (o Outcome) String() string {
 		fmt.Fprintf(&b, "%d", r.Status)
 		if r.Connection != "" {
 			fmt.Fprintf(&b, "(%s)", r.Connection)
+		}
+		if r.Body != "" {
+			fmt.Fprintf(&b, "%q", r.Body)
 		}
 		b.WriteByte(' ')
 	}
@@ -110,13 +115,16 @@ func Exchange(addr string, c Case) (Outcome, error) {
 			o.Garbage = string(rest)
 			break
 		}
-		io.Copy(io.Discard, resp.Body)
+		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if !c.Bodies {
+			body = nil
+		}
 		conn := strings.ToLower(resp.Header.Get("Connection"))
 		if resp.Close { // ReadResponse takes "close" out of the header
 			conn = "close"
 		}
-		o.Responses = append(o.Responses, Response{resp.StatusCode, conn})
+		o.Responses = append(o.Responses, Response{resp.StatusCode, conn, string(body)})
 		if resp.StatusCode == http.StatusContinue {
 			c.Methods = append([]string{method}, c.Methods...) // the final response is still to come
 		}
