@@ -168,11 +168,42 @@
 // its variable used other than by calling it) is a diagnostic saying which;
 // so is one in a generic function.
 //
-// Range over a function iterator uses iter.Pull; every way out of the loop
-// stops the iterator, a panic included: the frame's Unwind method
-// (stackless.Unwinder) stops the iterators it leaves, innermost first,
-// before its deferred calls run, as the panic would unwind the iterator
-// function in Go. Range over
+// Range over a function iterator keeps Go's semantics exactly, those of
+// the code gc compiles for it (cmd/compile's rangefunc rewrite), misbehaving
+// iterators included. A loop whose body does not suspend is copied as it
+// is; a jump or return that leaves it for a state of the frame changes
+// state only after the iterator function has returned, so the iterators
+// of loops around it are stopped and the frame's deferred calls run after
+// it, as in Go. A loop whose body suspends runs its iterator as a pull
+// iterator, stackless.Range (on iter.Pull), which keeps gc's state per
+// loop:
+//
+//   - each iteration resumes the iterator, whose yield returns true; a
+//     break, return, goto or branch to an outer statement makes yield return
+//     false and runs the iterator function to its end before the jump;
+//   - a call of yield after it returned false panics with the runtime error
+//     "range function continued iteration after function for loop body
+//     returned false"; one while the body runs or after it panicked, with
+//     "... after loop body panic"; one after the iterator function returned
+//     (a kept yield), with "... after whole loop exit";
+//   - a panic of the body unwinds the iterator function: its pending yield
+//     panics with the same value, so the iterator's deferred calls see it
+//     (and may replace it), and yield never returns. The frame's Unwind
+//     method (stackless.Unwinder) does this for the loops the panic leaves,
+//     innermost first, before the frame's deferred calls run; they then see
+//     what came out of the iterators;
+//   - an iterator function that returns normally after its yield panicked
+//     (it recovered the panic) panics with "range function recovered a loop
+//     body panic and did not resume panicking".
+//
+// The panic values are the runtime's own (runtime.Error values, equal
+// under == to those of compiled loops). The yield parameter may have a
+// defined type (type yieldFn func(int) bool): the iterator is given a
+// yield of that type. One difference remains: the iterator function runs
+// on a goroutine of its own (iter.Pull's coroutine), so runtime.Caller and
+// stack traces from it show that goroutine, and a kept yield called after
+// the iterator function itself panicked and the panic was recovered
+// returns false where gc's code would run the body again. Range over
 // a map iterates over a snapshot of its keys, looking each one up before
 // its iteration: entries deleted before they are reached are not produced,
 // as the language requires.

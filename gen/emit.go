@@ -334,13 +334,14 @@ func (e *emitter) function(fn *Func) {
 	// Unwind.
 	if len(p.stops) > 0 {
 		r := &rctx{e: e, p: p}
+		pv := jen.Id(p.unwindParam)
 		var body []jen.Code
 		for i := len(p.stops) - 1; i >= 0; i-- {
-			v := r.varExpr(p.stops[i])
-			body = append(body, jen.If(jen.Add(v).Op("!=").Nil()).Block(jen.Add(r.varExpr(p.stops[i])).Call()))
+			body = append(body, jen.Add(pv).Op("=").Add(r.varExpr(p.stops[i])).Dot("Unwind").Call(pv))
 		}
-		e.file.Commentf("Unwind stops the iterators of %s's range-over-func loops when a panic leaves the frame (stackless.Unwinder).", name)
-		e.file.Func().Params(recv()).Id("Unwind").Params().Block(body...)
+		body = append(body, jen.Return(pv))
+		e.file.Commentf("Unwind unwinds the iterators of %s's range-over-func loops, innermost first, with a panic that leaves the frame (stackless.Unwinder).", name)
+		e.file.Func().Params(recv()).Id("Unwind").Params(jen.Add(pv).Any()).Any().Block(body...)
 	}
 
 	// Where.

@@ -113,12 +113,17 @@ func (e *emitter) setPC(p *plan, b *block) *jen.Statement {
 	return jen.Id(p.recv).Dot("PC").Op("=").Lit(b.index)
 }
 
+// stopCall stops the iterator of a range-over-func loop the code leaves.
+func stopCall(r *rctx, it *variable) jen.Code {
+	return r.varExpr(it).Dot("Stop").Call()
+}
+
 // jumpCode is a change of state: stop the iterators left, set PC, and go
 // round the dispatch loop (by label from inside copied statements).
 func (e *emitter) jumpCode(r *rctx, j jump, nested bool) []jen.Code {
 	var out []jen.Code
 	for _, v := range j.stops {
-		out = append(out, r.varExpr(v).Call())
+		out = append(out, stopCall(r, v))
 	}
 	out = append(out, e.setPC(r.p, j.to))
 	if nested {
@@ -133,7 +138,7 @@ func (e *emitter) jumpLast(r *rctx, j jump, next *block) []jen.Code {
 	if j.to == next {
 		var out []jen.Code
 		for _, v := range j.stops {
-			out = append(out, r.varExpr(v).Call())
+			out = append(out, stopCall(r, v))
 		}
 		if next.suspend {
 			out = append(out, e.setPC(r.p, next))
@@ -247,7 +252,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		add(jen.Continue())
 	case *returnTerm:
 		for _, v := range t.stops {
-			add(r.varExpr(v).Call())
+			add(stopCall(r, v))
 		}
 		add(e.done(p)...)
 	case *callTerm:
@@ -354,32 +359,30 @@ func (e *emitter) synth(r *rctx, n *synthNode) jen.Code {
 			),
 		)
 	case synthPull:
-		seq := r.varExpr(n.uses[0])
-		var call *jen.Statement
-		switch n.arity {
-		case 0:
-			unit := jen.Struct()
-			call = e.gq("iter", "Pull").Types(unit).Call(
-				jen.Func().Params(jen.Id("yield").Func().Params(jen.Struct()).Bool()).Block(
-					jen.Add(seq).Call(jen.Func().Params().Bool().Block(jen.Return(jen.Id("yield").Call(jen.Struct().Values())))),
-				),
-			)
-		case 1:
-			elem := e.typ(n.types[0])
-			call = e.gq("iter", "Pull").Types(elem).Call(e.gq("iter", "Seq").Types(e.typ(n.types[0])).Call(seq))
-		default:
-			k, v := e.typ(n.types[0]), e.typ(n.types[1])
-			call = e.gq("iter", "Pull2").Types(k, v).Call(e.gq("iter", "Seq2").Types(e.typ(n.types[0]), e.typ(n.types[1])).Call(seq))
+		// stackless.PullN[K, V](func(yield func(K, V) bool) { seq(yield) }):
+		// the adapter gives the iterator a yield of the type it declares,
+		// defined types included.
+		var params, targs []jen.Code
+		for _, t := range n.types {
+			params = append(params, e.typ(t))
+			targs = append(targs, e.typ(t))
 		}
-		return jen.List(def(0), def(1)).Op("=").Add(call)
+		var arg jen.Code = jen.Id(n.name)
+		if yt := n.yieldType; yt != nil {
+			arg = e.typ(yt).Call(jen.Id(n.name))
+		}
+		adapter := jen.Func().Params(jen.Id(n.name).Func().Params(params...).Bool()).Block(
+			jen.Add(r.varExpr(n.uses[0])).Call(arg),
+		)
+		pull := e.gq(stacklessPath, fmt.Sprintf("Pull%d", n.arity))
+		if len(targs) > 0 {
+			pull = pull.Types(targs...)
+		}
+		return jen.Add(def(0)).Op("=").Add(pull).Call(adapter)
 	case synthPullNext:
-		var lhs []jen.Code
-		for i := range n.defs {
-			lhs = append(lhs, def(i))
-		}
-		return jen.List(lhs...).Op("=").Add(r.varExpr(n.uses[0])).Call()
+		return jen.List(def(0), def(1), def(2)).Op("=").Add(r.varExpr(n.uses[0])).Dot("Next").Call()
 	case synthStop:
-		return r.varExpr(n.uses[0]).Call()
+		return stopCall(r, n.uses[0])
 	case synthDecodeStr:
 		s, i := r.varExpr(n.uses[0]), r.varExpr(n.uses[1])
 		return jen.List(def(0), def(1)).Op("=").Add(e.gq("unicode/utf8", "DecodeRuneInString")).Call(jen.String().Call(jen.Add(s).Index(i, jen.Empty())))

@@ -33,11 +33,13 @@ type plan struct {
 	params  []*variable
 	results []*variable
 	// recvVar is the method receiver, if any.
-	recvVar  *variable
-	usesIter bool // needs package iter
-	// stops are the stop functions of the iter.Pull loops: Unwind calls
-	// them when a panic leaves the frame.
+	recvVar *variable
+	// stops are the stackless.Range values of the range-over-func loops
+	// whose bodies suspend: jumps out of the loops stop them, and Unwind
+	// unwinds them when a panic leaves the frame.
 	stops []*variable
+	// unwindParam names the panic parameter of the Unwind method.
+	unwindParam string
 	// hasDefer: the function has defer statements; its frame embeds
 	// stackless.Defers and every return runs them.
 	hasDefer bool
@@ -137,6 +139,9 @@ type stmtNode struct {
 type nestedInfo struct {
 	jumps   map[*ast.BranchStmt]jump
 	returns map[*ast.ReturnStmt][]*variable // range-over-func stops to call
+	// exits are the blocks that returns from inside range-over-func loops
+	// of the statement go to once the results are set (see nested).
+	exits   map[*ast.ReturnStmt]*block
 	targets []*block
 }
 
@@ -189,15 +194,19 @@ type synthNode struct {
 	uses  []*variable
 	types []types.Type
 	arity int
+	name  string // synthPull: the adapter's parameter
+	// yieldType is, for synthPull, the iterator's yield parameter type when
+	// it is a type parameter: the adapter converts to it.
+	yieldType types.Type
 }
 
 type synthKind uint8
 
 const (
 	synthMapKeys   synthKind = iota // defs[0] = the keys of map uses[0]; types[0] = key type
-	synthPull                       // defs[0], defs[1] = iter.Pull(uses[0]); types = yield params; arity
-	synthPullNext                   // defs... = uses[0](): k, v, ok (k, v per arity)
-	synthStop                       // uses[0]()
+	synthPull                       // defs[0] = stackless.PullN(uses[0]); types = yield params; arity N; name
+	synthPullNext                   // defs[0], defs[1], defs[2] = uses[0].Next(): k, v, ok
+	synthStop                       // uses[0].Stop()
 	synthDecodeStr                  // defs[0], defs[1] = utf8.DecodeRuneInString(string(uses[0][uses[1]:]))
 )
 

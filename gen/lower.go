@@ -26,6 +26,9 @@ type lowerer struct {
 	kids   map[string]*variable
 	// captured are the variables that literals called here capture.
 	captured map[*variable]bool
+	// rangeOrigin is stackless.Range, the generic type of range-over-func
+	// loops (see rangeType).
+	rangeOrigin *types.Named
 }
 
 // jctx is an enclosing lowered statement that break, continue or a label
@@ -90,6 +93,9 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 	}
 	for _, v := range l.p.stops {
 		v.field, v.pinned = true, true
+	}
+	if len(l.p.stops) > 0 {
+		l.p.unwindParam = l.names.fresh("p")
 	}
 	shareFields(l.p)
 	if !l.checkTypes() {

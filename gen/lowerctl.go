@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 )
 
@@ -299,54 +300,38 @@ func (l *lowerer) rangeChan(s *ast.RangeStmt, label string, t *types.Chan) {
 	}, nil, nil)
 }
 
-// rangeFunc turns a push iterator into a pull one with iter.Pull, so the
-// loop body can suspend between values. Every way out of the loop stops
-// the iterator.
+// rangeFunc runs a push iterator as a pull one, stackless.Range, so the
+// loop body can suspend between values; Range keeps gc's checks of the
+// iterator's behaviour. Every way out of the loop stops the iterator, and
+// the frame's Unwind unwinds it with a panic of the body.
 func (l *lowerer) rangeFunc(s *ast.RangeStmt, label string, sig *types.Signature) {
-	yield := types.Unalias(sig.Params().At(0).Type()).Underlying().(*types.Signature)
+	// The yield parameter's type may be a defined type: its underlying
+	// signature gives the values, and the adapter Pull is given converts.
+	yield := coreType(sig.Params().At(0).Type()).(*types.Signature)
 	arity := yield.Params().Len()
-	var elems []types.Type
-	for v := range yield.Params().Variables() {
-		elems = append(elems, v.Type())
+	unit := types.NewStruct(nil, nil)
+	elems := []types.Type{unit, unit}
+	for i, v := range slices.Collect(yield.Params().Variables()) {
+		elems[i] = v.Type()
 	}
 	seq := l.spill(l.expr(s.X), l.typeOf(s.X))
 	sv := l.synth[seq.(*ast.Ident)]
-	boolT := types.Typ[types.Bool]
-	var nextRes []*types.Var
-	pullElems := elems
-	if arity == 0 {
-		pullElems = []types.Type{types.NewStruct(nil, nil)}
+	it := l.synth[l.tempNamed(types.NewPointer(l.rangeType(elems[0], elems[1])), "it")]
+	l.p.stops = append(l.p.stops, it)
+	pull := &synthNode{kind: synthPull, defs: []*variable{it}, uses: []*variable{sv}, types: elems[:arity], arity: arity, name: l.names.fresh("yield")}
+	if yt := sig.Params().At(0).Type(); isTypeParam(yt) {
+		pull.yieldType = yt
 	}
-	for _, t := range pullElems {
-		nextRes = append(nextRes, types.NewVar(token.NoPos, nil, "", t))
-	}
-	nextRes = append(nextRes, types.NewVar(token.NoPos, nil, "", boolT))
-	nextT := types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(nextRes...), false)
-	stopT := types.NewSignatureType(nil, nil, nil, nil, nil, false)
-	next, stop := l.synth[l.tempNamed(nextT, "next")], l.synth[l.tempNamed(stopT, "stop")]
-	l.p.usesIter = true
-	l.p.stops = append(l.p.stops, stop)
-	l.emit(&synthNode{kind: synthPull, defs: []*variable{next, stop}, uses: []*variable{sv}, types: elems, arity: arity})
-	var vals []*variable
-	for i, t := range elems {
-		var e ast.Expr
-		if i == 0 {
-			e = s.Key
-		} else {
-			e = s.Value
-		}
-		if l.used(e) {
-			vals = append(vals, l.synth[l.tempNamed(t, "value")])
-		} else {
-			vals = append(vals, nil)
+	l.emit(pull)
+	vals := make([]*variable, 2)
+	for i, e := range []ast.Expr{s.Key, s.Value} {
+		if i < arity && l.used(e) {
+			vals[i] = l.synth[l.tempNamed(elems[i], "value")]
 		}
 	}
-	if arity == 0 {
-		vals = append(vals, nil)
-	}
-	ok := l.synth[l.tempNamed(boolT, "ok")]
+	ok := l.synth[l.tempNamed(types.Typ[types.Bool], "ok")]
 	l.rangeLoop(s, label, func(body, done *block) {
-		l.emit(&synthNode{kind: synthPullNext, defs: append(append([]*variable{}, vals...), ok), uses: []*variable{next}, arity: arity})
+		l.emit(&synthNode{kind: synthPullNext, defs: []*variable{vals[0], vals[1], ok}, uses: []*variable{it}})
 		l.setTerm(&branchTerm{cond: l.tempRef(ok), then: body, els: done})
 	}, func() {
 		var refs []ast.Expr
@@ -358,7 +343,32 @@ func (l *lowerer) rangeFunc(s *ast.RangeStmt, label string, sig *types.Signature
 			}
 		}
 		l.iterVars(s, refs...)
-	}, nil, stop)
+	}, nil, it)
+}
+
+func isTypeParam(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.TypeParam)
+	return ok
+}
+
+// rangeType returns stackless.Range[k, v], a type the generated code names.
+func (l *lowerer) rangeType(k, v types.Type) types.Type {
+	if l.rangeOrigin == nil {
+		pkg := types.NewPackage(stacklessPath, "stackless")
+		obj := types.NewTypeName(token.NoPos, pkg, "Range", nil)
+		pkg.Scope().Insert(obj)
+		l.rangeOrigin = types.NewNamed(obj, types.NewStruct(nil, nil), nil)
+		any := types.Universe.Lookup("any").Type()
+		l.rangeOrigin.SetTypeParams([]*types.TypeParam{
+			types.NewTypeParam(types.NewTypeName(token.NoPos, pkg, "K", nil), any),
+			types.NewTypeParam(types.NewTypeName(token.NoPos, pkg, "V", nil), any),
+		})
+	}
+	t, err := types.Instantiate(nil, l.rangeOrigin, []types.Type{k, v}, false)
+	if err != nil {
+		panic("cogen: internal error: " + err.Error())
+	}
+	return t
 }
 
 func (l *lowerer) switchStmt(s *ast.SwitchStmt, label string) {

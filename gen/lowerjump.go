@@ -3,6 +3,7 @@ package gen
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 )
 
 // Branches: break, continue, goto and return, at the lowered level and
@@ -86,7 +87,7 @@ func (l *lowerer) labelPos(id *ast.Ident) token.Pos {
 // nested keeps a statement without suspension points whole, and records
 // where the branches and returns that leave it go.
 func (l *lowerer) nested(s ast.Stmt, label string) {
-	info := &nestedInfo{jumps: map[*ast.BranchStmt]jump{}, returns: map[*ast.ReturnStmt][]*variable{}}
+	info := &nestedInfo{jumps: map[*ast.BranchStmt]jump{}, returns: map[*ast.ReturnStmt][]*variable{}, exits: map[*ast.ReturnStmt]*block{}}
 	inside := map[string]bool{}
 	ast.Inspect(s, func(n ast.Node) bool {
 		if ls, ok := n.(*ast.LabeledStmt); ok {
@@ -98,14 +99,24 @@ func (l *lowerer) nested(s ast.Stmt, label string) {
 	if label != "" {
 		inside[label] = true
 	}
-	var walk func(n ast.Node, brk, cont bool)
-	walk = func(n ast.Node, brk, cont bool) {
+	// rf: the walk is inside a range-over-func loop of s. Go runs such a
+	// loop's iterator function to its end before control leaves the loop,
+	// so a jump or return out of it first changes state, then stops the
+	// suspending loops' iterators and runs the frame's deferred calls
+	// (exit blocks), not inside the copied body.
+	var walk func(n ast.Node, brk, cont, rf bool)
+	walk = func(n ast.Node, brk, cont, rf bool) {
 		switch n := n.(type) {
 		case nil:
 			return
 		case *ast.FuncLit:
 			return
-		case *ast.ForStmt, *ast.RangeStmt:
+		case *ast.RangeStmt:
+			brk, cont = true, true
+			if _, ok := coreType(l.typeOf(n.X)).(*types.Signature); ok {
+				rf = true
+			}
+		case *ast.ForStmt:
 			brk, cont = true, true
 		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
 			brk = true
@@ -123,6 +134,9 @@ func (l *lowerer) nested(s ast.Stmt, label string) {
 			}
 			if !native {
 				if j, ok := l.resolveBranch(n); ok {
+					if rf && len(j.stops) > 0 {
+						j = jump{to: l.exitBlock(&jumpTerm{j})}
+					}
 					info.jumps[n] = j
 					info.targets = append(info.targets, j.to)
 					l.p.dispatch = true
@@ -130,13 +144,20 @@ func (l *lowerer) nested(s ast.Stmt, label string) {
 			}
 			return
 		case *ast.ReturnStmt:
-			info.returns[n] = l.stopsAll()
+			if rf {
+				b := l.exitBlock(&returnTerm{stops: l.stopsAll()})
+				info.exits[n] = b
+				info.targets = append(info.targets, b)
+				l.p.dispatch = true
+			} else {
+				info.returns[n] = l.stopsAll()
+			}
 		}
 		for _, c := range children(n) {
-			walk(c, brk, cont)
+			walk(c, brk, cont, rf)
 		}
 	}
-	walk(s, false, false)
+	walk(s, false, false, false)
 	if label != "" {
 		// The label stays on the statement only if something inside uses it.
 		used := false
@@ -156,6 +177,13 @@ func (l *lowerer) nested(s ast.Stmt, label string) {
 	if l.endsFlow(s, info.jumps) {
 		l.setTerm(&unreachableTerm{})
 	}
+}
+
+// exitBlock returns a new block that only ends with t.
+func (l *lowerer) exitBlock(t term) *block {
+	b := l.newBlock()
+	b.term = t
+	return b
 }
 
 // thread redirects jumps to empty blocks that only jump on, so that the

@@ -706,8 +706,11 @@ func (r *rctx) returnStmt(s *ast.ReturnStmt) []jen.Code {
 		}
 		out = append(out, r.stmtBody(&ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: s.Results})...)
 	}
+	if b, ok := r.nested.exits[s]; ok {
+		return append(out, r.e.jumpCode(r, jump{to: b}, true)...)
+	}
 	for _, v := range r.nested.returns[s] {
-		out = append(out, r.varExpr(v).Call())
+		out = append(out, stopCall(r, v))
 	}
 	return append(out, r.e.done(r.p)...)
 }

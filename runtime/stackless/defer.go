@@ -50,12 +50,15 @@ func runCalls(calls []func(next func()), last func()) {
 	calls[0](func() { runCalls(calls[1:], last) })
 }
 
-// An Unwinder is a frame with something to release when a panic leaves it
+// An Unwinder is a frame with something to unwind when a panic leaves it,
 // before its deferred calls run: generated frames with range-over-func
-// loops stop their iterators (iter.Pull), as the panic would have unwound
-// the iterator function in Go.
+// loops whose bodies suspend unwind their iterator functions, innermost
+// loop first ([Range.Unwind]), as the panic unwinds them in Go.
 type Unwinder interface {
-	Unwind()
+	// Unwind is called with the panic p that leaves the frame and returns
+	// the panic that goes on to the frame's deferred calls: p, or one
+	// raised instead on the way.
+	Unwind(p any) any
 }
 
 // unwindFrame unwinds a frame that a panic with value v leaves: u (if
@@ -71,7 +74,7 @@ func unwindFrame(calls []func(next func()), u Unwinder, v any) (p any, recovered
 	}()
 	runCalls(calls, func() {
 		if u != nil {
-			u.Unwind()
+			v = u.Unwind(v)
 		}
 		panic(v)
 	})

@@ -81,7 +81,8 @@
 // A panic in a frame unwinds the task: the loop recovers it once per batch
 // of runs and hands it to [Task.HandlePanic], which pops the frames
 // innermost first, lets those that are [Unwinder]s release what they hold
-// (generated frames stop their range-over-func iterators) and runs the
+// (generated frames unwind their range-over-func iterators with the panic,
+// see [Range]) and runs the
 // deferred calls of those that embed [Defers]
 // (generated code for functions with defer statements), with Go's own defer
 // mechanism and the panic in flight, so recover behaves as in Go. If one of
