@@ -174,12 +174,22 @@ func explain(t task, stderr []byte) string {
 // runChildRetry is runChild, once more in a fresh process if the first
 // one fails: a rare failure (a hang, a port the system ran short of) then
 // costs one window instead of the whole run. The first failure is reported
-// on p.
-func runChildRetry(p *progress, t task, limit time.Duration, res any) error {
-	err := runChild(t, limit, res)
+// on p, and retried says it happened: the row's note says so (retryNote).
+func runChildRetry(p *progress, t task, limit time.Duration, res any) (retried bool, err error) {
+	err = runChild(t, limit, res)
 	if err == nil {
-		return nil
+		return false, nil
 	}
 	p.note("%v\nretrying in a fresh process", err)
-	return runChild(t, limit, res)
+	return true, runChild(t, limit, res)
+}
+
+// retryNote is the note of a row some of whose windows failed once and ran
+// again in a fresh process ("" if none did): its figures come from the
+// retries, and the failures are in the progress log.
+func retryNote(retried, windows int) string {
+	if retried == 0 {
+		return ""
+	}
+	return fmt.Sprintf("RETRIED: %d of %d windows failed once and ran again in a fresh process (see the progress log)", retried, windows)
 }

@@ -239,9 +239,15 @@ func TestChildFailures(t *testing.T) {
 	var log bytes.Buffer
 	p := newProgress(&log)
 	var res struct{}
-	err := runChildRetry(p, task{Kind: "nonsense"}, 30*time.Second, &res)
-	if err == nil || !strings.Contains(err.Error(), `unknown task "nonsense"`) {
-		t.Fatalf("error %v", err)
+	retried, err := runChildRetry(p, task{Kind: "nonsense"}, 30*time.Second, &res)
+	if err == nil || !strings.Contains(err.Error(), `unknown task "nonsense"`) || !retried {
+		t.Fatalf("error %v, retried %v", err, retried)
+	}
+	if n := retryNote(0, 3); n != "" {
+		t.Fatalf("note of a row never retried: %q", n)
+	}
+	if n := retryNote(1, 3); !strings.Contains(n, "RETRIED: 1 of 3 windows") {
+		t.Fatalf("note of a retried row: %q", n)
 	}
 	if strings.Count(log.String(), "retrying in a fresh process") != 1 {
 		t.Fatalf("progress:\n%s", log.String())

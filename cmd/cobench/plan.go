@@ -344,6 +344,9 @@ func joinNote(a, b string) string {
 	if a == "" {
 		return b
 	}
+	if b == "" {
+		return a
+	}
 	return a + "; " + b
 }
 
@@ -389,12 +392,17 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 	// a burst of load from elsewhere on the machine does not fall on one
 	// model only; a model's figures are over all its windows together.
 	results := make([]bench.LoadResult, len(models))
+	retried := make([]int, len(models))
 	for round := range s.loads {
 		for i, model := range models {
 			p.step("%s: %s conns, %s server (window %d/%d)", kind, count(conns), model, round+1, s.loads)
 			var r bench.LoadResult
 			if err := p.during(func() error {
-				return runChildRetry(p, task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+loadSlack, &r)
+				again, err := runChildRetry(p, task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+loadSlack, &r)
+				if again {
+					retried[i]++
+				}
+				return err
 			}); err != nil {
 				return nil, err
 			}
@@ -432,6 +440,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			if note != nil {
 				row.Note = note(model, results[i])
 			}
+			row.Note = joinNote(row.Note, retryNote(retried[i], s.loads))
 			rows = append(rows, row)
 		}
 	}

@@ -51,6 +51,7 @@ func runScale(s settings, p *progress) ([]Row, error) {
 	for _, kind := range []string{"echo", "http"} {
 		models := bench.ScaleModels[kind]
 		results := make(map[string]bench.ScaleResult)
+		retried := make(map[string]int) // by mode: windows run again after a failure
 		for round := range s.loads {
 			for _, model := range models {
 				for _, loops := range loopCounts {
@@ -58,7 +59,11 @@ func runScale(s settings, p *progress) ([]Row, error) {
 					p.step("scale: %s %s server, %d loop(s) (window %d/%d)", kind, model, loops, round+1, s.loads)
 					var r bench.ScaleResult
 					if err := p.during(func() error {
-						return runChildRetry(p, task{Kind: "scale", Mode: mode, Conns: scaleConns, D: s.window}, s.window+loadSlack, &r)
+						again, err := runChildRetry(p, task{Kind: "scale", Mode: mode, Conns: scaleConns, D: s.window}, s.window+loadSlack, &r)
+						if again {
+							retried[mode]++
+						}
+						return err
 					}); err != nil {
 						return nil, err
 					}
@@ -92,8 +97,10 @@ func runScale(s settings, p *progress) ([]Row, error) {
 			for _, model := range models {
 				for _, loops := range loopCounts {
 					r := results[bench.ScaleMode(kind, model, loops)]
+					mode := bench.ScaleMode(kind, model, loops)
 					rows = append(rows, Row{Group: "scale", Measure: title + ": " + measure, Model: name(model, loops),
-						Value: value(r), Unit: unit, Base: model == scaleBase[kind] && loops == 1, Note: note(r)})
+						Value: value(r), Unit: unit, Base: model == scaleBase[kind] && loops == 1,
+						Note: joinNote(note(r), retryNote(retried[mode], s.loads))})
 				}
 			}
 		}

@@ -120,31 +120,59 @@ func serveLoad(cfg echoload.Config, shutdown func(time.Duration) error, serve fu
 	return res, errors.Join(serr, err)
 }
 
-// serveUntil runs l until the load has ended. The end is submitted to the
-// loop; a watchdog timer also checks for it every 250 ms, so a lost
-// wake-up cannot hang the server: it is reported as an error instead.
+// serveUntil runs l until the load has ended: see runUntilDone.
 func serveUntil(l *loop.Loop, ld *echoload.Load) error {
-	var ended atomic.Bool
-	var endedAt atomic.Int64 // time.Now().UnixNano() when the load ended
+	return runUntilDone(l, ld.Done(), (*loop.Loop).Submit, time.Second, 5*time.Second)
+}
+
+// runUntilDone runs l until done is closed: a goroutine waiting for done
+// submits a func to l (through submit, l.Submit but for tests), and Run
+// returns once that func has run, that is once the loop has observed the
+// stop request. A lost wake-up cannot hang it, and is reported as an error:
+//
+//   - an iteration of l that began after submit returned must run the func
+//     (Submit's contract); if one ends without it, the wake-up was missed;
+//   - a loop asleep through the wake-up is woken by a watchdog timer every
+//     tick, which reports the wake-up missed if the func has not run
+//     missedAfter after submit returned (far longer than a busy machine
+//     delays a runnable goroutine).
+//
+// Neither check measures how long the loop took to return against a wall
+// clock guess: on a loaded machine the loop goroutine can wait 100 ms and
+// more for a core, and the wake-up was not lost for that.
+func runUntilDone(l *loop.Loop, done <-chan struct{}, submit func(*loop.Loop, func()) error, tick, missedAfter time.Duration) error {
+	start := time.Now()
+	var postedAt atomic.Int64 // time since start when submit returned, +1; 0 before
 	submitErr := make(chan error, 1)
+	observed := false // the submitted func ran (loop goroutine only)
 	go func() {
-		<-ld.Done()
-		endedAt.Store(time.Now().UnixNano())
-		ended.Store(true)
-		submitErr <- l.Submit(func() {})
+		<-done
+		err := submit(l, func() { observed = true })
+		postedAt.Store(int64(time.Since(start)) + 1)
+		submitErr <- err
 	}()
+	var missed string
 	var watchdog loop.Timer
-	var lost bool
 	var check func()
 	check = func() {
-		if ended.Load() && time.Since(time.Unix(0, endedAt.Load())) > 100*time.Millisecond {
-			lost = true // the submitted wake-up should have ended Run long ago
-			return
+		if p := postedAt.Load(); p != 0 && !observed && time.Since(start)-time.Duration(p-1) > missedAfter {
+			missed = fmt.Sprintf("the stop request had not run %v after it was submitted when the watchdog woke the loop", missedAfter)
 		}
-		l.Reset(&watchdog, 250*time.Millisecond, check)
+		l.Reset(&watchdog, tick, check)
 	}
-	l.Reset(&watchdog, 250*time.Millisecond, check)
-	err := l.Run(func() bool { return ended.Load() })
+	l.Reset(&watchdog, tick, check)
+	postedBeforePoll := false // submit had returned when this iteration's poll began
+	err := l.Run(func() bool {
+		if observed || missed != "" {
+			return true
+		}
+		if postedBeforePoll {
+			missed = "an iteration that began after the stop request was submitted did not run it"
+			return true
+		}
+		postedBeforePoll = postedAt.Load() != 0
+		return false
+	})
 	l.Stop(&watchdog)
 	if err != nil {
 		return err
@@ -152,8 +180,8 @@ func serveUntil(l *loop.Loop, ld *echoload.Load) error {
 	if serr := <-submitErr; serr != nil {
 		return fmt.Errorf("bench: waking the server loop at the end of the load: %w", serr)
 	}
-	if lost {
-		return errors.New("bench: the server loop missed the wake-up at the end of the load (watchdog ended it)")
+	if missed != "" {
+		return errors.New("bench: the server loop missed the wake-up at the end of the load: " + missed)
 	}
 	return nil
 }
