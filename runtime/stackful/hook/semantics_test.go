@@ -73,7 +73,7 @@ func TestUserNonblock(t *testing.T) {
 		_, _, err = Accept(lfd)
 		check("accept on a user-non-blocking listener", err, unix.EAGAIN)
 		FcntlInt(uintptr(lfd), unix.F_SETFL, lfl)
-		if d := time.Since(t0); d > 20*time.Millisecond {
+		if d := time.Since(t0); d > time.Second { // a call that blocked would wait forever
 			t.Errorf("non-blocking calls took %v", d)
 		}
 		steps = append(steps, "nonblocking")
