@@ -35,26 +35,30 @@ type conn struct {
 	timedOut   bool          // the failure was the read deadline's
 	bodyStart  int
 	bodyEnd    int
+	consumed   int // where the request being answered ends in buf
 	dc         dechunker
 	req        Request
 	w          ResponseWriter
+	recoverer  func(next func()) // see recoverCall
 }
 
 // Phases of a connection.
 const (
-	phNew  = iota // before the first byte of the first request: the read-header time runs from the accept
-	phIdle        // after a response: waiting for 4 bytes within the idle timeout, as net/http
-	phHead        // reading a head within the read-header timeout
-	phBody        // reading a body within the read timeout
+	phNew     = iota // before the first byte of the first request: the read-header time runs from the accept
+	phIdle           // after a response: waiting for 4 bytes within the idle timeout, as net/http
+	phHead           // reading a head within the read-header timeout
+	phBody           // reading a body within the read timeout
+	phHandler        // a WaitHandler has the request: serveConn returned for it to run
 )
 
 // Actions step asks of the coroutine.
 const (
-	actRead   = iota // write out (if not empty), then read into buf[end:] until the deadline
-	actClose         // write out (if not empty) and close
-	actLinger        // write out, half-close, read and discard for up to 500 ms, close
-	actWrite         // write out, then step again: pipelined answers piled up
-	actBudget        // write out, then wait for the body budget (Server.bodyFreed) until the deadline
+	actRead    = iota // write out (if not empty), then read into buf[end:] until the deadline
+	actClose          // write out (if not empty) and close
+	actLinger         // write out, half-close, read and discard for up to 500 ms, close
+	actWrite          // write out, then step again: pipelined answers piled up
+	actBudget         // write out, then wait for the body budget (Server.bodyFreed) until the deadline
+	actHandOff        // write out, then return: the connection's WaitHandler is to run (phHandler)
 )
 
 // maxPending bounds the answers step piles up before they are written: a
@@ -224,13 +228,21 @@ func (c *conn) step() uint8 {
 				}
 				c.bodyEnd, consumed = c.dc.w, c.dc.r
 			}
+			c.consumed = consumed
+			if c.handle() {
+				c.phase = phHandler
+				return actHandOff
+			}
+			fallthrough
+		case phHandler:
 			closing := c.respond()
+			c.phase = phIdle // not phHandler: the connection's WaitHandler has run
 			c.lastPOST = string(c.bytes(c.h.method)) == http.MethodPost
-			c.start, c.scan, c.checked, c.lines = consumed, 0, 0, 0
+			c.start, c.scan, c.checked, c.lines = c.consumed, 0, 0, 0
 			if closing {
 				return actClose
 			}
-			c.phase, c.deadline = phIdle, c.after(lim.IdleTimeout)
+			c.deadline = c.after(lim.IdleTimeout)
 			if len(c.out) >= maxPending {
 				return actWrite
 			}
@@ -345,16 +357,27 @@ func (c *conn) grow(n int) {
 	}
 }
 
-// respond calls the handler for the request read and appends the response
-// to out. It reports whether the connection is to close after it.
-func (c *conn) respond() (closing bool) {
+// handle calls the handler for the request read. It reports whether the
+// handler handed the request to a WaitHandler, which the connection's
+// coroutine or task is then to run before respond.
+func (c *conn) handle() (handOff bool) {
 	w := &c.w
 	w.reset()
-	h := &c.h
-	if string(c.bytes(h.uri)) == "*" && string(c.bytes(h.method)) == http.MethodOptions {
+	if string(c.bytes(c.h.uri)) == "*" && string(c.bytes(c.h.method)) == http.MethodOptions {
 		// net/http's answer to OPTIONS *: empty; a body beyond 4 KiB closes.
 		w.closing = c.bodyEnd-c.bodyStart > 4<<10
-	} else if !c.callHandler() {
+		return false
+	}
+	w.panicked = !c.callHandler()
+	return !w.panicked && w.waiting != nil
+}
+
+// respond appends the response the handlers made to out (a 500 if one of
+// them panicked). It reports whether the connection is to close after it.
+func (c *conn) respond() (closing bool) {
+	w := &c.w
+	h := &c.h
+	if w.panicked {
 		w.reset()
 		w.status, w.closing = http.StatusInternalServerError, true
 	}

@@ -22,9 +22,37 @@
 // shutdown ([Server.Drain], [Server.Shutdown]) behave as in net/http's
 // server.
 //
-// A handler does not wait: it is a plain function called with the request
-// read, which suits the hello-world, routing and echo work the benchmarks
-// measure; a handler that must wait belongs on the http.Handler servers.
+// # Handlers, and handlers that wait
+//
+// A [Handler] is a plain function called on the loop with the whole
+// request read; it must not wait, since every connection of the loop waits
+// while it runs. Routing, hello-world and echo work, which is what the
+// benchmarks measure, needs nothing more, and costs no switch: the answers
+// of a pipelined batch are built one after the other and written together.
+//
+// A request whose answer needs waiting (a database, another service, a
+// timer) is handed by the Handler to a [WaitHandler] with
+// [ResponseWriter.Wait]. A WaitHandler is written once, as a
+// //co:stackless function taking the coroutine handle, and built with
+// [Waiting] from that function and the frame constructor cogen generated
+// from it: the stackful server calls the function on the connection's
+// coroutine, the stackless server calls the frame as a child of the
+// connection's task. Either way the contract is the same:
+//
+//   - while it waits, the loop serves every other connection;
+//   - the requests of its own connection wait their turn: answers keep
+//     the order of the requests, and none is read meanwhile (the client's
+//     pipelined bytes wait in the buffer or in TCP's flow control);
+//   - the answers a pipelined batch had before it are written before it
+//     runs (one write more for a batch with a waiting request; none for
+//     one without);
+//   - a panic in it is answered 500 with Connection: close, as one in a
+//     Handler; r and w stay valid until it returns.
+//
+// Between its waits a WaitHandler runs on the loop like a Handler, so it
+// must wait only through the handle (its waiting methods, runtime/cosync,
+// coroutine-native clients): a call that blocks in Go (a sync.Mutex, a
+// channel, a blocking system call, net/http's client) freezes the loop.
 //
 // # net/http as the oracle
 //

@@ -37,7 +37,7 @@ func ServeStacklessGroup(g *stackless.Group, network, address string, h Handler,
 	return serveGroup(g.Group, network, address, func(i int, s *Server) {
 		s.start = func(fd int) {
 			c := s.track(fd)
-			g.Spawn(i, newConnMainFrame(c))
+			g.Spawn(i, newConnTask(c))
 		}
 		g.Spawn(i, &acceptTaskFrame{acceptLoopFrame: *newAcceptLoopFrame(s), s: s, end: func(err error) { s.acceptEnd(g.Group, i, err) }})
 	}, h, lim)

@@ -34,7 +34,7 @@ func ServeStackless(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
 	s.run = l.Run
 	s.start = func(fd int) {
 		c := s.track(fd)
-		s.tasks[c] = stackless.Spawn(l, newConnMainFrame(c))
+		s.tasks[c] = stackless.Spawn(l, newConnTask(c))
 	}
 	accept := &acceptTaskFrame{acceptLoopFrame: *newAcceptLoopFrame(s), s: s, end: func(err error) { s.acceptErr, s.acceptEnded = err, true }}
 	stackless.Spawn(l, accept)

@@ -11,9 +11,12 @@ import (
 )
 
 // A Handler answers one request of a [Server] by filling w. It runs inside
-// the connection's coroutine or task and must not wait: it is called once
-// the whole request, body included, has been read. r and w, and the byte
-// slices they return, are valid only during the call.
+// the connection's coroutine or task, on the loop, and must not wait: it is
+// called once the whole request, body included, has been read, and every
+// connection of the loop waits while it runs. A request whose answer needs
+// waiting (a database, another service, a timer) is handed to a
+// [WaitHandler] with [ResponseWriter.Wait]. r and w, and the byte slices
+// they return, are valid only during the call.
 type Handler func(w *ResponseWriter, r *Request)
 
 // A Request is a request as the server read it: slices of the connection's
@@ -152,15 +155,18 @@ func (r *Request) Body() []byte { return r.c.buf[r.c.bodyStart:r.c.bodyEnd] }
 // does), and Connection when the connection closes; the response goes out
 // in one write with the others of a pipelined batch.
 type ResponseWriter struct {
-	status  int
-	header  []byte // header lines, each ending in "\r\n"
-	body    []byte
-	ctype   bool // the handler set Content-Type
-	closing bool // the handler asked to close the connection
+	status   int
+	header   []byte // header lines, each ending in "\r\n"
+	body     []byte
+	ctype    bool         // the handler set Content-Type
+	closing  bool         // the handler asked to close the connection
+	waiting  *WaitHandler // the handler handed the request to it (Wait)
+	panicked bool         // a handler panicked: the answer is a 500
 }
 
 func (w *ResponseWriter) reset() {
 	w.status, w.header, w.body, w.ctype, w.closing = http.StatusOK, w.header[:0], w.body[:0], false, false
+	w.waiting, w.panicked = nil, false
 }
 
 // WriteHeader sets the status code (200 unless set).

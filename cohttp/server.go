@@ -16,7 +16,8 @@ import (
 // answers what the buffer holds, and this loop only writes the answers
 // (one write per batch, before any read that would wait, within the write
 // timeout), reads with the phase's deadline, waits for the body budget,
-// and ends the connection.
+// and returns when the connection is to end or a WaitHandler is to run
+// (c.phase is then phHandler).
 //
 //co:stackless
 func serveConn(co *stackful.Co, c *conn) error {
@@ -33,6 +34,8 @@ func serveConn(co *stackful.Co, c *conn) error {
 			return nil
 		case actWrite:
 			continue
+		case actHandOff:
+			return nil // the caller runs the WaitHandler, then serveConn again
 		case actBudget:
 			// The body budget is spent: wait, not reading, for another body
 			// to end, within the request's deadline.
@@ -59,15 +62,36 @@ func serveConn(co *stackful.Co, c *conn) error {
 	}
 }
 
-// connMain runs one connection: serveConn, then the close and the
-// server's accounting.
-//
-//co:stackless
+// connMain runs one connection on a stackful coroutine: serveConn, the
+// WaitHandlers it returns for, then the close and the server's accounting.
+// Its stackless twin is connTask, written by hand: the handler is a value
+// chosen per request, which a marked function cannot call.
 func connMain(co *stackful.Co, c *conn) error {
-	err := serveConn(co, c)
+	var err error
+	for {
+		err = serveConn(co, c)
+		if err != nil || c.phase != phHandler {
+			break
+		}
+		c.runWaiting(co)
+	}
 	co.Close(c.fd)
 	c.s.ended(c)
 	return err
+}
+
+// runWaiting runs the connection's WaitHandler on co, turning a panic into
+// a 500 as for a plain handler (the unwinding of a closing env goes on).
+func (c *conn) runWaiting(co *stackful.Co) {
+	defer func() {
+		if p := recover(); p != nil {
+			if stackful.Unwinding(p) {
+				panic(p)
+			}
+			c.w.panicked = true
+		}
+	}()
+	c.w.waiting.stackful(co, &c.w, &c.req)
 }
 
 // acceptLoop accepts connections on the server's listening socket and

@@ -52,7 +52,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 2:
-//line server.go:24
+//line server.go:25
 			f.act = f.c.step()
 			if len(f.c.out) <= 0 {
 				f.PC = 7
@@ -60,16 +60,16 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 6:
-//line server.go:26
+//line server.go:27
 			f.tmp = f.c.fd
-//line server.go:26
+//line server.go:27
 			f.tmp1 = f.c.out
-//line server.go:26
+//line server.go:27
 			f.tmp2 = f.c.s.lim.WriteTimeout
 			f.PC = 9
 			fallthrough
 		case 9:
-//line server.go:26
+//line server.go:27
 			_, r1 := co.WriteTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -81,7 +81,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 10:
-//line server.go:27
+//line server.go:28
 			f.r = err
 			return stackless.Done
 		case 7:
@@ -91,52 +91,58 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 				f.PC = 17
 			case actWrite:
 				f.PC = 2
-			case actBudget:
+			case actHandOff:
 				f.PC = 19
-			case actLinger:
+			case actBudget:
 				f.PC = 20
+			case actLinger:
+				f.PC = 21
 			}
 			continue
 		case 11:
-//line server.go:29
+//line server.go:30
 			f.c.out = f.c.out[:0]
 			f.PC = 7
 			continue
 		case 16:
-//line server.go:56
+//line server.go:59
 			f.c.room()
-//line server.go:57
+//line server.go:60
 			f.tmp = f.c.fd
-//line server.go:57
+//line server.go:60
 			f.tmp1 = f.c.buf[f.c.end:]
-//line server.go:57
+//line server.go:60
 			f.tmp2 = f.c.timeout()
-			f.PC = 41
+			f.PC = 44
 			fallthrough
-		case 41:
-//line server.go:57
+		case 44:
+//line server.go:60
 			r5, r6 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n1, err2 = r5, r6
-//line server.go:58
+//line server.go:61
 			f.c.got(n1, err2)
 			f.PC = 2
 			continue
 		case 17:
-//line server.go:33
+//line server.go:34
 			f.r = nil
 			return stackless.Done
 		case 19:
-//line server.go:39
+//line server.go:38
+			f.r = nil
+			return stackless.Done
+		case 20:
+//line server.go:42
 			f.tmp4 = &f.c.s.bodyFreed
-//line server.go:39
+//line server.go:42
 			f.tmp2 = f.c.timeout()
-			f.PC = 26
+			f.PC = 29
 			fallthrough
-		case 26:
-//line server.go:39
+		case 29:
+//line server.go:42
 			r2 := co.Wait(f.tmp4, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -147,127 +153,66 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 				continue
 			}
 			fallthrough
-		case 27:
-//line server.go:40
+		case 30:
+//line server.go:43
 			f.c.failed, f.c.timedOut = true, !f.c.s.cut
 			f.PC = 2
 			continue
-		case 20:
-//line server.go:47
+		case 21:
+//line server.go:50
 			unix.Shutdown(f.c.fd, unix.SHUT_WR)
-//line server.go:48
+//line server.go:51
 			f.tmp2 = f.c.s.l.Now() + lingerTime
 			fallthrough
-		case 34:
-//line server.go:50
+		case 37:
+//line server.go:53
 			f.tmp = f.c.fd
-//line server.go:50
+//line server.go:53
 			f.tmp1 = f.c.buf
-//line server.go:50
+//line server.go:53
 			f.tmp8 = max(f.tmp2-f.c.s.l.Now(), 0)
-			f.PC = 38
+			f.PC = 41
 			fallthrough
-		case 38:
-//line server.go:50
+		case 41:
+//line server.go:53
 			r3, r4 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp8)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err1 = r3, r4
-//line server.go:51
+//line server.go:54
 			if err1 != nil || n == 0 {
-//line server.go:52
+//line server.go:55
 				f.r = nil
 				return stackless.Done
 			}
-			f.PC = 34
+			f.PC = 37
 			continue
 		default:
 			panic("cogen: serveConnFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:190
+//line server_cogen.go:196
 }
 
 // Where returns the source position of serveConn's resume point (stackless.Locator).
 func (f *serveConnFrame) Where() string {
 	switch f.PC {
 	case 9:
-		return "github.com/cogen-go/cogen/cohttp/server.go:26"
-	case 26:
-		return "github.com/cogen-go/cogen/cohttp/server.go:39"
-	case 38:
-		return "github.com/cogen-go/cogen/cohttp/server.go:50"
+		return "github.com/cogen-go/cogen/cohttp/server.go:27"
+	case 29:
+		return "github.com/cogen-go/cogen/cohttp/server.go:42"
 	case 41:
-		return "github.com/cogen-go/cogen/cohttp/server.go:57"
+		return "github.com/cogen-go/cogen/cohttp/server.go:53"
+	case 44:
+		return "github.com/cogen-go/cogen/cohttp/server.go:60"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:22"
+	return "github.com/cogen-go/cogen/cohttp/server.go:23"
 }
 
 // A compile error here means the signature of serveConn changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *conn) error = serveConn
-}
-
-// connMainFrame is the stackless frame of connMain: it holds the values of connMain that live across a suspension.
-type connMainFrame struct {
-	stackless.Base
-	c             *conn
-	r             error
-	callServeConn *serveConnFrame
-}
-
-// newConnMainFrame returns a frame that runs connMain when a task steps it: pass it to stackless.Spawn,
-// or let generated code call it from another frame.
-func newConnMainFrame(c *conn) *connMainFrame {
-	return &connMainFrame{c: c}
-}
-
-// Result returns the results of connMain once the frame is done.
-func (f *connMainFrame) Result() error {
-	return f.r
-}
-
-// Step runs connMain from its resume point to its next suspension, call or return.
-func (f *connMainFrame) Step(co *stackless.Task) stackless.Status {
-	var err error
-	for {
-		switch f.PC {
-		case 0:
-//line server.go:67
-			f.callServeConn = newServeConnFrame(f.c)
-			f.PC = 1
-			return co.Call(f.callServeConn)
-		case 1:
-			r1 := f.callServeConn.Result()
-			f.callServeConn = nil
-			err = r1
-//line server.go:68
-			co.Close(f.c.fd)
-//line server.go:69
-			f.c.s.ended(f.c)
-//line server.go:70
-			f.r = err
-			return stackless.Done
-		default:
-			panic("cogen: connMainFrame: invalid resume point")
-		}
-	}
-//line server_cogen.go:257
-}
-
-// Where returns the source position of connMain's resume point (stackless.Locator).
-func (f *connMainFrame) Where() string {
-	switch f.PC {
-	case 1:
-		return "github.com/cogen-go/cogen/cohttp/server.go:67"
-	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:66"
-}
-
-// A compile error here means the signature of connMain changed: run cogen again.
-func _() {
-	var _ func(*stackful.Co, *conn) error = connMain
 }
 
 // acceptLoopFrame is the stackless frame of acceptLoop: it holds the values of acceptLoop that live across a suspension.
@@ -308,12 +253,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line server.go:84
+//line server.go:108
 			f.tmp = &f.s.freed
 			f.PC = 11
 			fallthrough
 		case 11:
-//line server.go:84
+//line server.go:108
 			co.Wait(f.tmp, -1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -321,18 +266,18 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 9:
-//line server.go:86
+//line server.go:110
 			if f.s.draining {
-//line server.go:87
+//line server.go:111
 				f.r = nil
 				return stackless.Done
 			}
-//line server.go:89
+//line server.go:113
 			f.tmp1 = f.s.lfd
 			f.PC = 13
 			fallthrough
 		case 13:
-//line server.go:89
+//line server.go:113
 			r1, _, r2 := co.Accept(f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -350,12 +295,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 17:
-//line server.go:92
+//line server.go:116
 			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
 			f.PC = 20
 			fallthrough
 		case 20:
-//line server.go:93
+//line server.go:117
 			co.Sleep(f.delay)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -363,36 +308,36 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 15:
-//line server.go:98
+//line server.go:122
 			f.delay = 0
-//line server.go:99
+//line server.go:123
 			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-//line server.go:100
+//line server.go:124
 			f.s.start(fd)
 			f.PC = 6
 			continue
 		case 18:
-//line server.go:96
+//line server.go:120
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:383
+//line server_cogen.go:328
 }
 
 // Where returns the source position of acceptLoop's resume point (stackless.Locator).
 func (f *acceptLoopFrame) Where() string {
 	switch f.PC {
 	case 11:
-		return "github.com/cogen-go/cogen/cohttp/server.go:84"
+		return "github.com/cogen-go/cogen/cohttp/server.go:108"
 	case 13:
-		return "github.com/cogen-go/cogen/cohttp/server.go:89"
+		return "github.com/cogen-go/cogen/cohttp/server.go:113"
 	case 20:
-		return "github.com/cogen-go/cogen/cohttp/server.go:93"
+		return "github.com/cogen-go/cogen/cohttp/server.go:117"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:80"
+	return "github.com/cogen-go/cogen/cohttp/server.go:104"
 }
 
 // A compile error here means the signature of acceptLoop changed: run cogen again.
