@@ -89,6 +89,7 @@ type litSet struct {
 	byNode map[*ast.FuncLit]*Func
 	byObj  map[types.Object]*Func // local variables holding one
 	defs   map[ast.Node]bool      // the statements or specs defining those variables
+	pkg    pkgNames               // the package-level names, the literals' frames included
 }
 
 func (f *Func) root() *Func {
@@ -161,9 +162,10 @@ func run(pass *analysis.Pass) (any, error) {
 		f.OK = checkSignature(pass, f)
 	}
 	checkNames(pass, res.Funcs)
+	names := newPkgNames(pass, res.Funcs)
 	for _, f := range res.Funcs {
 		if f.OK {
-			f.lits = &litSet{byNode: map[*ast.FuncLit]*Func{}, byObj: map[types.Object]*Func{}, defs: map[ast.Node]bool{}}
+			f.lits = &litSet{byNode: map[*ast.FuncLit]*Func{}, byObj: map[types.Object]*Func{}, defs: map[ast.Node]bool{}, pkg: names}
 			f.plan, f.OK = lowerFunc(pass, f, marked)
 			// Lowering a literal may find more (nested) ones.
 			for i := 0; i < len(f.lits.list) && f.OK; i++ {

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -32,7 +31,7 @@ type scan struct {
 	badCalls  map[*ast.CallExpr]bool // calls already reported
 	protoArgs map[*ast.CallExpr]bool // calls passing the handle to a handle-protocol parameter
 	addrTaken map[types.Object]bool
-	names     map[string]bool // every identifier and label of the function
+	names     map[string]bool // every identifier and label of the function, but package names
 	hasGoto   bool
 	hasDefer  bool // a defer statement outside function literals
 	memo      map[ast.Node]bool
@@ -58,8 +57,12 @@ func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
 		memo:      map[ast.Node]bool{},
 	}
 	ast.Inspect(fn.Decl, func(n ast.Node) bool {
+		// A package name is not a name of the function: generated code
+		// names packages by the generated file's imports.
 		if id, ok := n.(*ast.Ident); ok {
-			s.names[id.Name] = true
+			if _, pkg := pass.TypesInfo.Uses[id].(*types.PkgName); !pkg {
+				s.names[id.Name] = true
+			}
 		}
 		return true
 	})
@@ -556,22 +559,16 @@ func (s *scan) litFunc(n *ast.FuncLit, parent ast.Node) *Func {
 	if ownCo {
 		co = sig.Params().At(0)
 	}
-	name := fmt.Sprintf("%sFunc%d", lowerFirst(strings.TrimSuffix(root.FrameName, "Frame")), len(set.list)+1)
+	name, frame, ctor := set.pkg.lit(root.FrameName, len(set.list)+1)
 	f := &Func{
 		Decl:      &ast.FuncDecl{Name: &ast.Ident{Name: name, NamePos: n.Pos()}, Type: n.Type, Body: n.Body},
 		Obj:       types.NewFunc(n.Pos(), s.pass.Pkg, name, sig),
 		File:      s.fn.File,
 		Co:        co,
-		FrameName: name + "Frame",
-		CtorName:  "new" + upperFirst(name) + "Frame",
+		FrameName: frame,
+		CtorName:  ctor,
 		OK:        true,
 		lits:      set,
-	}
-	for _, gen := range []string{f.FrameName, f.CtorName} {
-		if obj := s.pass.Pkg.Scope().Lookup(gen); obj != nil && !inGeneratedFile(s.pass, obj.Pos()) {
-			s.errorf(n.Pos(), "generated name %s of this closure collides with %s declared at %s", gen, gen, s.pass.Fset.Position(obj.Pos()))
-			return nil
-		}
 	}
 	f.lit = &litInfo{node: n, root: root, ownCo: ownCo, captures: s.litCaptures(n, root)}
 	set.list = append(set.list, f)

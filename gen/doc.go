@@ -226,6 +226,35 @@
 // frames (or another package's): references to the names about to be
 // generated do not stop a regeneration.
 //
+// # Names
+//
+// The generated code is hygienic: every name it introduces is chosen
+// against every name it could capture or be captured by, and every name of
+// the source keeps its meaning.
+//
+//   - The frame and constructor of a marked function are its API (above);
+//     a package-level declaration with one of those names is a diagnostic.
+//     Those of a function literal (runFunc1Frame) skip to the next number
+//     while the name is taken at package level.
+//   - Each generated file imports the packages it refers to (those of the
+//     source and those it reaches only through types, plus
+//     runtime/stackless, iter, unicode/utf8 and unsafe) under the
+//     package's own name when that name is free, else under name1, name2,
+//     and so on. A name is free when it is not a keyword, a predeclared
+//     identifier, a package-level name of the package (earlier output
+//     aside: the choice does not depend on it), an identifier of a
+//     function the file rewrites (a local, a parameter, a type parameter,
+//     a label; package names excepted), a name given to anything in their
+//     generated code, or another import of the file.
+//   - In a frame's methods, a variable of the source keeps its name unless
+//     another variable already holds it in the same Step, or it is
+//     predeclared, package-level or a frame member (PC, Base, Step, Result,
+//     Defer, Where, Unwind, ...); then it gets name1, name2, ... . A name the
+//     generator invents (the receiver f, temporaries, iterator functions,
+//     labels, the locals of the code it writes) also avoids every
+//     identifier of the function, so it can shadow none of them, and the
+//     file's imports.
+//
 // # Diagnostics
 //
 // [Analyzer] reports, at file:line:col: unknown or misplaced //co:

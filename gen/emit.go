@@ -30,8 +30,13 @@ type emitter struct {
 	// locals names the types declared inside the function being emitted
 	// (hoisted to the top of its Step, possibly renamed).
 	locals map[types.Object]string
-	// imports names the packages the generated file refers to, by path.
-	imports map[string]string
+	// imports names the packages the generated file refers to, by path;
+	// importNames holds those names (the namers of funcs see it, so that
+	// names invented while rendering avoid them).
+	imports     map[string]string
+	importNames map[string]bool
+	funcs       []*Func  // the marked functions of the file
+	pkgNames    pkgNames // package-level names
 }
 
 // genPackages are the packages generated code refers to on its own, by
@@ -53,8 +58,14 @@ func (e *emitter) qualPath(path, name, sel string) *jen.Statement {
 		return jen.Id(sel)
 	}
 	if _, ok := e.imports[path]; !ok {
-		e.imports[path] = name
-		e.file.ImportName(path, name)
+		chosen := importName(name, e.pkgNames, e.importNames, e.funcs)
+		e.imports[path] = chosen
+		e.importNames[chosen] = true
+		if chosen == name {
+			e.file.ImportName(path, name)
+		} else {
+			e.file.ImportAlias(path, chosen)
+		}
 	}
 	return jen.Qual(path, sel)
 }
@@ -151,7 +162,14 @@ func generateFile(fset *token.FileSet, pkg *types.Package, af *ast.File, src str
 			out, err = nil, fmt.Errorf("cogen: internal error generating code for %s: %v", filepath.Base(src), r)
 		}
 	}()
-	e := &emitter{fset: fset, pkg: pkg, srcName: filepath.Base(src), imports: map[string]string{}}
+	e := &emitter{fset: fset, pkg: pkg, srcName: filepath.Base(src), imports: map[string]string{}, importNames: map[string]bool{}, funcs: funcs}
+	for _, fn := range funcs {
+		e.pkgNames = fn.lits.pkg
+		fn.plan.names.imports = e.importNames
+		for _, lf := range fn.lits.list {
+			lf.plan.names.imports = e.importNames
+		}
+	}
 	e.file = jen.NewFilePathName(pkg.Path(), pkg.Name())
 	for _, cg := range af.Comments {
 		if cg.Pos() >= af.Package {

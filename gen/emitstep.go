@@ -352,10 +352,11 @@ func (e *emitter) synth(r *rctx, n *synthNode) jen.Code {
 	switch n.kind {
 	case synthMapKeys:
 		keys, m := r.varExpr(n.defs[0]), r.varExpr(n.uses[0])
+		k := r.p.names.fresh("k")
 		return jen.Block(
 			jen.Add(keys).Op("=").Make(jen.Index().Add(e.typ(n.types[0])), jen.Lit(0), jen.Len(m)),
-			jen.For(jen.Id("k").Op(":=").Range().Add(r.varExpr(n.uses[0]))).Block(
-				jen.Add(r.varExpr(n.defs[0])).Op("=").Append(r.varExpr(n.defs[0]), jen.Id("k")),
+			jen.For(jen.Id(k).Op(":=").Range().Add(r.varExpr(n.uses[0]))).Block(
+				jen.Add(r.varExpr(n.defs[0])).Op("=").Append(r.varExpr(n.defs[0]), jen.Id(k)),
 			),
 		)
 	case synthPull:

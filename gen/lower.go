@@ -48,14 +48,10 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 	if !s.ok {
 		return nil, false
 	}
-	var all []*Func
-	for _, f := range marked {
-		all = append(all, f)
-	}
 	l := &lowerer{
 		scan:   s,
 		p:      &plan{fn: fn},
-		names:  newNamer(pass.Pkg, fn.File, s.names, all),
+		names:  newNamer(fn.root().lits.pkg, s.names),
 		vars:   map[types.Object]*variable{},
 		synth:  map[*ast.Ident]*variable{},
 		stypes: map[ast.Expr]types.Type{},
@@ -63,14 +59,6 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 		kids:   map[string]*variable{},
 
 		captured: map[*variable]bool{},
-	}
-	for _, imp := range pass.Pkg.Imports() {
-		l.names.reserve(imp.Name())
-	}
-	// The frames of the literals found so far are named in this Step.
-	for _, lf := range fn.root().lits.list {
-		l.names.reserve(lf.FrameName)
-		l.names.reserve(lf.CtorName)
 	}
 	l.p.info, l.p.objVars, l.p.synth, l.p.stypes = l.info, l.vars, l.synth, l.stypes
 	defer func() {
