@@ -90,6 +90,8 @@ type litSet struct {
 	byObj  map[types.Object]*Func // local variables holding one
 	defs   map[ast.Node]bool      // the statements or specs defining those variables
 	pkg    pkgNames               // the package-level names, the literals' frames included
+	// imported are the names the package's files give their imports.
+	imported map[string]token.Pos
 }
 
 func (f *Func) root() *Func {
@@ -162,10 +164,10 @@ func run(pass *analysis.Pass) (any, error) {
 		f.OK = checkSignature(pass, f)
 	}
 	checkNames(pass, res.Funcs)
-	names := newPkgNames(pass, res.Funcs)
+	names, imported := newPkgNames(pass, res.Funcs), importedNames(pass)
 	for _, f := range res.Funcs {
 		if f.OK {
-			f.lits = &litSet{byNode: map[*ast.FuncLit]*Func{}, byObj: map[types.Object]*Func{}, defs: map[ast.Node]bool{}, pkg: names}
+			f.lits = &litSet{byNode: map[*ast.FuncLit]*Func{}, byObj: map[types.Object]*Func{}, defs: map[ast.Node]bool{}, pkg: names, imported: imported}
 			f.plan, f.OK = lowerFunc(pass, f, marked)
 			// Lowering a literal may find more (nested) ones.
 			for i := 0; i < len(f.lits.list) && f.OK; i++ {
@@ -251,6 +253,7 @@ func checkSignature(pass *analysis.Pass, f *Func) bool {
 // package-level identifiers or with each other.
 func checkNames(pass *analysis.Pass, funcs []*Func) {
 	taken := map[string]*Func{}
+	imported := importedNames(pass)
 	for _, f := range funcs {
 		if !f.OK {
 			continue
@@ -278,6 +281,9 @@ func checkNames(pass *analysis.Pass, funcs []*Func) {
 			taken[name] = f
 			if obj := pass.Pkg.Scope().Lookup(name); obj != nil && !inGeneratedFile(pass, obj.Pos()) {
 				pass.Reportf(f.Decl.Name.Pos(), "generated name %s of %s collides with %s declared at %s", name, f.Decl.Name.Name, name, pass.Fset.Position(obj.Pos()))
+				f.OK = false
+			} else if pos, ok := imported[name]; ok {
+				pass.Reportf(f.Decl.Name.Pos(), "generated name %s of %s collides with the import named %s at %s", name, f.Decl.Name.Name, name, pass.Fset.Position(pos))
 				f.OK = false
 			}
 		}

@@ -559,7 +559,7 @@ func (s *scan) litFunc(n *ast.FuncLit, parent ast.Node) *Func {
 	if ownCo {
 		co = sig.Params().At(0)
 	}
-	name, frame, ctor := set.pkg.lit(root.FrameName, len(set.list)+1)
+	name, frame, ctor := set.pkg.lit(root.FrameName, len(set.list)+1, set.imported)
 	f := &Func{
 		Decl:      &ast.FuncDecl{Name: &ast.Ident{Name: name, NamePos: n.Pos()}, Type: n.Type, Body: n.Body},
 		Obj:       types.NewFunc(n.Pos(), s.pass.Pkg, name, sig),

@@ -52,6 +52,7 @@ type workspace struct {
 	dir     string
 	cases   []string // testdata programs
 	random  []string // random programs (differential test only)
+	hygiene []string // the hygiene corpus (hygiene_test.go)
 	err     error
 	genOut  string
 	runOnce sync.Once
@@ -138,6 +139,21 @@ func (w *workspace) build() error {
 		}
 		w.random = append(w.random, name)
 	}
+	progs, err := hygienePrograms()
+	if err != nil {
+		return err
+	}
+	for name, src := range progs {
+		dir := filepath.Join(w.dir, "cases", name)
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte(src), 0o666); err != nil {
+			return err
+		}
+		w.hygiene = append(w.hygiene, name)
+	}
+	sort.Strings(w.hygiene)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+time.Duration(randomPrograms)*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
@@ -201,8 +217,8 @@ func TestDeterministic(t *testing.T) {
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("second run: %v %v", err, diags)
 	}
-	if len(files) != len(w.cases)+len(w.random) {
-		t.Fatalf("second run produced %d files for %d cases", len(files), len(w.cases)+len(w.random))
+	if n := len(w.cases) + len(w.random) + len(w.hygiene); len(files) != n {
+		t.Fatalf("second run produced %d files for %d cases", len(files), n)
 	}
 	for _, f := range files {
 		old, err := os.ReadFile(f.Path)
@@ -318,7 +334,7 @@ func main() {
 // run builds the harness and runs every program once.
 func (w *workspace) run() {
 	var buf bytes.Buffer
-	if err := harness.Execute(&buf, append(append([]string{}, w.cases...), w.random...)); err != nil {
+	if err := harness.Execute(&buf, append(append(append([]string{}, w.cases...), w.random...), w.hygiene...)); err != nil {
 		w.runErr = err
 		return
 	}
@@ -381,38 +397,42 @@ func TestDifferential(t *testing.T) {
 		t.Fatal(w.runErr)
 	}
 	for _, c := range append(append([]string{}, w.cases...), w.random...) {
-		t.Run(c, func(t *testing.T) {
-			lines := w.results[c]
-			ok := 0
-			for _, l := range lines {
-				f := strings.Fields(l)
-				switch f[0] {
-				case "FAIL":
-					t.Error(strings.Join(lines, "\n"))
-					return
-				case "OK":
-					if f[3] == "0" {
-						t.Errorf("empty trace: %s", l)
-					}
-					ok++
-				case "SIZE":
-					size, _ := strconv.Atoi(f[2])
-					base, _ := strconv.Atoi(f[3])
-					t.Logf("frame size of %s.RunFrame: %d bytes (%d of fields)", c, size, size-base)
-					// liveness.Run keeps t, keep, total and i, and keep and
-					// i share a field (never live at once): 24 bytes of
-					// fields; its 128-byte array and the other locals are
-					// dead at every suspension.
-					if c == "liveness" && size-base != 24 {
-						t.Errorf("liveness.RunFrame has %d bytes of fields, want 24", size-base)
-					}
-				case "trace:":
-					t.Log(l)
-				}
+		t.Run(c, func(t *testing.T) { checkResults(t, w, c) })
+	}
+}
+
+// checkResults checks the harness's lines for one program: every seed
+// ran, both models agreed and the trace is not empty.
+func checkResults(t *testing.T, w *workspace, c string) {
+	lines := w.results[c]
+	ok := 0
+	for _, l := range lines {
+		f := strings.Fields(l)
+		switch f[0] {
+		case "FAIL":
+			t.Error(strings.Join(lines, "\n"))
+			return
+		case "OK":
+			if f[3] == "0" {
+				t.Errorf("empty trace: %s", l)
 			}
-			if ok == 0 {
-				t.Errorf("no result for %s", c)
+			ok++
+		case "SIZE":
+			size, _ := strconv.Atoi(f[2])
+			base, _ := strconv.Atoi(f[3])
+			t.Logf("frame size of %s.RunFrame: %d bytes (%d of fields)", c, size, size-base)
+			// liveness.Run keeps t, keep, total and i, and keep and
+			// i share a field (never live at once): 24 bytes of
+			// fields; its 128-byte array and the other locals are
+			// dead at every suspension.
+			if c == "liveness" && size-base != 24 {
+				t.Errorf("liveness.RunFrame has %d bytes of fields, want 24", size-base)
 			}
-		})
+		case "trace:":
+			t.Log(l)
+		}
+	}
+	if ok == 0 {
+		t.Errorf("no result for %s", c)
 	}
 }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 
@@ -50,14 +51,39 @@ func newPkgNames(pass *analysis.Pass, funcs []*Func) pkgNames {
 	return names
 }
 
+// importedNames are the names the source files of the package give their
+// imports, with the position of one: a package-level declaration cannot
+// have one of them.
+func importedNames(pass *analysis.Pass) map[string]token.Pos {
+	names := map[string]token.Pos{}
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if pn := pass.TypesInfo.PkgNameOf(imp); pn != nil && pn.Name() != "_" && pn.Name() != "." {
+				if _, ok := names[pn.Name()]; !ok {
+					names[pn.Name()] = imp.Pos()
+				}
+			}
+		}
+	}
+	return names
+}
+
 // lit returns fresh frame and constructor names for a function literal of
 // the marked function whose frame is rootFrame: rootFunc<n>Frame and
-// newRootFunc<n>Frame, n counting from first.
-func (pn pkgNames) lit(rootFrame string, first int) (name, frame, ctor string) {
+// newRootFunc<n>Frame, n counting from first, avoiding the package-level
+// names and the names of the source files' imports.
+func (pn pkgNames) lit(rootFrame string, first int, imported map[string]token.Pos) (name, frame, ctor string) {
+	taken := func(s string) bool {
+		_, imp := imported[s]
+		return pn[s] || imp
+	}
 	for n := first; ; n++ {
 		name = fmt.Sprintf("%sFunc%d", lowerFirst(rootFrame[:len(rootFrame)-len("Frame")]), n)
 		frame, ctor = name+"Frame", "new"+upperFirst(name)+"Frame"
-		if !pn[frame] && !pn[ctor] && !pn[name] {
+		if !taken(frame) && !taken(ctor) && !pn[name] {
 			pn[frame], pn[ctor] = true, true
 			return name, frame, ctor
 		}

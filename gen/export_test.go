@@ -1,0 +1,8 @@
+package gen
+
+// For the hygiene corpus (hygiene_test.go): the packages and frame members
+// generated code introduces.
+var (
+	GenPackages  = genPackages
+	FrameMembers = frameMembers
+)
