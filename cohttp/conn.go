@@ -411,13 +411,22 @@ func (c *conn) respond() (closing bool) {
 	return closing
 }
 
-// callHandler runs the handler, reporting false if it panicked.
+// callHandler runs the handler, reporting false if it panicked. The guard
+// watches the call unless it is off.
 func (c *conn) callHandler() (ok bool) {
+	g := &c.s.guard
+	on := c.s.lim.SlowHandler >= 0
 	defer func() {
+		if on {
+			g.exit()
+		}
 		if p := recover(); p != nil {
 			ok = false
 		}
 	}()
+	if on {
+		g.enter(c.s, c)
+	}
 	c.s.handler(&c.w, &c.req)
 	return true
 }

@@ -54,6 +54,15 @@
 // coroutine-native clients): a call that blocks in Go (a sync.Mutex, a
 // channel, a blocking system call, net/http's client) freezes the loop.
 //
+// A guard watches the Handler calls: one that keeps its loop longer than
+// [Limits.SlowHandler] (50 ms by default, well under the stall watchdog's
+// 1 s) is reported once, while it runs, with its route and its goroutine's
+// stack ([SlowHandlerReport]), on [Limits.ErrorLog], where the accept
+// errors the server retries (EMFILE and the like) go too. The guard does
+// not see a WaitHandler's runs between its waits: in the stackful model the
+// env's stall watchdog reports those that block (stackful.Env.OnStall,
+// SetStallTimeout); in the stackless model nothing does yet.
+//
 // # net/http as the oracle
 //
 // Every server is tested against net/http's http.Server with the same raw

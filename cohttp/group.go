@@ -70,7 +70,7 @@ func serveGroup(g *loop.Group, network, address string, run func(i int, s *Serve
 // acceptEnd records the end of a group server's accept loop, failing the
 // group unless the listener was closed by Drain.
 func (s *Server) acceptEnd(g *loop.Group, i int, err error) {
-	s.acceptErr, s.acceptEnded = err, true
+	s.endAccept(err)
 	if err != nil && !s.draining && !errors.Is(err, loop.ErrFDClosed) {
 		g.Fail(fmt.Errorf("cohttp: accept loop on loop %d: %w", i, err))
 	}

@@ -1,6 +1,9 @@
 package cohttp
 
-import "time"
+import (
+	"log"
+	"time"
+)
 
 // Defaults of the Limits fields left zero.
 const (
@@ -12,6 +15,7 @@ const (
 	DefaultMaxBodyBytes      = 4 << 20
 	DefaultBodyBudget        = 32 << 20
 	DefaultMaxConns          = 10000
+	DefaultSlowHandler       = 50 * time.Millisecond
 )
 
 // Limits bound what one client can make a server hold. A zero field takes
@@ -65,6 +69,15 @@ type Limits struct {
 	// Beyond it the server stops accepting: new connections wait in the
 	// kernel's listen backlog until one closes.
 	MaxConns int
+	// SlowHandler is how long a Handler of package cohttp's server may keep
+	// its loop before the server's guard reports it on ErrorLog, once per
+	// call, with its route and stack ([SlowHandlerReport]): well under the stall
+	// watchdog's 1 s, since every connection of the loop waits meanwhile.
+	SlowHandler time.Duration
+	// ErrorLog receives what package cohttp's server reports: slow
+	// handlers, and accept errors it retries (running out of descriptors);
+	// nil: the log package's standard logger, as net/http's.
+	ErrorLog *log.Logger
 }
 
 // DefaultLimits returns the limits in force when none is configured.
@@ -78,6 +91,7 @@ func (l Limits) Normalize() Limits {
 	}
 	l.ReadHeaderTimeout = durationOr(l.ReadHeaderTimeout, DefaultReadHeaderTimeout)
 	l.IdleTimeout = durationOr(l.IdleTimeout, DefaultIdleTimeout)
+	l.SlowHandler = durationOr(l.SlowHandler, DefaultSlowHandler)
 	l.ReadTimeout = durationOr(l.ReadTimeout, DefaultReadTimeout)
 	l.WriteTimeout = durationOr(l.WriteTimeout, DefaultWriteTimeout)
 	switch {

@@ -20,8 +20,7 @@ func ServeStackful(env *stackful.Env, lfd int, h Handler, lim Limits) *Server {
 		env.Create(func(co *stackful.Co) { connMain(co, c) }, nil).Resume()
 	}
 	env.Create(func(co *stackful.Co) {
-		s.acceptErr = acceptLoop(co, s)
-		s.acceptEnded = true
+		s.endAccept(acceptLoop(co, s))
 	}, nil).Resume()
 	return s
 }
@@ -36,7 +35,7 @@ func ServeStackless(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
 		c := s.track(fd)
 		s.tasks[c] = stackless.Spawn(l, newConnTask(c))
 	}
-	accept := &acceptTaskFrame{acceptLoopFrame: *newAcceptLoopFrame(s), s: s, end: func(err error) { s.acceptErr, s.acceptEnded = err, true }}
+	accept := &acceptTaskFrame{acceptLoopFrame: *newAcceptLoopFrame(s), s: s, end: s.endAccept}
 	stackless.Spawn(l, accept)
 	return s
 }

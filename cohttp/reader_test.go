@@ -12,7 +12,7 @@ import (
 func TestNormalize(t *testing.T) {
 	got := Limits{ReadHeaderTimeout: -5, MaxConns: 7, MaxBodyBytes: -2, WriteTimeout: -3, BodyBudget: -4}.Normalize()
 	want := Limits{MaxHeaderBytes: DefaultMaxHeaderBytes, ReadHeaderTimeout: -1, IdleTimeout: DefaultIdleTimeout, ReadTimeout: DefaultReadTimeout,
-		WriteTimeout: -1, MaxBodyBytes: -1, BodyBudget: -1, MaxConns: 7}
+		WriteTimeout: -1, MaxBodyBytes: -1, BodyBudget: -1, MaxConns: 7, SlowHandler: DefaultSlowHandler}
 	if got != want {
 		t.Fatalf("%+v, want %+v", got, want)
 	}

@@ -32,6 +32,7 @@ type Server struct {
 	acceptEnded bool
 	acceptErr   error
 	tasks       map[*conn]*stackless.Task
+	guard       guard     // of the handler calls (guard.go)
 	bodyLeft    int64     // of the body budget (Limits.BodyBudget)
 	bodyFreed   loop.Cond // signalled when a connection gives budget back
 	cut         bool      // Shutdown's limit has passed: connections waiting for the budget end
@@ -57,6 +58,21 @@ func (s *Server) ended(c *conn) {
 	delete(s.tasks, c)
 	s.live--
 	s.freed.Signal()
+	s.settle()
+}
+
+// endAccept records the end of the accept loop.
+func (s *Server) endAccept(err error) {
+	s.acceptErr, s.acceptEnded = err, true
+	s.settle()
+}
+
+// settle ends the server's guard once the server is over: no accept loop,
+// no connection.
+func (s *Server) settle() {
+	if s.acceptEnded && s.live == 0 {
+		s.guard.end()
+	}
 }
 
 // Live returns the number of connections being served.
@@ -108,6 +124,7 @@ func (s *Server) Shutdown(limit time.Duration) error {
 			err = errors.Join(err, fmt.Errorf("cohttp: %d connections still open after shutdown", s.live))
 		}
 	}
+	s.guard.end()
 	if s.acceptErr != nil && !errors.Is(s.acceptErr, loop.ErrFDClosed) && !errors.Is(s.acceptErr, unix.EBADF) {
 		err = errors.Join(err, s.acceptErr)
 	}

@@ -97,8 +97,8 @@ func (c *conn) runWaiting(co *stackful.Co) {
 // acceptLoop accepts connections on the server's listening socket and
 // starts each one, with at most MaxConns at once: at the bound it waits for
 // one to end, the new ones waiting in the kernel's backlog. Temporary
-// errors (out of descriptors or memory) back off from 5 ms, doubling up to
-// 1 s. It returns the error that ends it, the listener's close included.
+// errors (out of descriptors or memory) are logged on the ErrorLog and back
+// off from 5 ms, doubling up to 1 s. It returns the error that ends it, the listener's close included.
 //
 //co:stackless
 func acceptLoop(co *stackful.Co, s *Server) error {
@@ -114,6 +114,7 @@ func acceptLoop(co *stackful.Co, s *Server) error {
 		if err != nil {
 			if temporary(err) {
 				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				s.logger().Printf("cohttp: accept error: %v; retrying in %v", err, delay)
 				co.Sleep(delay)
 				continue
 			}

@@ -297,10 +297,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 		case 17:
 //line server.go:116
 			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
+//line server.go:117
+			f.s.logger().Printf("cohttp: accept error: %v; retrying in %v", err, f.delay)
 			f.PC = 20
 			fallthrough
 		case 20:
-//line server.go:117
+//line server.go:118
 			co.Sleep(f.delay)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -308,23 +310,23 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 15:
-//line server.go:122
-			f.delay = 0
 //line server.go:123
-			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+			f.delay = 0
 //line server.go:124
+			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+//line server.go:125
 			f.s.start(fd)
 			f.PC = 6
 			continue
 		case 18:
-//line server.go:120
+//line server.go:121
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:328
+//line server_cogen.go:330
 }
 
 // Where returns the source position of acceptLoop's resume point (stackless.Locator).
@@ -335,7 +337,7 @@ func (f *acceptLoopFrame) Where() string {
 	case 13:
 		return "github.com/cogen-go/cogen/cohttp/server.go:113"
 	case 20:
-		return "github.com/cogen-go/cogen/cohttp/server.go:117"
+		return "github.com/cogen-go/cogen/cohttp/server.go:118"
 	}
 	return "github.com/cogen-go/cogen/cohttp/server.go:104"
 }
