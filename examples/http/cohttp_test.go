@@ -32,6 +32,8 @@ func TestCohttpServers(t *testing.T) {
 				{"GET", "/missing", 404, "404 page not found\n"},
 				{"POST", "/", 405, ""},
 				{"HEAD", "/", 200, ""},
+				{"GET", "/sleep/1ms", 200, "Slept 1ms\n"},
+				{"GET", "/sleep/1h", 400, "the duration must be like 10ms, at most 10s\n"},
 			} {
 				req, _ := http.NewRequest(c.method, "http://"+s.addr+c.path, nil)
 				resp, err := client.Do(req)

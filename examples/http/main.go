@@ -8,7 +8,8 @@
 // Usage:
 //
 //	http [-addr 127.0.0.1:8080] [-loops N] [-server handler] [-max-header-bytes 1048576]
-//	     [-read-header-timeout 10s] [-idle-timeout 60s] [-max-body 4194304]
+//	     [-read-header-timeout 10s] [-read-timeout 30s] [-write-timeout 30s]
+//	     [-idle-timeout 60s] [-max-body 4194304] [-body-budget 33554432]
 //	     [-max-conns 10000] [-shutdown-timeout 5s]
 //
 // The server is a group of N envs (stackful.Group; N defaults to
@@ -20,10 +21,17 @@
 // requests in flight -shutdown-timeout to finish.
 //
 // -server picks the server: "handler" (the default) is the above;
-// "cohttp-stackful" and "cohttp-stackless" serve the same two routes with
+// "cohttp-stackful" and "cohttp-stackless" serve the same routes with
 // package cohttp's server, whose connection loop is one //co:stackless
 // source run on stackful coroutines or as the stackless frames cogen
 // generated from it (a loop group of either model).
+//
+// The routes: GET / and GET /hello/{name} answer at once; GET
+// /sleep/{duration} ("/sleep/10ms", at most 10 s) waits that long before
+// answering, while the loop serves every other connection: the http.Handler
+// sleeps through its coroutine (stackful.Self), the cohttp servers hand the
+// request to a cohttp.WaitHandler written once as a //co:stackless function
+// (sleep.go) and run as a coroutine or as its generated frame.
 package main
 
 import (
@@ -54,8 +62,11 @@ func main() {
 	var lim cohttp.Limits
 	flag.IntVar(&lim.MaxHeaderBytes, "max-header-bytes", cohttp.DefaultMaxHeaderBytes, "bound of a request head: beyond it, 431")
 	flag.DurationVar(&lim.ReadHeaderTimeout, "read-header-timeout", cohttp.DefaultReadHeaderTimeout, "time to read a request head (negative: none)")
+	flag.DurationVar(&lim.ReadTimeout, "read-timeout", cohttp.DefaultReadTimeout, "time to read a whole request, head and body (negative: none)")
+	flag.DurationVar(&lim.WriteTimeout, "write-timeout", cohttp.DefaultWriteTimeout, "time a client gets to take the answers written to it (negative: none)")
 	flag.DurationVar(&lim.IdleTimeout, "idle-timeout", cohttp.DefaultIdleTimeout, "time a keep-alive connection may wait for its next request (negative: none)")
 	flag.Int64Var(&lim.MaxBodyBytes, "max-body", cohttp.DefaultMaxBodyBytes, "bound of a request body a handler reads (negative: none)")
+	flag.Int64Var(&lim.BodyBudget, "body-budget", cohttp.DefaultBodyBudget, "bytes of request bodies a cohttp server buffers at once, per loop (negative: none)")
 	flag.IntVar(&lim.MaxConns, "max-conns", cohttp.DefaultMaxConns, "open connections per env; beyond, accepting pauses (negative: none)")
 	grace := flag.Duration("shutdown-timeout", 5*time.Second, "time requests in flight get to finish on an interrupt")
 	kind := flag.String("server", "handler", "handler (http.Handler on conet), cohttp-stackful or cohttp-stackless")
@@ -88,6 +99,17 @@ func helloMux() http.Handler {
 	})
 	mux.HandleFunc("GET /hello/{name}", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "Hello, %s!\n", r.PathValue("name"))
+	})
+	mux.HandleFunc("GET /sleep/{d}", func(w http.ResponseWriter, r *http.Request) {
+		d, ok := sleepDuration(r.PathValue("d"))
+		if !ok {
+			http.Error(w, badDuration, http.StatusBadRequest)
+			return
+		}
+		// The handler runs on the connection's coroutine: sleeping through
+		// it lets the env serve the other connections meanwhile.
+		stackful.Self().Sleep(d)
+		fmt.Fprintf(w, "Slept %v\n", d)
 	})
 	return mux
 }
@@ -166,7 +188,8 @@ func startCohttp(addr string, loops int, kind string, lim cohttp.Limits) (*serve
 	return nil, fmt.Errorf("unknown server %q (handler, cohttp-stackful or cohttp-stackless)", kind)
 }
 
-// helloRoutes is helloMux for cohttp: GET / and GET /hello/{name}.
+// helloRoutes is helloMux for cohttp: GET /, GET /hello/{name}, and GET
+// /sleep/{duration}, which it hands to the WaitHandler of sleep.go.
 func helloRoutes(w *cohttp.ResponseWriter, r *cohttp.Request) {
 	path := r.Path()
 	name, isHello := bytes.CutPrefix(path, []byte("/hello/"))
@@ -174,6 +197,8 @@ func helloRoutes(w *cohttp.ResponseWriter, r *cohttp.Request) {
 	case string(r.Method()) != http.MethodGet && string(r.Method()) != http.MethodHead:
 		w.AddHeader("Allow", "GET, HEAD")
 		w.WriteHeader(http.StatusMethodNotAllowed)
+	case bytes.HasPrefix(path, []byte("/sleep/")):
+		w.Wait(sleepHandler)
 	case string(path) == "/":
 		w.AddHeader("Content-Type", "text/plain; charset=utf-8")
 		w.WriteString("Hello, World!\n")
