@@ -26,9 +26,9 @@ const childEnv = "COBENCH_CHILD"
 
 // A task is what one child process measures.
 type task struct {
-	Kind  string        // "memory", "sleep", "echo", "http" or "scale"
+	Kind  string        // "memory", "idle", "sleep", "echo", "http" or "scale"
 	Mode  string        // the model or mode
-	N     int           // coroutines (memory, sleep)
+	N     int           // coroutines (memory, sleep) or connections (idle)
 	D     time.Duration // sleep duration, or load window (echo, http)
 	Conns int           // connections (echo, http)
 }
@@ -103,6 +103,8 @@ func (t task) run() (any, error) {
 		return bench.Memory(t.Mode, t.N)
 	case "sleep":
 		return bench.Sleepers(t.Mode, t.N, t.D)
+	case "idle":
+		return bench.IdleConns(t.Mode, t.N)
 	case "echo":
 		return bench.RunEcho(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "http":

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/internal/bench"
 	"github.com/cogen-go/cogen/internal/echoload"
 )
 
@@ -222,11 +223,15 @@ func TestBinary(t *testing.T) {
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Rows) != 5 {
-		t.Fatalf("%d memory rows", len(rep.Rows))
+	if want := len(bench.MemoryModes) + len(bench.IdleModels); len(rep.Rows) != want {
+		t.Fatalf("%d memory rows, want %d", len(rep.Rows), want)
 	}
-	for _, r := range rep.Rows {
-		if r.Value < 100 || !strings.Contains(r.Measure, "2,000") {
+	for i, r := range rep.Rows {
+		count := "2,000"
+		if i >= len(bench.MemoryModes) {
+			count = "1,000" // the idle connections of -quick
+		}
+		if r.Value < 100 || !strings.Contains(r.Measure, count) {
 			t.Errorf("%+v", r)
 		}
 	}

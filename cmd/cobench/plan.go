@@ -337,6 +337,42 @@ func runMemory(s settings, p *progress) ([]Row, error) {
 		rows = append(rows, Row{Group: "memory", Measure: measure, Model: mode, Value: r.PerCoGC, Unit: "B",
 			Base: mode == "stackless/echo", Reference: ref, Note: note})
 	}
+	idle, err := idleRows(s, p)
+	return append(rows, idle...), err
+}
+
+// idleN is how many idle echo connections the idle-memory rows open: two
+// descriptors each in one process (bench.IdleConns), within a 20,000
+// descriptor limit.
+const idleN = 4000
+
+// idleRows measures the server memory per idle echo connection of each
+// model, each in a child process, against Go's net (goroutine per
+// connection).
+func idleRows(s settings, p *progress) ([]Row, error) {
+	n := idleN
+	if s.rounds == 1 {
+		n = 1000
+	}
+	measure := fmt.Sprintf("memory per idle echo connection (%s)", count(n))
+	refs := map[string]string{"goroutine": "Go net 3.7 KB in the wave-3 brief (10k conns, RSS)"}
+	var rows []Row
+	for _, model := range bench.IdleModels {
+		p.step("memory: %s idle connections, %s", count(n), model)
+		var r bench.MemoryResult
+		if err := p.during(func() error {
+			return runChild(task{Kind: "idle", Mode: model, N: n}, 2*time.Minute, &r)
+		}); err != nil {
+			return nil, err
+		}
+		name := model
+		if model == "goroutine" {
+			name = "goroutine (Go net)"
+		}
+		rows = append(rows, Row{Group: "memory", Measure: measure, Model: name, Value: r.PerCoGC, Unit: "B",
+			Base: model == "goroutine", Reference: refs[model],
+			Note: fmt.Sprintf("%.0f B before a GC, RSS +%.0f B; stacks + live heap of the server, one round trip made", r.PerCo, r.RSS)})
+	}
 	return rows, nil
 }
 

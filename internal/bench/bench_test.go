@@ -135,3 +135,24 @@ func TestMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestIdleConns: every model serves the idle connections, and a stackful
+// connection costs no more than a goroutine's (its stack stays at 2 KiB
+// through the first read: loop.Register is shallow).
+func TestIdleConns(t *testing.T) {
+	per := map[string]float64{}
+	for _, model := range IdleModels {
+		r, err := IdleConns(model, 300)
+		if err != nil {
+			t.Fatalf("%s: %v", model, err)
+		}
+		t.Logf("%s: %.0f B per idle connection (%.0f before a GC)", model, r.PerCoGC, r.PerCo)
+		if r.PerCoGC <= 0 || r.PerCoGC > 16<<10 {
+			t.Errorf("%s: %.0f B per idle connection, want (0, 16 KiB]", model, r.PerCoGC)
+		}
+		per[model] = r.PerCoGC
+	}
+	if per["stackful"] > per["goroutine"]+512 {
+		t.Errorf("stackful %.0f B per idle connection, goroutine %.0f: the stackful stack grew", per["stackful"], per["goroutine"])
+	}
+}

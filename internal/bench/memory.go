@@ -26,6 +26,7 @@ type MemoryResult struct {
 	N       int
 	PerCo   float64 // right after the n coroutines are suspended
 	PerCoGC float64 // after one more garbage collection
+	RSS     float64 `json:",omitempty"` // growth of the resident set per coroutine, where measured (IdleConns)
 }
 
 // warmup is the number of suspended coroutines of the same kind alive

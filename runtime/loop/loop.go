@@ -40,6 +40,8 @@ type Loop struct {
 	wheel  wheel
 	ready  readyQueue
 	fds    []*FD // indexed by fd number; grows on demand, no fixed limit
+	// fdSpare is the rest of the block newFD hands records out of.
+	fdSpare []FD
 
 	armedHead *Waiter // every armed waiter, so Close can wake them all
 

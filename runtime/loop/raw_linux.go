@@ -41,3 +41,16 @@ func rawWrite(fd int, p []byte) (int, error) {
 	}
 	return int(r), nil
 }
+
+// sockType is getsockopt(fd, SOL_SOCKET, SO_TYPE), raw like rawRead: it
+// never blocks.
+func sockType(fd int) (int, error) {
+	var typ int32
+	size := uint32(4)
+	_, _, e := unix.RawSyscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, unix.SO_TYPE,
+		uintptr(unsafe.Pointer(&typ)), uintptr(unsafe.Pointer(&size)), 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(typ), nil
+}
