@@ -61,6 +61,9 @@ type Func struct {
 	Co        *types.Var // the coroutine handle parameter
 	FrameName string     // e.g. EchoFrame
 	CtorName  string     // e.g. NewEchoFrame
+	// Pkg is the package of a marked function of another package that the
+	// package calls (see externalCallee); nil for the package's own.
+	Pkg *types.Package
 	// OK reports whether the function has no diagnostics; only then does it
 	// have a plan and get generated.
 	OK   bool
@@ -258,20 +261,7 @@ func checkNames(pass *analysis.Pass, funcs []*Func) {
 		if !f.OK {
 			continue
 		}
-		base := f.Decl.Name.Name
-		exported := ast.IsExported(base)
-		if recv := f.Obj.Type().(*types.Signature).Recv(); recv != nil {
-			rn := recvTypeName(recv.Type())
-			exported = exported && ast.IsExported(rn)
-			base = rn + upperFirst(base)
-		}
-		if exported {
-			f.FrameName = upperFirst(base) + "Frame"
-			f.CtorName = "New" + f.FrameName
-		} else {
-			f.FrameName = lowerFirst(base) + "Frame"
-			f.CtorName = "new" + upperFirst(base) + "Frame"
-		}
+		f.FrameName, f.CtorName = frameNames(f.Obj)
 		for _, name := range []string{f.FrameName, f.CtorName} {
 			if other := taken[name]; other != nil {
 				pass.Reportf(f.Decl.Name.Pos(), "generated name %s of %s collides with the one of %s", name, f.Decl.Name.Name, other.Decl.Name.Name)

@@ -24,7 +24,9 @@ type scan struct {
 	info   *types.Info
 	fn     *Func
 	marked map[*types.Func]*Func
-	ok     bool
+	// external caches the marked functions of other packages (externalCallee).
+	external map[*types.Func]*Func
+	ok       bool
 
 	susp      map[*ast.CallExpr]suspKind
 	callees   map[*ast.CallExpr]*callee
@@ -349,6 +351,9 @@ func (s *scan) markedCallee(call *ast.CallExpr) *callee {
 			}
 			m := s.marked[fn.Origin()]
 			if m == nil {
+				m = s.externalCallee(fn)
+			}
+			if m == nil {
 				return nil
 			}
 			var targs []types.Type
@@ -363,7 +368,7 @@ func (s *scan) markedCallee(call *ast.CallExpr) *callee {
 			}
 			return &callee{fn: m, typeArgs: targs, key: calleeKey(m, targs)}
 		}
-		id = f.Sel // package-qualified: not in this package, never marked here
+		id = f.Sel // package-qualified: a marked function of another package, or nothing
 	default:
 		return nil
 	}
@@ -372,6 +377,9 @@ func (s *scan) markedCallee(call *ast.CallExpr) *callee {
 		return nil
 	}
 	m := s.marked[fn.Origin()]
+	if m == nil {
+		m = s.externalCallee(fn)
+	}
 	if m == nil {
 		return nil
 	}

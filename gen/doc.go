@@ -42,7 +42,11 @@
 //     Write, Accept and Connect and their Timeout variants, Poll, Sleep,
 //     Gosched, Wait, Yield (Close is kept as a plain call);
 //   - calls of other //co:stackless functions of the same package, with the
-//     handle as first argument (recursion included);
+//     handle as first argument (recursion included), and of those of
+//     imported packages, recognised by the frame type and constructor cogen
+//     generated for them there (not generic ones): a handler in one package
+//     calls a coroutine-native client of another (examples/pg) in both
+//     models;
 //   - calls of any function or method that pass the handle to a parameter
 //     of a handle-protocol interface (runtime/cosync.Handle, or an
 //     interface with its methods Waiter, Resumed, Suspend and OpSlot):

@@ -268,7 +268,7 @@ func (e *emitter) fieldType(v *variable) *jen.Statement {
 		for _, t := range c.typeArgs {
 			args = append(args, e.typ(t))
 		}
-		return jen.Op("*").Add(generic(jen.Id(c.fn.FrameName), args))
+		return jen.Op("*").Add(generic(c.fn.qualified(c.fn.FrameName), args))
 	}
 	if v.boxed {
 		return jen.Op("*").Add(e.typ(v.typ))

@@ -266,7 +266,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		if t.ellipsis && len(args) > 0 {
 			args[len(args)-1] = jen.Add(args[len(args)-1]).Op("...")
 		}
-		add(r.varPtr(t.child).Op("=").Add(generic(jen.Id(c.fn.CtorName), targs)).Call(args...))
+		add(r.varPtr(t.child).Op("=").Add(generic(c.fn.qualified(c.fn.CtorName), targs)).Call(args...))
 		add(e.setPC(p, t.next))
 		add(jen.Return(jen.Id(p.task).Dot("Call").Call(r.varPtr(t.child))))
 	case *unreachableTerm:

@@ -127,6 +127,7 @@ type Conn struct {
 	params32 [][]byte
 	argbuf   []byte
 	argOff   []int
+	scratch  *Rows
 }
 
 // maxMessage bounds a message from the server (PostgreSQL's own limit for
@@ -185,6 +186,16 @@ func newConn(fd int, cfg Config) *Conn {
 		params: map[string]string{},
 		stmts:  map[string]*Stmt{},
 	}
+}
+
+// Rows returns a Rows that belongs to the conn, for callers that read
+// one result at a time and want no Rows of their own (it is reused by
+// every caller of the conn: read it before the conn is released).
+func (c *Conn) Rows() *Rows {
+	if c.scratch == nil {
+		c.scratch = &Rows{}
+	}
+	return c.scratch
 }
 
 // FD returns the conn's socket.

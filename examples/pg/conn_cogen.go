@@ -51,28 +51,28 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:143
-			ap, err = resolve(f.cfg.Addr)
 //line conn.go:144
-			if err != nil {
+			ap, err = resolve(f.cfg.Addr)
 //line conn.go:145
-				f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err)
-				return stackless.Done
-			}
-//line conn.go:147
-			f.fd, f.sa, err = loop.TCPSocket(ap)
-//line conn.go:148
 			if err != nil {
-//line conn.go:149
+//line conn.go:146
 				f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err)
 				return stackless.Done
 			}
-//line conn.go:151
+//line conn.go:148
+			f.fd, f.sa, err = loop.TCPSocket(ap)
+//line conn.go:149
+			if err != nil {
+//line conn.go:150
+				f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err)
+				return stackless.Done
+			}
+//line conn.go:152
 			f.tmp = waitBound(f.cfg.Timeout)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line conn.go:151
+//line conn.go:152
 			r2 := co.ConnectTimeout(f.fd, f.sa, f.tmp)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -84,15 +84,15 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line conn.go:152
-			co.Close(f.fd)
 //line conn.go:153
+			co.Close(f.fd)
+//line conn.go:154
 			f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err1)
 			return stackless.Done
 		case 3:
-//line conn.go:155
-			f.c = newConn(f.fd, f.cfg)
 //line conn.go:156
+			f.c = newConn(f.fd, f.cfg)
+//line conn.go:157
 			f.callStartup = newConnStartupFrame(f.c)
 			f.PC = 7
 			return co.Call(f.callStartup)
@@ -106,13 +106,13 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 9:
-//line conn.go:157
-			co.Close(f.fd)
 //line conn.go:158
+			co.Close(f.fd)
+//line conn.go:159
 			f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err2)
 			return stackless.Done
 		case 10:
-//line conn.go:160
+//line conn.go:161
 			f.r, f.r1 = f.c, nil
 			return stackless.Done
 		default:
@@ -126,11 +126,11 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 func (f *ConnectFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:151"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:152"
 	case 7:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:156"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:157"
 	}
-	return "github.com/cogen-go/cogen/examples/pg/conn.go:142"
+	return "github.com/cogen-go/cogen/examples/pg/conn.go:143"
 }
 
 // A compile error here means the signature of Connect changed: run cogen again.
@@ -172,23 +172,23 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:214
+//line conn.go:225
 			params = map[string]string{"user": f.c.cfg.User, "client_encoding": "UTF8"}
-//line conn.go:215
+//line conn.go:226
 			if f.c.cfg.Database != "" {
-//line conn.go:216
+//line conn.go:227
 				params["database"] = f.c.cfg.Database
 			}
-//line conn.go:218
+//line conn.go:229
 			for k, v := range f.c.cfg.Params {
-//line conn.go:219
+//line conn.go:230
 				params[k] = v
 			}
-//line conn.go:221
+//line conn.go:232
 			f.c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: params})
 			fallthrough
 		case 2:
-//line conn.go:224
+//line conn.go:235
 			f.callFlush = newConnFlushFrame(f.c)
 			f.PC = 6
 			return co.Call(f.callFlush)
@@ -202,11 +202,11 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 8:
-//line conn.go:225
+//line conn.go:236
 			f.r = err
 			return stackless.Done
 		case 9:
-//line conn.go:227
+//line conn.go:238
 			f.callReceive = newConnReceiveFrame(f.c)
 			f.PC = 13
 			return co.Call(f.callReceive)
@@ -214,91 +214,91 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3, r4 := f.callReceive.Result()
 			f.callReceive = nil
 			typ, body, err1 = r2, r3, r4
-//line conn.go:228
+//line conn.go:239
 			if err1 != nil {
-//line conn.go:229
+//line conn.go:240
 				f.r = err1
 				return stackless.Done
 			}
-//line conn.go:231
+//line conn.go:242
 			msg, err1 = decodeStartup(typ, body)
-//line conn.go:232
+//line conn.go:243
 			if err1 != nil {
-//line conn.go:233
+//line conn.go:244
 				f.r = f.c.fail(err1)
 				return stackless.Done
 			}
-//line conn.go:235
+//line conn.go:246
 			switch m := msg.(type) {
 			case *pgproto3.AuthenticationOk:
 			case *pgproto3.AuthenticationCleartextPassword:
-//line conn.go:238
+//line conn.go:249
 				f.c.send(&pgproto3.PasswordMessage{Password: f.c.cfg.Password})
 			case *pgproto3.AuthenticationMD5Password:
-//line conn.go:240
+//line conn.go:251
 				f.c.send(&pgproto3.PasswordMessage{Password: md5Password(f.c.cfg.User, f.c.cfg.Password, m.Salt)})
 			case *pgproto3.AuthenticationSASL:
-//line conn.go:242
+//line conn.go:253
 				first, conv, err := scramStart(m.AuthMechanisms, f.c.cfg.Password)
-//line conn.go:243
+//line conn.go:254
 				if err != nil {
-//line conn.go:244
+//line conn.go:255
 					f.r = f.c.fail(err)
 					return stackless.Done
 				}
-//line conn.go:246
+//line conn.go:257
 				f.sc = conv
-//line conn.go:247
+//line conn.go:258
 				f.c.send(&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte(first)})
 			case *pgproto3.AuthenticationSASLContinue:
-//line conn.go:249
+//line conn.go:260
 				if f.sc == nil {
-//line conn.go:250
+//line conn.go:261
 					f.r = f.c.fail(fmt.Errorf("%w: SASL continue without SASL", ErrProtocol))
 					return stackless.Done
 				}
-//line conn.go:252
+//line conn.go:263
 				next, err := f.sc.Step(string(m.Data))
-//line conn.go:253
+//line conn.go:264
 				if err != nil {
-//line conn.go:254
+//line conn.go:265
 					f.r = f.c.fail(fmt.Errorf("pg: SCRAM-SHA-256: %w", err))
 					return stackless.Done
 				}
-//line conn.go:256
+//line conn.go:267
 				f.c.send(&pgproto3.SASLResponse{Data: []byte(next)})
 			case *pgproto3.AuthenticationSASLFinal:
-//line conn.go:258
+//line conn.go:269
 				if f.sc == nil {
-//line conn.go:259
+//line conn.go:270
 					f.r = f.c.fail(fmt.Errorf("%w: SASL final without SASL", ErrProtocol))
 					return stackless.Done
 				}
-//line conn.go:261
+//line conn.go:272
 				if _, err := f.sc.Step(string(m.Data)); err != nil || !f.sc.Valid() {
-//line conn.go:262
+//line conn.go:273
 					f.r = f.c.fail(fmt.Errorf("pg: SCRAM-SHA-256: the server's signature does not verify: %v", err))
 					return stackless.Done
 				}
 			case *pgproto3.ParameterStatus:
-//line conn.go:265
+//line conn.go:276
 				f.c.params[m.Name] = m.Value
 			case *pgproto3.BackendKeyData:
-//line conn.go:267
+//line conn.go:278
 				f.c.pid, f.c.secret = m.ProcessID, append([]byte(nil), m.SecretKey...)
 			case *pgproto3.NoticeResponse:
 			case *pgproto3.ErrorResponse:
-//line conn.go:270
+//line conn.go:281
 				f.r = f.c.fail(newError(m))
 				return stackless.Done
 			case *pgproto3.ReadyForQuery:
-//line conn.go:272
+//line conn.go:283
 				f.c.txStatus = m.TxStatus
-//line conn.go:273
+//line conn.go:284
 				f.r = nil
 				return stackless.Done
 			default:
-//line conn.go:275
+//line conn.go:286
 				f.r = f.c.fail(fmt.Errorf("%w: unexpected %T during startup", ErrProtocol, msg))
 				return stackless.Done
 			}
@@ -315,11 +315,11 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 func (f *connStartupFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:224"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:235"
 	case 13:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:227"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:238"
 	}
-	return "github.com/cogen-go/cogen/examples/pg/conn.go:213"
+	return "github.com/cogen-go/cogen/examples/pg/conn.go:224"
 }
 
 // A compile error here means the signature of Conn.startup changed: run cogen again.
@@ -354,42 +354,42 @@ func (f *connFlushFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:372
+//line conn.go:383
 			if f.c.err != nil {
-//line conn.go:373
+//line conn.go:384
 				f.r = f.c.err
 				return stackless.Done
 			}
-//line conn.go:375
+//line conn.go:386
 			if len(f.c.wbuf) == 0 {
-//line conn.go:376
+//line conn.go:387
 				f.r = nil
 				return stackless.Done
 			}
-//line conn.go:378
+//line conn.go:389
 			f.tmp = f.c.fd
-//line conn.go:378
+//line conn.go:389
 			f.tmp1 = f.c.wbuf
-//line conn.go:378
+//line conn.go:389
 			f.tmp2 = waitBound(f.c.cfg.Timeout)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line conn.go:378
+//line conn.go:389
 			_, r1 := co.WriteTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			err = r1
-//line conn.go:379
+//line conn.go:390
 			f.c.wbuf = f.c.wbuf[:0]
-//line conn.go:380
+//line conn.go:391
 			if err != nil {
-//line conn.go:381
+//line conn.go:392
 				f.r = f.c.fail(fmt.Errorf("pg: write: %w", err))
 				return stackless.Done
 			}
-//line conn.go:383
+//line conn.go:394
 			f.r = nil
 			return stackless.Done
 		default:
@@ -403,9 +403,9 @@ func (f *connFlushFrame) Step(co *stackless.Task) stackless.Status {
 func (f *connFlushFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:378"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:389"
 	}
-	return "github.com/cogen-go/cogen/examples/pg/conn.go:371"
+	return "github.com/cogen-go/cogen/examples/pg/conn.go:382"
 }
 
 // A compile error here means the signature of Conn.flush changed: run cogen again.
@@ -446,9 +446,9 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:391
+//line conn.go:402
 			if f.c.err != nil {
-//line conn.go:392
+//line conn.go:403
 				f.r1, f.r2, f.r3 = 0, nil, f.c.err
 				return stackless.Done
 			}
@@ -460,7 +460,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line conn.go:395
+//line conn.go:406
 			f.callFill = newConnFillFrame(f.c, 5)
 			f.PC = 6
 			return co.Call(f.callFill)
@@ -474,15 +474,15 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 8:
-//line conn.go:396
+//line conn.go:407
 			f.r1, f.r2, f.r3 = 0, nil, err
 			return stackless.Done
 		case 4:
-//line conn.go:399
+//line conn.go:410
 			f.n = int(binary.BigEndian.Uint32(f.c.rbuf[f.c.r+1:]))
-//line conn.go:400
+//line conn.go:411
 			if f.n < 4 || f.n > maxMessage {
-//line conn.go:401
+//line conn.go:412
 				f.r1, f.r2, f.r3 = 0, nil, f.c.fail(fmt.Errorf("%w: message length %d", ErrProtocol, f.n))
 				return stackless.Done
 			}
@@ -494,7 +494,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 15:
-//line conn.go:404
+//line conn.go:415
 			f.callFill = newConnFillFrame(f.c, 1+f.n)
 			f.PC = 19
 			return co.Call(f.callFill)
@@ -508,15 +508,15 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 21:
-//line conn.go:405
+//line conn.go:416
 			f.r1, f.r2, f.r3 = 0, nil, err1
 			return stackless.Done
 		case 17:
-//line conn.go:408
+//line conn.go:419
 			typ, body = f.c.rbuf[f.c.r], f.c.rbuf[f.c.r+5:f.c.r+1+f.n:f.c.r+1+f.n]
-//line conn.go:409
+//line conn.go:420
 			f.c.r += 1 + f.n
-//line conn.go:410
+//line conn.go:421
 			f.r1, f.r2, f.r3 = typ, body, nil
 			return stackless.Done
 		default:
@@ -530,11 +530,11 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 func (f *connReceiveFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:395"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:406"
 	case 19:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:404"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:415"
 	}
-	return "github.com/cogen-go/cogen/examples/pg/conn.go:390"
+	return "github.com/cogen-go/cogen/examples/pg/conn.go:401"
 }
 
 // A compile error here means the signature of Conn.receive changed: run cogen again.
@@ -573,54 +573,54 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:419
+//line conn.go:430
 			if f.c.r > 0 && len(f.c.rbuf)-f.c.r < f.need {
-//line conn.go:420
+//line conn.go:431
 				f.c.w = copy(f.c.rbuf, f.c.rbuf[f.c.r:f.c.w])
-//line conn.go:421
+//line conn.go:432
 				f.c.r = 0
 			}
-//line conn.go:423
+//line conn.go:434
 			if f.need > len(f.c.rbuf) {
-//line conn.go:424
+//line conn.go:435
 				nb := make([]byte, max(f.need, 2*len(f.c.rbuf)))
-//line conn.go:425
+//line conn.go:436
 				f.c.w = copy(nb, f.c.rbuf[f.c.r:f.c.w])
-//line conn.go:426
+//line conn.go:437
 				f.c.r = 0
-//line conn.go:427
+//line conn.go:438
 				f.c.rbuf = nb
 			}
-//line conn.go:429
+//line conn.go:440
 			f.tmp = f.c.fd
-//line conn.go:429
+//line conn.go:440
 			f.tmp1 = f.c.rbuf[f.c.w:]
-//line conn.go:429
+//line conn.go:440
 			f.tmp2 = waitBound(f.c.cfg.Timeout)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line conn.go:429
+//line conn.go:440
 			r2, r3 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err = r2, r3
-//line conn.go:430
+//line conn.go:441
 			if err != nil {
-//line conn.go:431
+//line conn.go:442
 				f.r1 = f.c.fail(fmt.Errorf("pg: read: %w", err))
 				return stackless.Done
 			}
-//line conn.go:433
+//line conn.go:444
 			if n == 0 {
-//line conn.go:434
+//line conn.go:445
 				f.r1 = f.c.fail(fmt.Errorf("pg: read: %w", io.ErrUnexpectedEOF))
 				return stackless.Done
 			}
-//line conn.go:436
+//line conn.go:447
 			f.c.w += n
-//line conn.go:437
+//line conn.go:448
 			f.r1 = nil
 			return stackless.Done
 		default:
@@ -634,9 +634,9 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 func (f *connFillFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:429"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:440"
 	}
-	return "github.com/cogen-go/cogen/examples/pg/conn.go:418"
+	return "github.com/cogen-go/cogen/examples/pg/conn.go:429"
 }
 
 // A compile error here means the signature of Conn.fill changed: run cogen again.
@@ -669,9 +669,9 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:453
+//line conn.go:464
 			if f.c.fd < 0 {
-//line conn.go:454
+//line conn.go:465
 				f.r = nil
 				return stackless.Done
 			}
@@ -681,9 +681,9 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 1:
-//line conn.go:457
+//line conn.go:468
 			f.c.send(&pgproto3.Terminate{})
-//line conn.go:458
+//line conn.go:469
 			f.callFlush = newConnFlushFrame(f.c)
 			f.PC = 4
 			return co.Call(f.callFlush)
@@ -691,13 +691,13 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 			f.callFlush = nil
 			fallthrough
 		case 2:
-//line conn.go:460
+//line conn.go:471
 			err = co.Close(f.c.fd)
-//line conn.go:461
+//line conn.go:472
 			f.c.fd = -1
-//line conn.go:462
+//line conn.go:473
 			f.c.fail(ErrClosed)
-//line conn.go:463
+//line conn.go:474
 			f.r = err
 			return stackless.Done
 		default:
@@ -711,9 +711,9 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 func (f *ConnCloseFrame) Where() string {
 	switch f.PC {
 	case 4:
-		return "github.com/cogen-go/cogen/examples/pg/conn.go:458"
+		return "github.com/cogen-go/cogen/examples/pg/conn.go:469"
 	}
-	return "github.com/cogen-go/cogen/examples/pg/conn.go:452"
+	return "github.com/cogen-go/cogen/examples/pg/conn.go:463"
 }
 
 // A compile error here means the signature of Conn.Close changed: run cogen again.
