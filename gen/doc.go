@@ -105,12 +105,76 @@
 // goto, returns (multiple, named, bare), inc/dec and blocks.
 //
 // Expressions: a suspension point may appear anywhere in an expression. It
-// is hoisted into an earlier state in Go's evaluation order: calls and
-// receives to its left are evaluated first into temporaries; && and ||
-// evaluate a suspending right operand only when the left one does not
-// decide. Arguments of a waiting call are evaluated once: the call itself
-// is retried after a wake-up (that is the runtime/stackless contract), so
-// anything that could change in between is kept in a temporary.
+// is hoisted into an earlier state; && and || evaluate a suspending right
+// operand only when the left one does not decide. Arguments of a waiting
+// call are evaluated once: the call itself is retried after a wake-up
+// (that is the runtime/stackless contract), so anything that could change
+// in between is kept in a temporary.
+//
+// # Evaluation order
+//
+// The generated code evaluates every operand in the order the gc compiler
+// does for the same source (its order pass, cmd/compile/internal/walk/order.go,
+// is the reference: where the spec leaves the order open, gc's choice is
+// what users observe). gc evaluates a statement in two sweeps: first, left
+// to right, the operands it evaluates in place (each into a temporary),
+// then the rest, which reads variables, fields, elements and pointers after
+// every call of the statement. A suspension point is a call: what gc
+// evaluates in place to its left is evaluated before it, the rest after it.
+//
+// Evaluated in place, before the operands to their right:
+//
+//   - calls of functions, methods and closures (suspension points included);
+//   - the builtins len, cap, min, max, new, make, append, copy, complex,
+//     real, imag and recover;
+//   - conversions of a string to []byte or []rune;
+//   - receives (<-ch);
+//   - && and || expressions, as a whole;
+//   - slice expressions (s[i:j], a[i:j:k], str[i:j]);
+//   - type assertions x.(T), unless T is pointer-shaped (a pointer, map,
+//     channel or function, or a struct or array wrapping exactly one);
+//   - a map lookup whose key converts bytes to a string (m[string(b)], or a
+//     struct or array literal holding such a conversion);
+//   - a map literal with non-constant entries; gc inserts them one at a
+//     time, so the entries before one that suspends are evaluated
+//     completely, keys and values, before it;
+//   - values that gc copies to pass their address: an operand that is not
+//     addressable converted to an interface (explicitly, or by assignment
+//     to an interface-typed parameter, element, variable or result), unless
+//     its type is 2, 4 or 8 bytes without pointers or a single string or
+//     slice (any(p.x + 1) is late for an int p.x, any(p.x > 0) is in
+//     place); a struct or array that is not addressable compared with == or
+//     !=; a key that is not addressable of a map whose keys are neither
+//     strings nor 4 or 8 bytes of plain memory.
+//
+// Evaluated late, after every call of the statement: variables, struct
+// fields, pointer indirections, elements of slices, arrays and strings,
+// other map lookups, other conversions (string(b), float64(x), any(x) of an
+// addressable x), arithmetic and comparisons, method values (the receiver is
+// read then), function literals, constants, and composite literals of
+// structs, arrays and slices, whose elements are operands like any other.
+// So in t.Printf("%d %d", len(s), grow(co, &s)) len(s) is the length before
+// grow, while in use(p.x, f(co)) p.x is read after f.
+//
+// Statements: the index and indirection operands of an assignment's left
+// side are read late (their in-place parts come before the right side's);
+// a switch evaluates its tag before the cases, and the cases one by one
+// until one matches; a range expression is evaluated once, before the loop,
+// and not at all when only the index is used over an array, or a pointer to
+// an array, whose length is constant (range *p with a nil p does not
+// panic); go and defer statements evaluate the function value and the
+// arguments at the statement. The sizes that decide the in-place cases
+// above are those of 64-bit targets, and a build with -race (which makes gc
+// copy every map lookup and type assertion at its place) may order
+// differently than the generated code. TestEvalOrderMatrix checks every
+// operand kind in every position against gc.
+//
+// The lowering builds new expressions around the user's sub-expressions
+// (a switch tag compared with a case, a negated condition, an operand
+// whose neighbour became a temporary): they are rendered with every
+// parenthesis precedence requires, so a moved expression keeps its
+// meaning. Composite literals whose element type is elided keep it elided,
+// or have it written out when they are evaluated into a temporary.
 //
 // Statements without suspension points are copied whole, with their own
 // structure, so the generated code stays close to the source; only the

@@ -53,6 +53,7 @@ type workspace struct {
 	cases   []string // testdata programs
 	random  []string // random programs (differential test only)
 	hygiene []string // the hygiene corpus (hygiene_test.go)
+	matrix  []string // packages of the evaluation-order matrix (ordermatrix_test.go)
 	err     error
 	genOut  string
 	runOnce sync.Once
@@ -143,17 +144,23 @@ func (w *workspace) build() error {
 	if err != nil {
 		return err
 	}
-	for name, src := range progs {
-		dir := filepath.Join(w.dir, "cases", name)
-		if err := os.MkdirAll(dir, 0o777); err != nil {
-			return err
+	matrix, _ := matrixPackages()
+	for _, set := range []struct {
+		progs map[string]string
+		names *[]string
+	}{{progs, &w.hygiene}, {matrix, &w.matrix}} {
+		for name, src := range set.progs {
+			dir := filepath.Join(w.dir, "cases", name)
+			if err := os.MkdirAll(dir, 0o777); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte(src), 0o666); err != nil {
+				return err
+			}
+			*set.names = append(*set.names, name)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte(src), 0o666); err != nil {
-			return err
-		}
-		w.hygiene = append(w.hygiene, name)
+		sort.Strings(*set.names)
 	}
-	sort.Strings(w.hygiene)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+time.Duration(randomPrograms)*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
@@ -217,7 +224,7 @@ func TestDeterministic(t *testing.T) {
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("second run: %v %v", err, diags)
 	}
-	if n := len(w.cases) + len(w.random) + len(w.hygiene); len(files) != n {
+	if n := len(w.cases) + len(w.random) + len(w.hygiene) + len(w.matrix); len(files) != n {
 		t.Fatalf("second run produced %d files for %d cases", len(files), n)
 	}
 	for _, f := range files {
@@ -334,7 +341,7 @@ func main() {
 // run builds the harness and runs every program once.
 func (w *workspace) run() {
 	var buf bytes.Buffer
-	if err := harness.Execute(&buf, append(append(append([]string{}, w.cases...), w.random...), w.hygiene...)); err != nil {
+	if err := harness.Execute(&buf, append(append(append(append([]string{}, w.cases...), w.random...), w.hygiene...), w.matrix...)); err != nil {
 		w.runErr = err
 		return
 	}

@@ -20,11 +20,14 @@ type plan struct {
 	objVars map[types.Object]*variable
 	synth   map[*ast.Ident]*variable
 	stypes  map[ast.Expr]types.Type // types of expressions the lowering built
-	recv    string                  // name of the frame receiver in generated methods
-	task    string                  // name of the task parameter of Step
-	label   string                  // label of the dispatch loop, if a jump needs it
-	vars    []*variable
-	blocks  []*block
+	// litTypes are the types of composite literals whose type the source
+	// elides, evaluated into a temporary: the rendering writes them out.
+	litTypes map[*ast.CompositeLit]types.Type
+	recv     string // name of the frame receiver in generated methods
+	task     string // name of the task parameter of Step
+	label    string // label of the dispatch loop, if a jump needs it
+	vars     []*variable
+	blocks   []*block
 	// hoisted holds local const and type declarations, rendered at the
 	// top of Step in source order.
 	hoisted []*ast.GenDecl

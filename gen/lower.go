@@ -50,7 +50,7 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 	}
 	l := &lowerer{
 		scan:   s,
-		p:      &plan{fn: fn},
+		p:      &plan{fn: fn, litTypes: map[*ast.CompositeLit]types.Type{}},
 		names:  newNamer(fn.root().lits.pkg, s.names),
 		vars:   map[types.Object]*variable{},
 		synth:  map[*ast.Ident]*variable{},
@@ -307,7 +307,11 @@ func (l *lowerer) stmt(s ast.Stmt, label string) {
 	case *ast.IncDecStmt:
 		l.emit(&stmtNode{stmt: &ast.IncDecStmt{X: l.lvalue(s.X, true), Tok: s.Tok}, pos: s.Pos()})
 	case *ast.SendStmt:
-		ops := l.operands([]ast.Expr{s.Chan, s.Value})
+		var elem types.Type
+		if ch, ok := coreType(l.typeOf(s.Chan)).(*types.Chan); ok {
+			elem = ch.Elem()
+		}
+		ops := l.operandsTo([]ast.Expr{s.Chan, s.Value}, []types.Type{nil, elem})
 		l.emit(&stmtNode{stmt: &ast.SendStmt{Chan: ops[0], Value: ops[1]}, pos: s.Pos()})
 	case *ast.ReturnStmt:
 		l.returnStmt(s)
@@ -442,7 +446,13 @@ func (l *lowerer) assign(s *ast.AssignStmt) {
 			rhsSusp = rhsSusp || l.hasSusp(e)
 		}
 		lhs = l.lvalues(s.Lhs, rhsSusp)
-		rhs = l.operands(s.Rhs)
+		var targets []types.Type
+		if len(s.Lhs) == len(s.Rhs) {
+			for _, e := range s.Lhs {
+				targets = append(targets, l.lhsType(e))
+			}
+		}
+		rhs = l.operandsTo(s.Rhs, targets)
 	} else {
 		lhs, rhs = s.Lhs, s.Rhs
 	}
@@ -463,51 +473,51 @@ func (l *lowerer) lvalues(lhs []ast.Expr, later bool) []ast.Expr {
 	return out
 }
 
-// lvalue lowers an assignable expression: its operands are evaluated now if
-// they have effects that must precede a later suspension (or contain one),
-// and the location itself stays an expression.
+// lvalue lowers an assignable expression: the parts of its operands that
+// gc evaluates in place are evaluated now if a later operand suspends (or
+// contain a suspension), and the location itself stays an expression, its
+// other operands evaluated when the assignment happens, as in gc.
 func (l *lowerer) lvalue(e ast.Expr, later bool) ast.Expr {
-	if !l.hasSusp(e) && (!later || !l.hasEffects(e)) {
+	if !l.hasSusp(e) && !later {
 		return e
+	}
+	order := func(x ast.Expr) ast.Expr {
+		y := l.expr(x)
+		if later {
+			y = l.early(y)
+		}
+		return y
 	}
 	switch x := e.(type) {
 	case *ast.ParenExpr:
 		return &ast.ParenExpr{X: l.lvalue(x.X, later)}
 	case *ast.IndexExpr:
-		if _, arr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Array); arr {
-			base := l.lvalue(x.X, true)
-			idx := l.operands([]ast.Expr{x.Index})[0]
-			if later && l.hasEffects(idx) {
-				idx = l.spill(idx, l.typeOf(x.Index))
+		switch t := coreType(l.typeOf(x.X)).(type) {
+		case *types.Array:
+			base := l.lvalue(x.X, later || l.hasSusp(x.Index))
+			return l.keepType(&ast.IndexExpr{X: base, Index: order(x.Index)}, e)
+		case *types.Map:
+			ops := l.operands([]ast.Expr{x.X, x.Index})
+			if later {
+				ops[0] = l.early(ops[0])
+				ops[1] = l.mapKey(t, l.early(ops[1]))
 			}
-			return l.keepType(&ast.IndexExpr{X: base, Index: idx}, e)
+			return l.keepType(&ast.IndexExpr{X: ops[0], Index: ops[1]}, e)
 		}
 		ops := l.operands([]ast.Expr{x.X, x.Index})
 		if later {
-			for i, o := range ops {
-				if l.hasEffects(o) {
-					ops[i] = l.spill(o, l.typeOf([]ast.Expr{x.X, x.Index}[i]))
-				}
-			}
+			ops[0], ops[1] = l.early(ops[0]), l.early(ops[1])
 		}
 		return l.keepType(&ast.IndexExpr{X: ops[0], Index: ops[1]}, e)
 	case *ast.SelectorExpr:
 		if sel := l.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
-			if _, ptr := types.Unalias(l.typeOf(x.X)).Underlying().(*types.Pointer); ptr || sel.Indirect() {
-				base := l.expr(x.X)
-				if later && l.hasEffects(base) {
-					base = l.spill(base, l.typeOf(x.X))
-				}
-				return l.keepType(&ast.SelectorExpr{X: base, Sel: x.Sel}, e)
+			if _, ptr := coreType(l.typeOf(x.X)).(*types.Pointer); ptr || sel.Indirect() {
+				return l.selector(order(x.X), x)
 			}
-			return l.keepType(&ast.SelectorExpr{X: l.lvalue(x.X, later), Sel: x.Sel}, e)
+			return l.selector(l.lvalue(x.X, later), x)
 		}
 	case *ast.StarExpr:
-		base := l.expr(x.X)
-		if later && l.hasEffects(base) {
-			base = l.spill(base, l.typeOf(x.X))
-		}
-		return l.keepType(&ast.StarExpr{X: base}, e)
+		return l.keepType(&ast.StarExpr{X: order(x.X)}, e)
 	case *ast.Ident:
 		return e
 	}
@@ -536,10 +546,28 @@ func (l *lowerer) returnStmt(s *ast.ReturnStmt) {
 				l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: []ast.Expr{l.expr(s.Results[0])}}, pos: s.Pos()})
 			}
 		} else {
-			l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: l.operands(s.Results)}, pos: s.Pos()})
+			var targets []types.Type
+			for _, v := range res {
+				targets = append(targets, v.typ)
+			}
+			l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: l.operandsTo(s.Results, targets)}, pos: s.Pos()})
 		}
 	}
 	l.setTerm(&returnTerm{stops: l.stopsAll()})
+}
+
+// lhsType is the type of an assignment's target (nil for the blank
+// identifier).
+func (l *lowerer) lhsType(e ast.Expr) types.Type {
+	if id, ok := e.(*ast.Ident); ok {
+		if isBlank(id) {
+			return nil
+		}
+		if obj := l.info.Defs[id]; obj != nil {
+			return obj.Type()
+		}
+	}
+	return l.typeOf(e)
 }
 
 // varRef is an identifier naming a hoisted variable.

@@ -126,15 +126,54 @@ func (l *lowerer) rangeSlice(s *ast.RangeStmt, label string) {
 
 func (l *lowerer) rangeArray(s *ast.RangeStmt, label string, a *types.Array, ptr bool) {
 	var x ast.Expr
-	if l.used(s.Value) {
+	switch {
+	case l.used(s.Value):
 		x = l.spill(l.expr(s.X), l.typeOf(s.X))
-	} else if e := l.expr(s.X); l.hasEffects(e) {
-		l.spill(e, l.typeOf(s.X))
-	} else {
-		// Not evaluated (its length is constant), but still a use.
-		l.assignStmt([]ast.Expr{ast.NewIdent("_")}, []ast.Expr{e}, s.Pos())
+	case l.callsOrReceives(s.X):
+		l.assignStmt([]ast.Expr{ast.NewIdent("_")}, []ast.Expr{l.expr(s.X)}, s.Pos())
+	default:
+		// With only the index, over an array (or a pointer to one)
+		// whose length is constant, the range expression is not
+		// evaluated (the spec; *p with a nil p does not panic). Its
+		// variables stay used, without reading through them.
+		var uses, blanks []ast.Expr
+		seen := map[types.Object]bool{}
+		ast.Inspect(s.X, func(n ast.Node) bool {
+			if x, ok := n.(*ast.Ident); ok {
+				if v, ok := l.info.Uses[x].(*types.Var); ok && !v.IsField() && v.Parent() != l.pass.Pkg.Scope() && !seen[v] {
+					seen[v] = true
+					uses = append(uses, x)
+					blanks = append(blanks, ast.NewIdent("_"))
+				}
+			}
+			return true
+		})
+		if len(uses) > 0 {
+			l.assignStmt(blanks, uses, s.Pos())
+		}
 	}
 	l.indexLoop(s, label, x, intLit(a.Len()))
+}
+
+// callsOrReceives reports whether e has a function call (not a
+// conversion) or a receive: the length of an array it denotes is then not
+// a constant, and e is evaluated.
+func (l *lowerer) callsOrReceives(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			found = found || x.Op == token.ARROW
+		case *ast.CallExpr:
+			if tv, ok := l.info.Types[x.Fun]; !ok || !tv.IsType() {
+				found = found || !l.isConst(x)
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // indexLoop iterates i over [0, n), with x[i] as the value.

@@ -6,11 +6,10 @@ import (
 	"go/types"
 )
 
-// Hoisting. Go orders only the calls, receives and logical operations of an
-// expression (left to right); other operands may be read at any point, and
-// gc reads them after the calls. So a suspending call is hoisted into an
-// earlier state, every effectful operand to its left is evaluated into a
-// temporary before it, and everything else stays in place.
+// Hoisting. A suspending call is hoisted into an earlier state; the
+// operands to its left are ordered as gc orders them (see order.go): what
+// gc evaluates in place is evaluated into temporaries before it, the rest
+// stays in the expression and is evaluated after it.
 
 // expr lowers e so that the result contains no suspension point, emitting
 // whatever must be evaluated before it.
@@ -42,7 +41,7 @@ func (l *lowerer) expr(e ast.Expr) ast.Expr {
 	case *ast.StarExpr:
 		return l.keepType(&ast.StarExpr{X: l.expr(x.X)}, e)
 	case *ast.SelectorExpr:
-		return l.keepType(&ast.SelectorExpr{X: l.expr(x.X), Sel: x.Sel}, e)
+		return l.selector(l.expr(x.X), x)
 	case *ast.IndexExpr:
 		ops := l.operands([]ast.Expr{x.X, x.Index})
 		return l.keepType(&ast.IndexExpr{X: ops[0], Index: ops[1]}, e)
@@ -59,7 +58,12 @@ func (l *lowerer) expr(e ast.Expr) ast.Expr {
 }
 
 // operands lowers a list of operands evaluated left to right.
-func (l *lowerer) operands(list []ast.Expr) []ast.Expr {
+func (l *lowerer) operands(list []ast.Expr) []ast.Expr { return l.operandsTo(list, nil) }
+
+// operandsTo lowers a list of operands evaluated left to right and
+// assigned to variables of the target types (nil: no assignment): the
+// operands to the left of the last one that suspends are ordered early.
+func (l *lowerer) operandsTo(list []ast.Expr, targets []types.Type) []ast.Expr {
 	last := -1
 	for i, x := range list {
 		if x != nil && l.hasSusp(x) {
@@ -72,8 +76,12 @@ func (l *lowerer) operands(list []ast.Expr) []ast.Expr {
 			continue
 		}
 		y := l.expr(x)
-		if i < last && l.hasEffects(y) {
-			y = l.spill(y, l.typeOf(x))
+		if i < last {
+			var target types.Type
+			if i < len(targets) {
+				target = targets[i]
+			}
+			y = l.earlyTo(y, target)
 		}
 		out[i] = y
 	}
@@ -82,35 +90,14 @@ func (l *lowerer) operands(list []ast.Expr) []ast.Expr {
 
 // spill evaluates e into a new temporary now.
 func (l *lowerer) spill(e ast.Expr, t types.Type) ast.Expr {
+	if cl, ok := e.(*ast.CompositeLit); ok && cl.Type == nil {
+		// An elided type is written out in the temporary's assignment.
+		l.p.litTypes[cl] = l.typeOf(e)
+	}
 	tmp := l.temp(t)
 	v := l.synth[tmp]
 	l.emit(&stmtNode{stmt: &ast.AssignStmt{Lhs: []ast.Expr{tmp}, Tok: token.ASSIGN, Rhs: []ast.Expr{e}}, pos: e.Pos()})
 	return l.tempRef(v)
-}
-
-// hasEffects reports whether evaluating e calls a function or receives:
-// what Go's evaluation order sequences.
-func (l *lowerer) hasEffects(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if found {
-			return false
-		}
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.UnaryExpr:
-			if x.Op == token.ARROW {
-				found = true
-			}
-		case *ast.CallExpr:
-			if !l.pureCall(x) {
-				found = true
-			}
-		}
-		return true
-	})
-	return found
 }
 
 // pureCall reports whether a call is a conversion or a builtin without
@@ -149,10 +136,7 @@ func (l *lowerer) callExpr(x *ast.CallExpr) ast.Expr {
 			if tup, ok := l.typeOf(inner).(*types.Tuple); ok && tup.Len() > 1 {
 				var op ast.Expr
 				if funOp != nil {
-					op = l.expr(funOp)
-					if l.hasEffects(op) {
-						op = l.spill(op, l.typeOf(funOp))
-					}
+					op = l.early(l.expr(funOp))
 				}
 				args := l.suspendValues(inner)
 				return l.keepType(&ast.CallExpr{Fun: rebuildFun(op), Args: args, Ellipsis: x.Ellipsis}, x)
@@ -160,8 +144,28 @@ func (l *lowerer) callExpr(x *ast.CallExpr) ast.Expr {
 		}
 	}
 	list := append([]ast.Expr{funOp}, x.Args...)
-	ops := l.operands(list)
+	ops := l.operandsTo(list, append([]types.Type{nil}, l.paramTypes(x)...))
 	return l.keepType(&ast.CallExpr{Fun: rebuildFun(ops[0]), Args: ops[1:], Ellipsis: x.Ellipsis}, x)
+}
+
+// paramTypes are the types of the parameters a call's arguments are
+// assigned to (the variadic ones' element type for each extra argument).
+func (l *lowerer) paramTypes(call *ast.CallExpr) []types.Type {
+	sig, ok := coreType(l.typeOf(call.Fun)).(*types.Signature)
+	if !ok {
+		return nil
+	}
+	var out []types.Type
+	n := sig.Params().Len()
+	for i := range call.Args {
+		switch {
+		case sig.Variadic() && i >= n-1 && !call.Ellipsis.IsValid():
+			out = append(out, sig.Params().At(n-1).Type().(*types.Slice).Elem())
+		case i < n:
+			out = append(out, sig.Params().At(i).Type())
+		}
+	}
+	return out
 }
 
 // staticFunc reports whether fun names a function or builtin (evaluating it
@@ -212,29 +216,31 @@ func (l *lowerer) logical(x *ast.BinaryExpr) ast.Expr {
 }
 
 func (l *lowerer) compositeLit(x *ast.CompositeLit) ast.Expr {
-	t := l.typeOf(x)
-	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
-		t = p.Elem()
+	if _, ok := l.litType(x).(*types.Map); ok {
+		return l.mapLit(x)
 	}
-	_, isStruct := types.Unalias(t).Underlying().(*types.Struct)
 	var list []ast.Expr
-	for _, e := range x.Elts {
+	var targets []types.Type
+	for i, e := range x.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if !isStruct {
+			if !l.isFieldKey(x, kv) {
 				list = append(list, kv.Key)
+				targets = append(targets, l.litKeyType(x))
 			}
 			list = append(list, kv.Value)
+			targets = append(targets, l.litElemType(x, kv.Key, i))
 		} else {
 			list = append(list, e)
+			targets = append(targets, l.litElemType(x, nil, i))
 		}
 	}
-	ops := l.operands(list)
+	ops := l.operandsTo(list, targets)
 	elts := make([]ast.Expr, len(x.Elts))
 	i := 0
 	for j, e := range x.Elts {
 		if kv, ok := e.(*ast.KeyValueExpr); ok {
 			key := kv.Key
-			if !isStruct {
+			if !l.isFieldKey(x, kv) {
 				key = ops[i]
 				i++
 			}
@@ -245,7 +251,43 @@ func (l *lowerer) compositeLit(x *ast.CompositeLit) ast.Expr {
 			i++
 		}
 	}
-	return l.keepType(&ast.CompositeLit{Type: x.Type, Elts: elts}, x)
+	return l.newLit(x, elts)
+}
+
+// mapLit lowers a map literal with a suspension point. gc inserts its
+// non-constant entries one at a time, as assignments m[k] = v: the entries
+// before the one that suspends are evaluated completely (keys and values,
+// late parts included) before it.
+func (l *lowerer) mapLit(x *ast.CompositeLit) ast.Expr {
+	last := -1
+	for i, e := range x.Elts {
+		if l.hasSusp(e) {
+			last = i
+		}
+	}
+	m := l.litType(x).(*types.Map)
+	elts := make([]ast.Expr, len(x.Elts))
+	for i, e := range x.Elts {
+		kv := e.(*ast.KeyValueExpr)
+		switch {
+		case i < last:
+			key := l.earlyTo(l.expr(kv.Key), m.Key())
+			val := l.earlyTo(l.expr(kv.Value), m.Elem())
+			if !l.isConst(key) {
+				key = l.spill(key, m.Key())
+			}
+			if !l.constLit(val) {
+				val = l.spill(val, m.Elem())
+			}
+			elts[i] = &ast.KeyValueExpr{Key: key, Value: val}
+		case i == last:
+			ops := l.operandsTo([]ast.Expr{kv.Key, kv.Value}, []types.Type{m.Key(), m.Elem()})
+			elts[i] = &ast.KeyValueExpr{Key: ops[0], Value: ops[1]}
+		default:
+			elts[i] = e
+		}
+	}
+	return l.newLit(x, elts)
 }
 
 // suspendValues hoists a suspending call into temporaries holding its

@@ -71,6 +71,12 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 		return jen.Id(x.Value)
 	case *ast.CompositeLit:
 		if x.Type == nil {
+			if t, ok := r.p.litTypes[x]; ok {
+				if p, ok := types.Unalias(t).(*types.Pointer); ok {
+					return jen.Op("&").Add(r.e.typ(p.Elem())).Values(r.exprs(x.Elts)...)
+				}
+				return r.e.typ(t).Values(r.exprs(x.Elts)...)
+			}
 			return jen.Values(r.exprs(x.Elts)...)
 		}
 		return r.expr(x.Type).Values(r.exprs(x.Elts)...)
