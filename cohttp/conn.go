@@ -327,6 +327,7 @@ func (c *conn) reserve(size int) uint8 {
 		return actBudget
 	}
 	s.bodyLeft -= int64(more)
+	s.bodyPeak = max(s.bodyPeak, s.lim.BodyBudget-s.bodyLeft)
 	c.reserved = want
 	return actRead
 }

@@ -34,6 +34,7 @@ type Server struct {
 	tasks       map[*conn]*stackless.Task
 	guard       guard     // of the handler calls (guard.go)
 	bodyLeft    int64     // of the body budget (Limits.BodyBudget)
+	bodyPeak    int64     // the most of the budget in use at once
 	bodyFreed   loop.Cond // signalled when a connection gives budget back
 	cut         bool      // Shutdown's limit has passed: connections waiting for the budget end
 }
@@ -73,6 +74,15 @@ func (s *Server) settle() {
 	if s.acceptEnded && s.live == 0 {
 		s.guard.end()
 	}
+}
+
+// BodyBuffered returns how much of the body budget (Limits.BodyBudget)
+// connections hold now, and the most they have held at once.
+func (s *Server) BodyBuffered() (now, peak int64) {
+	if s.lim.BodyBudget < 0 {
+		return 0, s.bodyPeak
+	}
+	return s.lim.BodyBudget - s.bodyLeft, s.bodyPeak
 }
 
 // Live returns the number of connections being served.

@@ -191,6 +191,9 @@ func (s *soak) httpScenario(rng *rand.Rand, t target) error {
 	defer c.Close()
 	br := bufio.NewReader(c)
 	get := "GET /soak HTTP/1.1\r\nHost: soak\r\nUser-Agent: cosoak\r\n\r\n"
+	if t.timeouts && rng.IntN(100) < 12 {
+		return s.cohttpScenario(rng, c, br, dialed)
+	}
 	switch p := rng.IntN(100); {
 	case p < 50: // keep-alive, sometimes pipelined
 		for range 1 + rng.IntN(10) {
@@ -261,6 +264,103 @@ func (s *soak) httpScenario(rng *rand.Rand, t target) error {
 	default: // connect and send nothing
 		s.faults.Add(1)
 		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
+	}
+	return nil
+}
+
+// Stalled uploads: at most maxStalledUploads at once, each declaring
+// stalledDeclared bytes and sending a quarter of it, so that they hold at
+// most half of the cohttp servers' body budget.
+const (
+	maxStalledUploads = 2
+	stalledDeclared   = 1 << 20
+)
+
+var stalledUploads = make(chan struct{}, maxStalledUploads)
+
+// cohttpScenario is an exchange only cohttp's servers take: requests whose
+// handler waits, pipelined with plain ones (answers in order), and the
+// clients its read, write and body limits are for: a slow body and a
+// stalled large upload (408, closed at the read timeout, not before) and a
+// client that does not read (cut off by the write timeout).
+func (s *soak) cohttpScenario(rng *rand.Rand, c *net.TCPConn, br *bufio.Reader, dialed time.Time) error {
+	get := "GET /soak HTTP/1.1\r\nHost: soak\r\n\r\n"
+	switch p := rng.IntN(100); {
+	case p < 85: // waiting requests among plain ones, on one connection
+		var b strings.Builder
+		n := 1 + rng.IntN(6)
+		for range n {
+			if rng.IntN(2) == 0 {
+				b.WriteString(get)
+			} else {
+				fmt.Fprintf(&b, "GET /wait?ms=%d HTTP/1.1\r\nHost: soak\r\n\r\n", rng.IntN(20))
+			}
+		}
+		if _, err := io.WriteString(c, b.String()); err != nil {
+			return err
+		}
+		for range n {
+			if err := s.readHello(br); err != nil {
+				return err
+			}
+		}
+		return nil
+	case p < 92: // a body that stops coming
+		s.faults.Add(1)
+		io.WriteString(c, "POST /soak HTTP/1.1\r\nHost: soak\r\nContent-Length: 100\r\n\r\n0123456789")
+		return s.expectTimeoutAnswer(c, br, dialed)
+	case p < 96: // a large upload that stalls
+		select {
+		case stalledUploads <- struct{}{}:
+			defer func() { <-stalledUploads }()
+		default:
+			return nil
+		}
+		s.faults.Add(1)
+		fmt.Fprintf(c, "POST /soak HTTP/1.1\r\nHost: soak\r\nContent-Length: %d\r\n\r\n", stalledDeclared)
+		c.Write(make([]byte, stalledDeclared/4))
+		return s.expectTimeoutAnswer(c, br, dialed)
+	default: // a client that does not read: cut off by the write timeout
+		s.faults.Add(1)
+		const n = 2000                                                                     // of 64 KiB answers: far more than the socket buffers hold
+		go io.WriteString(c, strings.Repeat("GET /big HTTP/1.1\r\nHost: soak\r\n\r\n", n)) // ends when the connection does
+		time.Sleep(soakLimits.WriteTimeout + time.Second)
+		c.SetDeadline(time.Now().Add(opTimeout))
+		answers := 0
+		for {
+			resp, err := http.ReadResponse(br, nil)
+			if err == nil {
+				_, err = io.Copy(io.Discard, resp.Body)
+			}
+			if err != nil {
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() || answers == n {
+					return fmt.Errorf("a client that did not read: %d answers of %d, then %v; want the connection cut off by the %v write timeout", answers, n, err, soakLimits.WriteTimeout)
+				}
+				return nil
+			}
+			answers++
+		}
+	}
+}
+
+// expectTimeoutAnswer checks that the server answers a request whose body
+// stopped coming with 408 and closes the connection, no earlier than the
+// read timeout after start (a time before the server's clock started) and
+// not much later.
+func (s *soak) expectTimeoutAnswer(c *net.TCPConn, br *bufio.Reader, start time.Time) error {
+	c.SetDeadline(time.Now().Add(soakLimits.ReadTimeout + opTimeout))
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return fmt.Errorf("a body that stopped coming: %w; want 408 at the %v read timeout", err, soakLimits.ReadTimeout)
+	}
+	io.Copy(io.Discard, resp.Body)
+	took := time.Since(start)
+	if resp.StatusCode != http.StatusRequestTimeout || !resp.Close {
+		return fmt.Errorf("a body that stopped coming: %s (Close %v); want 408 and the connection closed", resp.Status, resp.Close)
+	}
+	if took < soakLimits.ReadTimeout {
+		return fmt.Errorf("a body that stopped coming was answered 408 after %v, before the %v read timeout", took, soakLimits.ReadTimeout)
 	}
 	return nil
 }

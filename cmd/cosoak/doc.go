@@ -14,7 +14,9 @@
 //     running examples/echo/handler.Echo, a stackless task per connection
 //     running its generated EchoFrame), HTTP/1.1 hello servers (stackful on
 //     Co.Read/Co.Write and on conet's net.Conn; cohttp's server in both
-//     models, with read-header and idle timeouts of 2 and 3 s), and cosync
+//     models, with read-header, idle, read and write timeouts of 2, 3, 3
+//     and 2 s, a 4 MiB body budget, and a route whose handler waits,
+//     internal/hello's Wait), and cosync
 //     channel pipelines in both models (a producer, a random pool of
 //     workers, a collector: every value must arrive exactly once), one
 //     event loop per model;
@@ -24,7 +26,11 @@
 //     mid-stream, half-closes, stalls mid-request, garbage requests,
 //     connections that send nothing, and connections that stop mid-head or
 //     stay idle, which the cohttp servers must close at their timeouts (not
-//     before);
+//     before); against cohttp, pipelined requests whose handler waits mixed
+//     with plain ones (answers in order), bodies that stop coming and
+//     stalled 1 MiB uploads (408 at the read timeout, not before; the body
+//     budget never exceeded and all given back at the end), and clients that
+//     do not read (cut off by the write timeout);
 //   - sleepers in both models whose every wake-up is checked against its
 //     deadline (never early), with lateness percentiles;
 //   - stackless tasks canceled at random points of their waits, and stackful

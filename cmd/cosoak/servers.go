@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/cogen-go/cogen/cohttp"
@@ -31,13 +32,41 @@ const (
 )
 
 // soakLimits are the cohttp servers' limits: short timeouts, so that the
-// clients that stall or send nothing meet them within the run.
-var soakLimits = cohttp.Limits{ReadHeaderTimeout: 2 * time.Second, IdleTimeout: 3 * time.Second, MaxConns: 1000}
+// clients that stall, send nothing or read nothing meet them within the
+// run, and a body budget that the stalled uploads (at most
+// maxStalledUploads at once, of stalledDeclared bytes) cannot exhaust for
+// the ordinary bodies (up to 8 KiB).
+var soakLimits = cohttp.Limits{ReadHeaderTimeout: 2 * time.Second, IdleTimeout: 3 * time.Second, ReadTimeout: 3 * time.Second,
+	WriteTimeout: 2 * time.Second, BodyBudget: 4 << 20, MaxConns: 1000}
 
-// helloHandler answers every cohttp request with the hello body.
+// helloHandler answers every cohttp request with the hello body, handing
+// /wait to hello.Wait, which sleeps first (the query's ms=N), so that
+// waiting requests mix with plain ones on the same loop and, pipelined, on
+// the same connection (where the answers must keep their order).
 func helloHandler(w *cohttp.ResponseWriter, r *cohttp.Request) {
+	if strings.HasPrefix(string(r.Path()), "/wait") {
+		w.Wait(hello.Wait)
+		return
+	}
+	if string(r.Path()) == "/big" {
+		w.Write(bigAnswer)
+		return
+	}
 	w.AddHeader("Content-Type", "text/plain; charset=utf-8")
 	w.WriteString(hello.Body)
+}
+
+// bigAnswer is the body of /big, which the client that does not read asks
+// for: 2000 of them are far more than the socket buffers hold.
+var bigAnswer = make([]byte, 64<<10)
+
+// checkBudget fails the run if a cohttp server's body budget was exceeded
+// or is not all back once the server is shut down.
+func checkBudget(s *soak, name string, srv *cohttp.Server) {
+	now, peak := srv.BodyBuffered()
+	if now != 0 || peak > soakLimits.BodyBudget {
+		s.fail("%s: body budget: %d bytes still held after the shutdown, %d at the peak (budget %d)", name, now, peak, soakLimits.BodyBudget)
+	}
 }
 
 // A target is a server the clients use.
@@ -277,6 +306,7 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 	}
 	l.Stop(&guard)
 	l.Stop(&tick)
+	checkBudget(s, "cohttp/stackful", coSrv)
 	st := serverStats{liveTasks: env.Live(), early: ts.early, lateness: latenessString("stackful", ts)}
 	if st.liveTasks != 0 {
 		s.fail("stackful: %d coroutines still running %v after shutdown began", st.liveTasks, shutdownLimit)
@@ -387,6 +417,7 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 	if err := coSrv.Shutdown(shutdownLimit); err != nil {
 		s.fail("stackless: cohttp shutdown: %v", err)
 	}
+	checkBudget(s, "cohttp/stackless", coSrv)
 	for _, b := range pending {
 		b.t.Cancel()
 		mine = append(mine, b.t)
