@@ -21,9 +21,21 @@ func helloHandler(ctx *fasthttp.RequestCtx) {
 	ctx.WriteString(hello.Body)
 }
 
+// waitingHelloHandler is helloHandler after a time.Sleep of
+// hello.DefaultWait (fasthttp runs each connection's handler in a worker
+// goroutine: the sleep holds that goroutine only).
+func waitingHelloHandler(ctx *fasthttp.RequestCtx) {
+	time.Sleep(hello.DefaultWait)
+	helloHandler(ctx)
+}
+
 // StartHTTP starts fasthttp's server with the hello handler on a free port
 // of 127.0.0.1 and returns its address and the function that stops it.
 func StartHTTP(model string) (addr string, stop func() error, err error) {
+	return startHTTP(model, helloHandler)
+}
+
+func startHTTP(model string, h fasthttp.RequestHandler) (addr string, stop func() error, err error) {
 	if model != "fasthttp" {
 		return "", nil, fmt.Errorf("unknown HTTP model %q", model)
 	}
@@ -31,7 +43,7 @@ func StartHTTP(model string) (addr string, stop func() error, err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	srv := &fasthttp.Server{Handler: helloHandler, NoDefaultServerHeader: true}
+	srv := &fasthttp.Server{Handler: h, NoDefaultServerHeader: true}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	return ln.Addr().String(), func() error {
@@ -47,7 +59,17 @@ func StartHTTP(model string) (addr string, stop func() error, err error) {
 // in) with the hello server of the model and returns what the load client
 // measured; LoopPolls is -1.
 func RunHTTP(model string, cfg echoload.Config) (bench.LoadResult, error) {
-	addr, stop, err := StartHTTP(model)
+	return runHTTP(model, cfg, helloHandler)
+}
+
+// RunHTTPWait is RunHTTP with a handler that waits hello.DefaultWait
+// before answering (cobench's "http-wait" rows).
+func RunHTTPWait(model string, cfg echoload.Config) (bench.LoadResult, error) {
+	return runHTTP(model, cfg, waitingHelloHandler)
+}
+
+func runHTTP(model string, cfg echoload.Config, h fasthttp.RequestHandler) (bench.LoadResult, error) {
+	addr, stop, err := startHTTP(model, h)
 	if err != nil {
 		return bench.LoadResult{}, err
 	}

@@ -7,7 +7,7 @@
 // binary for ours.
 //
 // A child is told its task in the COBENCH_CHILD environment variable (the
-// JSON of cobench's task: Kind "echo" or "http", Mode, Conns, D), serves one
+// JSON of cobench's task: Kind "echo", "http" or "http-wait", Mode, Conns, D), serves one
 // window of the load client every cobench row uses (internal/echoload,
 // started from this binary), and writes the bench.LoadResult as JSON on
 // standard output. Without the variable it prints its models and exits 2.
@@ -28,7 +28,7 @@ const childEnv = "COBENCH_CHILD"
 
 // task is the part of cobench's task that a peer uses.
 type task struct {
-	Kind  string        // "echo" or "http"
+	Kind  string        // "echo", "http" or "http-wait"
 	Mode  string        // a model of EchoModels or HTTPModels
 	Conns int           // connections
 	D     time.Duration // load window
@@ -74,6 +74,8 @@ func (t task) run() (bench.LoadResult, error) {
 		return RunEcho(t.Mode, cfg)
 	case "http":
 		return RunHTTP(t.Mode, cfg)
+	case "http-wait":
+		return RunHTTPWait(t.Mode, cfg)
 	}
 	return bench.LoadResult{}, fmt.Errorf("unknown task kind %q", t.Kind)
 }

@@ -26,7 +26,7 @@ const childEnv = "COBENCH_CHILD"
 
 // A task is what one child process measures.
 type task struct {
-	Kind  string        // "memory", "idle", "sleep", "echo", "http" or "scale"
+	Kind  string        // "memory", "idle", "sleep", "echo", "http", "http-wait" or "scale"
 	Mode  string        // the model or mode
 	N     int           // coroutines (memory, sleep) or connections (idle)
 	D     time.Duration // sleep duration, or load window (echo, http)
@@ -109,6 +109,8 @@ func (t task) run() (any, error) {
 		return bench.RunEcho(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "http":
 		return bench.RunHTTP(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
+	case "http-wait":
+		return bench.RunHTTPWait(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "hang":
 		return nil, hang()
 	case "scale":

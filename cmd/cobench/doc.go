@@ -33,7 +33,10 @@
 //	        goroutine-per-connection servers, each in a fresh process
 //	http    HTTP/1.1 hello with 100 keep-alive connections of the same
 //	        client: stackful coroutines (on conet's net.Conn adapters, and
-//	        on Co.Read/Co.Write) against net/http
+//	        on Co.Read/Co.Write) and cohttp's server in both models against
+//	        net/http; then the same with a handler that waits 1 ms before
+//	        answering (cohttp: a WaitHandler, hello.Wait, a timer on the
+//	        loop; net/http: time.Sleep in the handler)
 //	scale   a cross-loop hand-off (Submit from loop 0 to 1 and back) beside a
 //	        goroutine channel ping-pong; the echo and HTTP loads (100
 //	        connections) served at 1 loop and
@@ -51,7 +54,8 @@
 //	        redis-server's and the client's CPU per GET
 //
 // With -peers the echo groups also measure gnet v2's echo server (one
-// event loop, and one per CPU) and the http group fasthttp's hello server,
+// event loop, and one per CPU) and the http group fasthttp's hello server
+// (and, for the waiting rows, the same after a time.Sleep of 1 ms),
 // served the same load by the same client. They live in the nested module
 // bench/peers, so that this module does not depend on them: cobench builds
 // that module's binary (go build, which fetches gnet and fasthttp from the

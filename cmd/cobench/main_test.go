@@ -97,6 +97,8 @@ func TestQuick(t *testing.T) {
 		{"echo", "stackful"}, {"echo", "stackless (generated EchoFrame)"}, {"echo", "goroutine per conn (Go net)"},
 		{"http", "stackful (conet net.Conn)"}, {"http", "stackful (Co.Read/Co.Write)"}, {"http", "net/http"},
 		{"http", "stackful (cohttp server, its //co:stackless source)"}, {"http", "stackless (cohttp server, generated frames)"},
+		{"http", "stackful (cohttp, WaitHandler run on the coroutine)"}, {"http", "stackless (cohttp, WaitHandler's generated frame)"},
+		{"http", "net/http (time.Sleep in the handler)"},
 		{"scale", "stackless (Group.Serve, generated EchoFrame), 1 loop"}, {"scale", "net/http, GOMAXPROCS=1"}, {"scale", "stackful (Group.ServeTCP, Echo)"},
 	} {
 		if !slices.ContainsFunc(rep.Rows, func(r Row) bool { return r.Group == want.group && r.Model == want.model }) {

@@ -17,8 +17,9 @@ import (
 
 // peerModels are the peers' servers by load kind, with their row names.
 var peerModels = map[string][]string{
-	"echo": {"gnet/1", "gnet/N"},
-	"http": {"fasthttp"},
+	"echo":      {"gnet/1", "gnet/N"},
+	"http":      {"fasthttp"},
+	"http-wait": {"fasthttp"},
 }
 
 var peerNames = map[string]string{

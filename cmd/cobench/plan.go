@@ -157,11 +157,13 @@ func run(o *options) ([]Row, error) {
 		}
 	}
 	if sel("http") {
-		r, err := runLoad("http", s.httpConns, s, p)
-		if err != nil {
-			return nil, err
+		for _, kind := range []string{"http", "http-wait"} {
+			r, err := runLoad(kind, s.httpConns, s, p)
+			if err != nil {
+				return nil, err
+			}
+			rows = append(rows, r...)
 		}
-		rows = append(rows, r...)
 	}
 	if sel("scale") {
 		r, err := runScale(s, p)
@@ -412,14 +414,19 @@ var loadRefs = map[string]string{
 // on a loaded machine. The load client gives up before (echoLoadTimeout).
 const loadSlack = 40 * time.Second
 
-// runLoad serves the load of kind ("echo" or "http") with every model of
-// the kind, each server in a child process.
+// runLoad serves the load of kind ("echo", "http" or "http-wait": HTTP
+// whose handler waits 1 ms) with every model of the kind, each server in a
+// child process.
 func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
-	models, base := bench.EchoModels, "stackless/generated"
+	models, base, group := bench.EchoModels, "stackless/generated", kind
 	title := fmt.Sprintf("echo %s conns", count(conns))
-	if kind == "http" {
+	switch kind {
+	case "http":
 		models, base = bench.HTTPModels, "net/http"
 		title = fmt.Sprintf("HTTP hello %s conns", count(conns))
+	case "http-wait":
+		models, base, group = bench.HTTPWaitModels, "net/http", "http"
+		title = fmt.Sprintf("HTTP hello, handler waits 1 ms, %s conns", count(conns))
 	}
 	if s.peers {
 		models = append(slices.Clone(models), peerModels[kind]...)
@@ -457,6 +464,11 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 		"stackful/cohttp":     "stackful (cohttp server, its //co:stackless source)",
 		"stackless/cohttp":    "stackless (cohttp server, generated frames)",
 	}
+	if kind == "http-wait" {
+		names["stackful/cohttp"] = "stackful (cohttp, WaitHandler run on the coroutine)"
+		names["stackless/cohttp"] = "stackless (cohttp, WaitHandler's generated frame)"
+		names["net/http"] = "net/http (time.Sleep in the handler)"
+	}
 	var rows []Row
 	add := func(measure, metric, unit string, value func(r bench.LoadResult) (float64, bool), note func(model string, r bench.LoadResult) string) {
 		for i, model := range models {
@@ -471,7 +483,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			if name == "" {
 				name = model
 			}
-			row := Row{Group: kind, Measure: title + ": " + measure, Model: name, Value: v, Unit: unit,
+			row := Row{Group: group, Measure: title + ": " + measure, Model: name, Value: v, Unit: unit,
 				Base: model == base, Reference: loadRefs[fmt.Sprintf("%s/%d/%s/%s", kind, conns, model, metric)]}
 			if note != nil {
 				row.Note = note(model, results[i])

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -36,6 +37,14 @@ import (
 //   - "net/http": Go's server, with HelloHandler.
 var HTTPModels = []string{"stackful/conet", "stackful/co", "stackful/cohttp", "stackless/cohttp", "net/http"}
 
+// HTTPWaitModels are the hello servers RunHTTPWait knows, whose handler
+// waits hello.DefaultWait (1 ms, a stand-in for a database round trip)
+// before answering: "stackful/cohttp" and "stackless/cohttp" with
+// hello.Wait (a cohttp.WaitHandler: one //co:stackless source, a timer on
+// the loop), "net/http" with WaitingHelloHandler (time.Sleep in the
+// connection's goroutine).
+var HTTPWaitModels = []string{"stackful/cohttp", "stackless/cohttp", "net/http"}
+
 // helloBody is what every hello server answers.
 const helloBody = hello.Body
 
@@ -44,6 +53,13 @@ const helloBody = hello.Body
 func HelloHandler(w http.ResponseWriter, r *http.Request) {
 	w.Header()["Content-Type"] = []string{"text/plain; charset=utf-8"}
 	io.WriteString(w, helloBody)
+}
+
+// WaitingHelloHandler is HelloHandler after a time.Sleep of
+// hello.DefaultWait: net/http's handler that waits.
+func WaitingHelloHandler(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(hello.DefaultWait)
+	HelloHandler(w, r)
 }
 
 // HelloLoop is hello.Serve: the loop every stackful HTTP server here runs
@@ -123,6 +139,19 @@ func stackfulShutdown(env *stackful.Env, closeListener func() error) func(time.D
 // in) with a hello server of the model, shuts the server down, and returns
 // what the load client measured.
 func RunHTTP(model string, cfg echoload.Config) (LoadResult, error) {
+	return runHTTP(model, cfg, false)
+}
+
+// RunHTTPWait is RunHTTP with a model of HTTPWaitModels, whose handler
+// waits before answering.
+func RunHTTPWait(model string, cfg echoload.Config) (LoadResult, error) {
+	if !slices.Contains(HTTPWaitModels, model) {
+		return LoadResult{}, fmt.Errorf("bench: unknown waiting HTTP model %q", model)
+	}
+	return runHTTP(model, cfg, true)
+}
+
+func runHTTP(model string, cfg echoload.Config, wait bool) (LoadResult, error) {
 	cfg.HTTP = true
 	switch model {
 	case "stackful/co":
@@ -154,11 +183,15 @@ func RunHTTP(model string, cfg echoload.Config) (LoadResult, error) {
 		}
 		var s *cohttp.Server
 		var env *stackful.Env
+		h := hello.Handler
+		if wait {
+			h = hello.Wait.Handler()
+		}
 		if model == "stackful/cohttp" {
 			env = stackful.NewEnvOn(l)
-			s = cohttp.ServeStackful(env, lfd, hello.Handler, cohttp.Limits{})
+			s = cohttp.ServeStackful(env, lfd, h, cohttp.Limits{})
 		} else {
-			s = cohttp.ServeStackless(l, lfd, hello.Handler, cohttp.Limits{})
+			s = cohttp.ServeStackless(l, lfd, h, cohttp.Limits{})
 		}
 		cfg.Addr = addr
 		res, err := serveLoad(cfg, func(limit time.Duration) error {
@@ -199,6 +232,9 @@ func RunHTTP(model string, cfg echoload.Config) (LoadResult, error) {
 			return LoadResult{}, err
 		}
 		srv := &http.Server{Handler: http.HandlerFunc(HelloHandler)}
+		if wait {
+			srv.Handler = http.HandlerFunc(WaitingHelloHandler)
+		}
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(ln) }()
 		cfg.Addr = ln.Addr().String()
