@@ -12,3 +12,5 @@ require (
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 )
+
+tool github.com/cogen-go/cogen/cmd/cogen

@@ -2,7 +2,7 @@
 
 package cohttp
 
-//go:generate go run github.com/cogen-go/cogen/cmd/cogen
+//go:generate go tool cogen
 
 import (
 	"errors"

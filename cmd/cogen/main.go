@@ -5,10 +5,14 @@
 //
 //	cogen [-n] [-tags list] [packages]
 //
+// Set it up in a module as a tool (Go 1.24+), once:
+//
+//	go get -tool github.com/cogen-go/cogen/cmd/cogen
+//
 // With no packages it processes the package in the current directory, so
 // a source file only needs
 //
-//	//go:generate cogen
+//	//go:generate go tool cogen
 //
 // For each source file with marked functions it writes <file>_cogen.go
 // beside it (and removes generated files that are no longer needed). If any
@@ -19,7 +23,7 @@
 //
 // cogen is also a go vet tool that reports the same diagnostics:
 //
-//	go vet -vettool=$(which cogen) ./...
+//	go vet -vettool=$(go tool -n cogen) ./...
 //
 // See package github.com/cogen-go/cogen/gen for the source-level API.
 package main

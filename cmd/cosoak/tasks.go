@@ -2,7 +2,7 @@
 
 package main
 
-//go:generate cogen
+//go:generate go tool cogen
 
 import (
 	"time"

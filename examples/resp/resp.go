@@ -1,6 +1,6 @@
 package resp
 
-//go:generate cogen
+//go:generate go tool cogen
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 package handler
 
-//go:generate cogen
+//go:generate go tool cogen
 
 import "github.com/cogen-go/cogen/runtime/stackful"
 

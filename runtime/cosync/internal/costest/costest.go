@@ -5,7 +5,7 @@
 // loop.
 package costest
 
-//go:generate go run github.com/cogen-go/cogen/cmd/cogen
+//go:generate go tool cogen
 
 import (
 	"fmt"
