@@ -142,6 +142,8 @@ func run(pass *analysis.Pass) (any, error) {
 				name, args, _ := strings.Cut(text, " ")
 				name = strings.TrimSpace(name)
 				switch {
+				case name == "blocking":
+					// Marks a line for checkBlocking (blocking.go).
 				case name != "stackless":
 					pass.Reportf(c.Pos(), "unknown directive %s%s (cogen knows //co:stackless)", directivePrefix, name)
 				case strings.TrimSpace(args) != "":
@@ -181,6 +183,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	checkStale(pass, res)
+	checkBlocking(pass, res)
 	return res, nil
 }
 

@@ -58,11 +58,16 @@
 // unmarked function (other than for a Handle parameter) is a diagnostic; a
 // closure that uses it is a closure that suspends (see below).
 //
-// Run cogen with go generate:
+// Add cogen to a module as a tool (Go 1.24+), once:
 //
-//	//go:generate cogen
+//	go get -tool github.com/cogen-go/cogen/cmd/cogen
 //
-// or as cogen ./... . For each source file x.go with marked functions it
+// and run it with go generate:
+//
+//	//go:generate go tool cogen
+//
+// or as go tool cogen ./... . (This repository's go.mod names its own
+// cmd/cogen as a tool, so its packages use the same line.) For each source file x.go with marked functions it
 // writes x_cogen.go (build-constraining suffixes stay last: x_linux.go
 // gives x_cogen_linux.go). For a function F it declares:
 //
@@ -281,7 +286,7 @@
 //	cogen [-n] [-tags list] [packages]
 //
 // Packages default to the one in the current directory, so that
-// //go:generate cogen needs no arguments. With any diagnostic cogen writes
+// //go:generate go tool cogen needs no arguments. With any diagnostic cogen writes
 // nothing and exits with status 1; bad usage exits with status 2. With -n
 // cogen only checks: it writes nothing and exits with status 1 if there is
 // a diagnostic or a generated file is missing, stale (differs from what
@@ -338,10 +343,56 @@
 //
 // The same analyzer runs under go vet:
 //
-//	go vet -vettool=$(which cogen) ./...
+//	go vet -vettool=$(go tool -n cogen) ./...
 //
 // Under go vet it also reports a generated file that differs from what
 // cogen would write now (a source edited without regenerating).
+//
+// # Blocking calls
+//
+// A coroutine that waits in Go's scheduler instead of on its loop freezes
+// every coroutine of its env, and hangs it for good when what it waits for
+// is held by a suspended coroutine of the same env. The analyzer reports
+// such waits (Category [BlockingCategory]) in coroutine code: the bodies of
+// //co:stackless functions and of every function, method or function
+// literal with a *stackful.Co parameter (a literal inside one is not its
+// code unless it takes the handle too: it may run on a goroutine or an
+// offload worker). It reports
+//
+//   - time.Sleep, and <-time.After(d) as a statement: fixed to co.Sleep(d);
+//   - sync.WaitGroup.Wait, os/exec's Cmd.Run and Cmd.Wait: fixed, as
+//     statements, to co.Offload(wg.Wait) or co.Offload(func() { ... });
+//     cosync.WaitGroup is the better answer where the code is yours;
+//   - sync.Mutex and RWMutex Lock/RLock held across a suspension (a later
+//     statement of the same block, before the Unlock, that suspends; a lock
+//     held for a moment is harmless): use cosync.Mutex or cosync.RWMutex;
+//   - sync.Cond.Wait: use stackful.Cond or a cosync primitive;
+//   - a send or receive on a Go channel, range over one, and a select
+//     without a default: use cosync.Chan and cosync.Select (a send on a
+//     local variable made here as make(chan T, n) with a constant n > 0, the
+//     idiom of handing a result out, is not reported);
+//   - net.Dial, net.DialTimeout, net.Listen: fixed to conet's functions of
+//     the same names (importing conet); net.Dialer's Dial and DialContext:
+//     use conet.Dialer; net/http's Get, Head, Post, PostForm, Cmd.Output and
+//     CombinedOutput, x/sync's semaphore.Weighted.Acquire and
+//     errgroup.Group.Wait: the message names the replacement.
+//
+// The fixes are go/analysis SuggestedFixes; go fix applies them with cogen
+// as its fix tool (-diff shows them first):
+//
+//	go fix -fixtool=$(go tool -n cogen) ./...
+//
+// A fix that replaces the last use of package time leaves its import to
+// goimports. (gopls runs only its own analyzers, so an editor shows these
+// reports through go vet, not as you type.) A line that
+// blocks on purpose (a test of stall detection) is marked with a
+// //co:blocking comment on it or on the line above, ideally with the reason:
+//
+//	mu.Lock() //co:blocking the trap this test sets
+//
+// The runtime packages' own files implement the waiting and are not checked
+// (their tests are). These reports are go vet's: generation does not stop
+// for them, as the code compiles and runs as written in both models.
 //
 // # Output
 //

@@ -302,8 +302,12 @@ func analyze(p *packages.Package) (*Result, []analysis.Diagnostic, error) {
 		TypesInfo:  p.TypesInfo,
 		TypesSizes: p.TypesSizes,
 		ResultOf:   map[*analysis.Analyzer]any{},
-		Report:     func(d analysis.Diagnostic) { diags = append(diags, d) },
-		ReadFile:   os.ReadFile,
+		Report: func(d analysis.Diagnostic) {
+			if d.Category != BlockingCategory { // go vet's finding, not a reason to stop generating
+				diags = append(diags, d)
+			}
+		},
+		ReadFile: os.ReadFile,
 	}
 	res, err := Analyzer.Run(pass)
 	if err != nil {

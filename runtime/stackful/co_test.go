@@ -461,8 +461,8 @@ func TestYieldFromOtherGoroutine(t *testing.T) {
 			defer func() { done <- recover() }()
 			co.Yield()
 		}()
-		got = <-done
-		co.Yield() // the coroutine's own Yield still works
+		got = <-done //co:blocking for the goroutine's Yield to fail
+		co.Yield()   // the coroutine's own Yield still works
 		yields++
 	}, nil)
 	co.Resume()

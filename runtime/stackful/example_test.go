@@ -237,6 +237,7 @@ func ExampleEnv_OnStall() {
 		fmt.Println("stall:", s.State, s.Blocked)
 		ch <- 1
 	})
+	//co:blocking the stall this example reports
 	co := env.Create(func(co *stackful.Co) { <-ch }, nil) // wrong: waits outside the loop
 	co.Resume()
 	fmt.Println(co.Status())

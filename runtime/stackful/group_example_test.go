@@ -40,7 +40,7 @@ func ExampleGroup_ServeTCP() {
 	fmt.Print(line)
 
 	// Go starts a coroutine on a chosen env (GoNext: round-robin).
-	done := make(chan string)
+	done := make(chan string, 1) // buffered: the coroutine's send never waits
 	g.Go(1, func(co *stackful.Co) {
 		co.Sleep(time.Millisecond)
 		done <- fmt.Sprint("env 1 is ", co.Env() == g.Env(1))

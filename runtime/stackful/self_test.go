@@ -34,7 +34,7 @@ func TestSelf(t *testing.T) {
 			var wg sync.WaitGroup
 			wg.Add(1)
 			go func() { fromGo = Self(); wg.Done() }()
-			wg.Wait()
+			wg.Wait() //co:blocking for one goroutine's Self call
 			co.Yield()
 			seen = append(seen, deeper(3))
 		}, attr)

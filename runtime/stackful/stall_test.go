@@ -31,7 +31,7 @@ func TestStallBlockedOnMutex(t *testing.T) {
 		}
 	})
 	holder := e.Create(func(co *Co) {
-		mu.Lock()
+		mu.Lock()  //co:blocking the trap this test sets
 		co.Yield() // suspended, holding mu
 	}, nil)
 	holder.Resume()
@@ -91,7 +91,7 @@ func TestStallReportOnStderr(t *testing.T) {
 		time.Sleep(300 * time.Millisecond) // several more samples: no second report
 		ch <- 1
 	}()
-	co := e.Create(func(co *Co) { <-ch }, nil)
+	co := e.Create(func(co *Co) { <-ch }, nil) //co:blocking the stall to report
 	co.Resume()
 	report := out.String()
 	if strings.Count(report, "stackful: stall:") != 1 ||
@@ -163,7 +163,7 @@ func TestStallIdleAndOff(t *testing.T) {
 	e.SetStallTimeout(0)
 	ch := make(chan struct{})
 	time.AfterFunc(200*time.Millisecond, func() { close(ch) })
-	e.Create(func(co *Co) { <-ch }, nil).Resume()
+	e.Create(func(co *Co) { <-ch }, nil).Resume() //co:blocking with the watchdog off
 	mu.Lock()
 	defer mu.Unlock()
 	if n != 0 {
