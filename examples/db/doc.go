@@ -12,12 +12,15 @@
 //
 // Two combinations, both tested:
 //
-//   - Coroutine conns behind a coroutine semaphore. The driver dials with
-//     conet.Dialer ([RedisOptions], [PgPoolConfig]), so every read, write
-//     and connect waits on the env's loop; every use of the driver's pool
-//     is bracketed by a cosync.Semaphore of the pool's size, so the pool
-//     always has a free conn and never waits. This is the fast path: no
-//     goroutine hand-off per call.
+//   - Coroutine conns behind a gate: [NewRedis] and [NewPgPool] (options
+//     from [RedisOptions], [PgPoolConfig]). The driver dials with
+//     conet.Dialer, so every read, write and connect waits on the env's
+//     loop; every use of the driver's pool goes through Do, which holds a
+//     place in a cosync.Semaphore made from the pool's own size, so the
+//     pool always has a free conn and never waits, and the two cannot
+//     disagree. This is the fast path: no goroutine hand-off per call.
+//     [NewRedisShared] and [NewPgPoolShared] split one pool among several
+//     envs.
 //   - Offload. The driver uses plain conns, and each call runs on a worker
 //     of the env's offload pool (hook.Offload, stackful.Co.Offload) while
 //     the coroutine waits on the loop. Nothing of the driver runs on a
@@ -34,8 +37,9 @@
 //   - An exhausted pool: go-redis's and pgxpool's Get/Acquire wait on a Go
 //     channel or semaphore for a conn that a suspended coroutine of the
 //     same env holds: a deadlock until the pool timeout (go-redis) or the
-//     context's deadline. Hence the semaphore. Tested: the stall is
-//     reported.
+//     context's deadline. Hence the gate. Tested: without it the stall is
+//     reported (TestRedisPoolStallReported); with it the same load waits on
+//     the loop and the env keeps running (TestRedisGateNoStall).
 //   - Locks held across I/O: go-redis's maintenance-notification handshake
 //     holds a sync.RWMutex across a round trip; [RedisOptions] turns those
 //     notifications off. Other features that do (go-redis's cluster and
@@ -51,8 +55,9 @@
 //     another env migrates to it (or, while the env serving it is busy,
 //     the call falls back to Go's poller on an offload worker; see
 //     conet's package doc). Each env still needs its own gate, and the
-//     gates together must not exceed the pool (TestRedisPoolSharedByTwoEnvs
-//     and TestPgPoolSharedByTwoEnvs: half the pool each).
+//     gates together must not exceed the pool: [NewRedisShared] and
+//     [NewPgPoolShared] (TestRedisPoolSharedByTwoEnvs and
+//     TestPgPoolSharedByTwoEnvs: half the pool each).
 //
 // The tests check all of this against real servers, and that nothing -
 // goroutines, file descriptors - is left behind after the clients and the

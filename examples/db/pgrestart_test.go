@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogen-go/cogen/examples/db/internal/servers"
 	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // The phases of a server restart, as the coroutines of
@@ -40,7 +41,7 @@ func TestPgServerRestart(t *testing.T) {
 	noLeaks(t)
 	env, _ := stackful.NewEnv()
 	defer env.Close()
-	pool, sem, _ := newPgPool(t, env)
+	pg, _ := newPgPool(t, env)
 	phase := pgUp
 	// Runs before newPgPool's cleanup, which needs the server: a test that
 	// failed mid-outage leaves it running for the next.
@@ -111,14 +112,16 @@ func TestPgServerRestart(t *testing.T) {
 			return control(co)
 		}
 		for attempt, after := 0, 0; phase != pgAborted; attempt++ {
-			sem.Acquire(co, 1)
-			p0 := phase
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			var p0, p1 int
 			var v int
-			err := pool.QueryRow(ctx, "SELECT $1::int", i).Scan(&v)
-			cancel()
-			p1 := phase
-			sem.Release(1)
+			err := pg.Do(co, func(pool *pgxpool.Pool) error {
+				p0 = phase
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				err := pool.QueryRow(ctx, "SELECT $1::int", i).Scan(&v)
+				p1 = phase
+				return err
+			})
 			switch {
 			case errors.Is(err, context.DeadlineExceeded) || pgconnTimeout(err):
 				return fmt.Errorf("query in phase %d..%d hung for 5 s: %v", p0, p1, err)
@@ -180,7 +183,7 @@ func TestPgServerRestart(t *testing.T) {
 		t.Errorf("the ticker ticked %d times in the %v outage", ticksDown, outage)
 	}
 	var one int
-	if err := pool.QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
+	if err := pg.Pool().QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
 		t.Fatalf("after the restart: %v", err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/cogen-go/cogen/examples/db"
 	"github.com/cogen-go/cogen/examples/db/internal/servers"
-	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -18,30 +17,29 @@ import (
 
 const pgConns = 10
 
-// newPgPool makes a pool of coroutine conns for env's coroutines and a gate
-// of its size, and a table of its own for the test.
-func newPgPool(t *testing.T, env *stackful.Env) (*pgxpool.Pool, *cosync.Semaphore, string) {
+// newPgPool makes a pool of coroutine conns for env's coroutines, gated,
+// and a table of its own for the test.
+func newPgPool(t *testing.T, env *stackful.Env) (*db.PgPool, string) {
 	t.Helper()
 	cfg, err := db.PgPoolConfig(servers.Postgres(t), pgConns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pool *pgxpool.Pool
 	table := fmt.Sprintf("cogen_%d", time.Now().UnixNano())
 	// Made and closed on the main coroutine: its waits run the loop.
-	pool, err = pgxpool.NewWithConfig(context.Background(), cfg)
+	pg, err := db.NewPgPool(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := pool.Exec(ctx, "CREATE TABLE "+table+" (id int PRIMARY KEY, v int NOT NULL)"); err != nil {
+	if _, err := pg.Pool().Exec(ctx, "CREATE TABLE "+table+" (id int PRIMARY KEY, v int NOT NULL)"); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		pool.Exec(ctx, "DROP TABLE "+table)
-		pool.Close()
+		pg.Pool().Exec(ctx, "DROP TABLE "+table)
+		pg.Close()
 	})
-	return pool, cosync.NewSemaphore(pgConns), table
+	return pg, table
 }
 
 // 1,000 coroutines share ten conns: a prepared statement on the acquired
@@ -51,48 +49,53 @@ func TestPgCoroutinePool(t *testing.T) {
 	noLeaks(t)
 	env, _ := stackful.NewEnv()
 	defer env.Close()
-	pool, sem, table := newPgPool(t, env)
+	pg, table := newPgPool(t, env)
 	ctx := context.Background()
 	runCoroutinesOn(t, env, coroutines, func(co *stackful.Co, i int) error {
-		sem.Acquire(co, 1)
-		defer sem.Release(1)
-		c, err := pool.Acquire(ctx)
-		if err != nil {
-			return err
-		}
-		defer c.Release()
-		if _, err := c.Conn().Prepare(ctx, "plus", "SELECT $1::int + $2::int"); err != nil {
-			return err
-		}
-		var sum int
-		if err := c.QueryRow(ctx, "plus", i, 1).Scan(&sum); err != nil {
-			return err
-		}
-		if sum != i+1 {
-			return fmt.Errorf("plus(%d, 1) = %d", i, sum)
-		}
-		if i%10 != 0 {
-			_, err := c.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, $2)", i, sum)
-			return err
-		}
-		err = pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, $2)", i, sum); err != nil {
-				return err
-			}
-			return errRollback
-		})
-		if err != errRollback {
-			return fmt.Errorf("transaction: %v, want %v", err, errRollback)
-		}
-		return nil
+		return pg.Do(co, func(pool *pgxpool.Pool) error { return insertRow(ctx, pool, table, i) })
 	})
 	var n, total int
-	if err := pool.QueryRow(ctx, "SELECT count(*), coalesce(sum(v - id), 0) FROM "+table).Scan(&n, &total); err != nil {
+	if err := pg.Pool().QueryRow(ctx, "SELECT count(*), coalesce(sum(v - id), 0) FROM "+table).Scan(&n, &total); err != nil {
 		t.Fatal(err)
 	}
 	if n != coroutines-coroutines/10 || total != n {
 		t.Fatalf("table has %d rows (sum of v-id %d), want %d", n, total, coroutines-coroutines/10)
 	}
+}
+
+// insertRow is TestPgCoroutinePool's work for coroutine i: a prepared
+// statement on an acquired conn, an insert, and for every tenth a
+// transaction that rolls back.
+func insertRow(ctx context.Context, pool *pgxpool.Pool, table string, i int) error {
+	c, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	if _, err := c.Conn().Prepare(ctx, "plus", "SELECT $1::int + $2::int"); err != nil {
+		return err
+	}
+	var sum int
+	if err := c.QueryRow(ctx, "plus", i, 1).Scan(&sum); err != nil {
+		return err
+	}
+	if sum != i+1 {
+		return fmt.Errorf("plus(%d, 1) = %d", i, sum)
+	}
+	if i%10 != 0 {
+		_, err := c.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, $2)", i, sum)
+		return err
+	}
+	err = pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, $2)", i, sum); err != nil {
+			return err
+		}
+		return errRollback
+	})
+	if err != errRollback {
+		return fmt.Errorf("transaction: %v, want %v", err, errRollback)
+	}
+	return nil
 }
 
 var errRollback = errors.New("roll back")
@@ -106,7 +109,7 @@ func TestPgQueryTimeout(t *testing.T) {
 	noLeaks(t)
 	env, _ := stackful.NewEnv()
 	defer env.Close()
-	pool, sem, _ := newPgPool(t, env)
+	pg, _ := newPgPool(t, env)
 	ticks := 0
 	stop := false
 	ticker := env.Create(func(co *stackful.Co) {
@@ -117,26 +120,30 @@ func TestPgQueryTimeout(t *testing.T) {
 	}, nil)
 	ticker.Resume()
 	runCoroutinesOn(t, env, 3, func(co *stackful.Co, i int) error {
-		sem.Acquire(co, 1)
-		defer sem.Release(1)
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		defer cancel()
-		t0 := time.Now()
-		_, err := pool.Exec(ctx, "SELECT pg_sleep(10)")
-		if err == nil || !pgconnTimeout(err) {
-			return fmt.Errorf("pg_sleep(10) with a 200 ms context: %v", err)
-		}
-		if d := time.Since(t0); d > 3*time.Second {
-			return fmt.Errorf("the timeout took %v", d)
-		}
-		var one int
-		return pool.QueryRow(context.Background(), "SELECT 1").Scan(&one)
+		return pg.Do(co, func(pool *pgxpool.Pool) error { return queryTimeout(pool) })
 	})
 	stop = true
 	env.Run(func() bool { return ticker.Status() == stackful.Dead })
 	if ticks < 10 {
 		t.Errorf("another coroutine ticked %d times during the 200 ms queries", ticks)
 	}
+}
+
+// queryTimeout runs pg_sleep(10) with a 200 ms context: it must fail with
+// a timeout within 3 s, and the pool must serve a query after it.
+func queryTimeout(pool *pgxpool.Pool) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	_, err := pool.Exec(ctx, "SELECT pg_sleep(10)")
+	if err == nil || !pgconnTimeout(err) {
+		return fmt.Errorf("pg_sleep(10) with a 200 ms context: %v", err)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		return fmt.Errorf("the timeout took %v", d)
+	}
+	var one int
+	return pool.QueryRow(context.Background(), "SELECT 1").Scan(&one)
 }
 
 func pgconnTimeout(err error) bool {
@@ -151,25 +158,27 @@ func TestPgConnectionsDropped(t *testing.T) {
 	noLeaks(t)
 	env, _ := stackful.NewEnv()
 	defer env.Close()
-	pool, sem, table := newPgPool(t, env)
+	pg, table := newPgPool(t, env)
 	ctx := context.Background()
 	killed := false
 	failures := 0
 	const n = 200
 	runCoroutinesOn(t, env, n, func(co *stackful.Co, i int) error {
 		if i == n/2 {
-			sem.Acquire(co, 1)
-			_, err := pool.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
-			sem.Release(1)
+			err := pg.Do(co, func(pool *pgxpool.Pool) error {
+				_, err := pool.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
+				return err
+			})
 			if err != nil {
 				return err
 			}
 			killed = true
 		}
 		for attempt := 0; ; attempt++ {
-			sem.Acquire(co, 1)
-			_, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, $1) ON CONFLICT (id) DO NOTHING", i)
-			sem.Release(1)
+			err := pg.Do(co, func(pool *pgxpool.Pool) error {
+				_, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES ($1, $1) ON CONFLICT (id) DO NOTHING", i)
+				return err
+			})
 			if err == nil {
 				return nil
 			}
@@ -181,7 +190,7 @@ func TestPgConnectionsDropped(t *testing.T) {
 		}
 	})
 	var count int
-	if err := pool.QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&count); err != nil {
+	if err := pg.Pool().QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&count); err != nil {
 		t.Fatal(err)
 	}
 	if !killed || count != n {

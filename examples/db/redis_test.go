@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/cogen-go/cogen/examples/db"
 	"github.com/cogen-go/cogen/examples/db/internal/servers"
-	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/hook"
 	"github.com/redis/go-redis/v9"
@@ -27,20 +27,13 @@ func TestRedisCoroutineConns(t *testing.T) {
 	addr := servers.Redis(t)
 	noLeaks(t)
 	const pool = 16
-	rc := redis.NewClient(db.RedisOptions(addr, pool))
+	rc := db.NewRedis(db.RedisOptions(addr, pool))
 	defer rc.Close()
-	sem := cosync.NewSemaphore(pool)
 	ctx := context.Background()
 	runCoroutines(t, coroutines, nil, func(co *stackful.Co, i int) error {
 		key := "co:" + strconv.Itoa(i)
 		for j := range 5 {
-			sem.Acquire(co, 1)
-			err := rc.Set(ctx, key, j, 0).Err()
-			var v int
-			if err == nil {
-				v, err = rc.Get(ctx, key).Int()
-			}
-			sem.Release(1)
+			v, err := setGet(co, rc, ctx, key, j)
 			if err != nil {
 				return err
 			}
@@ -50,6 +43,18 @@ func TestRedisCoroutineConns(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// setGet sets key to v and reads it back, through the gate.
+func setGet(co *stackful.Co, rc *db.Redis, ctx context.Context, key string, v int) (got int, err error) {
+	err = rc.Do(co, func(c *redis.Client) error {
+		if err := c.Set(ctx, key, v, 0).Err(); err != nil {
+			return err
+		}
+		got, err = c.Get(ctx, key).Int()
+		return err
+	})
+	return got, err
 }
 
 // go-redis on plain conns, each call offloaded: nothing of go-redis runs
@@ -84,7 +89,7 @@ func TestRedisPoolStallReported(t *testing.T) {
 	addr := servers.Redis(t)
 	noLeaks(t)
 	opt := db.RedisOptions(addr, 1)
-	rc := redis.NewClient(opt)
+	rc := redis.NewClient(opt) // no gate: what db.NewRedis prevents
 	defer rc.Close()
 	var mu sync.Mutex
 	var stalls []stackful.Stall
@@ -135,9 +140,8 @@ func TestRedisServerRestart(t *testing.T) {
 	srv := startRedis(t, bin, "")
 	opt := db.RedisOptions(srv.addr, 8)
 	opt.MaxRetries = -1 // the test retries itself, and counts
-	rc := redis.NewClient(opt)
+	rc := db.NewRedis(opt)
 	defer rc.Close()
-	sem := cosync.NewSemaphore(8)
 	ctx := context.Background()
 	const n = 200
 	restarted, failures := false, 0
@@ -149,13 +153,7 @@ func TestRedisServerRestart(t *testing.T) {
 		}
 		key := "restart:" + strconv.Itoa(i)
 		for attempt := 0; ; attempt++ {
-			sem.Acquire(co, 1)
-			err := rc.Set(ctx, key, i, 0).Err()
-			var v int
-			if err == nil {
-				v, err = rc.Get(ctx, key).Int()
-			}
-			sem.Release(1)
+			v, err := setGet(co, rc, ctx, key, i)
 			if err == nil && v == i {
 				return nil
 			}
@@ -171,4 +169,53 @@ func TestRedisServerRestart(t *testing.T) {
 	}
 	t.Logf("%d failed attempts retried", failures)
 	srv.stop(t)
+}
+
+// The same probe through db.NewRedis: the second coroutine waits for the
+// only conn in the gate, on the loop, so the env keeps running (a ticker
+// coroutine ticks all along), no stall is reported, and both BLPOPs end
+// with redis.Nil after their 1 s server-side timeout, one after the other.
+func TestRedisGateNoStall(t *testing.T) {
+	addr := servers.Redis(t)
+	noLeaks(t)
+	rc := db.NewRedis(db.RedisOptions(addr, 1))
+	defer rc.Close()
+	env, _ := stackful.NewEnv()
+	defer env.Close()
+	env.SetStallTimeout(300 * time.Millisecond)
+	var stalls atomic.Int32 // OnStall runs on the watchdog's goroutine
+	env.OnStall(func(s stackful.Stall) { stalls.Add(1) })
+	ctx := context.Background()
+	errs := make([]error, 2)
+	done, ticks := 0, 0
+	env.Create(func(co *stackful.Co) {
+		for done < 2 {
+			co.Sleep(10 * time.Millisecond)
+			ticks++
+		}
+	}, nil).Resume()
+	t0 := time.Now()
+	for i := range 2 {
+		env.Create(func(co *stackful.Co) {
+			co.EnableHook()
+			errs[i] = rc.Do(co, func(c *redis.Client) error {
+				return c.BLPop(ctx, time.Second, "cogen:none").Err()
+			})
+			done++
+		}, nil).Resume()
+	}
+	env.Run(func() bool { return done == 2 })
+	elapsed := time.Since(t0)
+	if !errors.Is(errs[0], redis.Nil) || !errors.Is(errs[1], redis.Nil) {
+		t.Errorf("errors %v, want redis.Nil twice (each BLPOP timed out on the server)", errs)
+	}
+	if elapsed < 2*time.Second {
+		t.Errorf("both BLPOPs done in %v: they did not take turns on the one conn", elapsed)
+	}
+	if ticks < 20 {
+		t.Errorf("the ticker ticked %d times in %v: the env was frozen", ticks, elapsed)
+	}
+	if n := stalls.Load(); n != 0 {
+		t.Errorf("%d stalls reported", n)
+	}
 }

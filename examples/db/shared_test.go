@@ -11,18 +11,17 @@ import (
 
 	"github.com/cogen-go/cogen/examples/db"
 	"github.com/cogen-go/cogen/examples/db/internal/servers"
-	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/redis/go-redis/v9"
 )
 
 // Pools shared by two envs (issue 20): one client, one pool of coroutine
 // conns, used by the coroutines of two envs, each on a goroutine (and
 // thread) of its own, as a program running one env per core would. The
 // pool hands conns made and last used in one env to coroutines of the
-// other; conet migrates them. Each env gates its coroutines with a
-// semaphore of half the pool, so the pool never waits in Go's scheduler.
+// other; conet migrates them. db.NewRedisShared and db.NewPgPoolShared
+// give each env a handle whose gate is half the pool, so the pool never
+// waits in Go's scheduler.
 
 const (
 	sharedPool       = 8
@@ -31,9 +30,9 @@ const (
 )
 
 // runTwoEnvs runs fn(co, side, i) in sharedCoroutines hooked coroutines of
-// each of two envs on goroutines of their own, and fails t with the first
-// error. A stall fails the test instead of hanging it.
-func runTwoEnvs(t *testing.T, fn func(co *stackful.Co, gate *cosync.Semaphore, side, i int) error) {
+// each of two envs (side 0 and 1) on goroutines of their own, and fails t
+// with the first error. A stall fails the test instead of hanging it.
+func runTwoEnvs(t *testing.T, fn func(co *stackful.Co, side, i int) error) {
 	t.Helper()
 	var mu sync.Mutex
 	var errs []error
@@ -61,13 +60,12 @@ func runTwoEnvs(t *testing.T, fn func(co *stackful.Co, gate *cosync.Semaphore, s
 					panic(fmt.Sprintf("stall in %s, env %d:\n%s", t.Name(), side, s))
 				}
 			})
-			gate := cosync.NewSemaphore(sharedPool / 2)
 			left := sharedCoroutines
 			for i := range sharedCoroutines {
 				env.Create(func(co *stackful.Co) {
 					defer func() { left-- }()
 					co.EnableHook()
-					if err := fn(co, gate, side, i); err != nil {
+					if err := fn(co, side, i); err != nil {
 						fail(fmt.Errorf("env %d, coroutine %d: %w", side, i, err))
 					}
 				}, nil).Resume()
@@ -93,19 +91,13 @@ func TestRedisPoolSharedByTwoEnvs(t *testing.T) {
 	noLeaks(t)
 	opts := db.RedisOptions(addr, sharedPool)
 	opts.MaxRetries = -1
-	rc := redis.NewClient(opts)
-	defer rc.Close()
+	rcs := db.NewRedisShared(opts, 2)
+	defer rcs[0].Close()
 	ctx := context.Background()
-	runTwoEnvs(t, func(co *stackful.Co, gate *cosync.Semaphore, side, i int) error {
+	runTwoEnvs(t, func(co *stackful.Co, side, i int) error {
 		key := fmt.Sprintf("shared:%d:%d", side, i)
 		for r := range sharedRounds {
-			gate.Acquire(co, 1)
-			err := rc.Set(ctx, key, r, 0).Err()
-			var v int
-			if err == nil {
-				v, err = rc.Get(ctx, key).Int()
-			}
-			gate.Release(1)
+			v, err := setGet(co, rcs[side], ctx, key, r)
 			if err != nil {
 				return err
 			}
@@ -115,7 +107,7 @@ func TestRedisPoolSharedByTwoEnvs(t *testing.T) {
 		}
 		return nil
 	})
-	st := rc.PoolStats()
+	st := rcs[0].Client().PoolStats()
 	t.Logf("pool: %d hits, %d misses, %d conns, %d stale", st.Hits, st.Misses, st.TotalConns, st.StaleConns)
 	if st.StaleConns != 0 || st.Misses > sharedPool || st.TotalConns > sharedPool {
 		t.Fatalf("the pool replaced conns: %+v", *st)
@@ -131,18 +123,18 @@ func TestPgPoolSharedByTwoEnvs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	pgs, err := db.NewPgPoolShared(context.Background(), cfg, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
+	defer pgs[0].Close()
 	ctx := context.Background()
-	runTwoEnvs(t, func(co *stackful.Co, gate *cosync.Semaphore, side, i int) error {
+	runTwoEnvs(t, func(co *stackful.Co, side, i int) error {
 		for r := range sharedRounds {
-			gate.Acquire(co, 1)
 			var got string
-			err := pool.QueryRow(ctx, "SELECT $1::text || '/' || $2::text", strconv.Itoa(side*1000+i), strconv.Itoa(r)).Scan(&got)
-			gate.Release(1)
+			err := pgs[side].Do(co, func(pool *pgxpool.Pool) error {
+				return pool.QueryRow(ctx, "SELECT $1::text || '/' || $2::text", strconv.Itoa(side*1000+i), strconv.Itoa(r)).Scan(&got)
+			})
 			if err != nil {
 				return err
 			}
@@ -156,7 +148,7 @@ func TestPgPoolSharedByTwoEnvs(t *testing.T) {
 		}
 		return nil
 	})
-	st := pool.Stat()
+	st := pgs[0].Pool().Stat()
 	t.Logf("pool: %d acquires, %d conns made, %d total", st.AcquireCount(), st.NewConnsCount(), st.TotalConns())
 	if st.NewConnsCount() > sharedPool {
 		t.Fatalf("the pool made %d conns for %d slots: some were replaced", st.NewConnsCount(), sharedPool)

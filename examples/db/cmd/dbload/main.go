@@ -2,7 +2,7 @@
 // clients issue GET round trips (one outstanding each) against a Redis
 // server for a while, through one go-redis client with a pool of conns,
 // either from goroutines or from stackful coroutines of one env (conet
-// conns behind a cosync.Semaphore). It prints one JSON line: the GETs
+// conns behind the gate of db.NewRedis). It prints one JSON line: the GETs
 // done, the seconds they took and the CPU seconds this process used.
 //
 //	dbload -addr 127.0.0.1:6379 -conns 50 -d 1s -model coroutines [-cpuprofile file]
@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/examples/db"
-	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/redis/go-redis/v9"
 )
@@ -108,13 +107,12 @@ func coroutines(addr string, conns int, d time.Duration, key string) (Result, er
 		return Result{}, err
 	}
 	defer env.Close()
-	rc := redis.NewClient(db.RedisOptions(addr, conns))
+	rc := db.NewRedis(db.RedisOptions(addr, conns))
 	defer rc.Close()
 	ctx := context.Background()
-	if err := rc.Get(ctx, key).Err(); err != nil { // the main coroutine: its waits run the loop
+	if err := rc.Client().Get(ctx, key).Err(); err != nil { // the main coroutine: its waits run the loop
 		return Result{}, err
 	}
-	sem := cosync.NewSemaphore(int64(conns))
 	counts := make([]int, conns)
 	var firstErr error
 	done := 0
@@ -125,9 +123,7 @@ func coroutines(addr string, conns int, d time.Duration, key string) (Result, er
 			defer func() { done++ }()
 			co.EnableHook()
 			for time.Now().Before(end) {
-				sem.Acquire(co, 1)
-				err := rc.Get(ctx, key).Err()
-				sem.Release(1)
+				err := rc.Do(co, func(c *redis.Client) error { return c.Get(ctx, key).Err() })
 				if err != nil {
 					firstErr = err
 					return
