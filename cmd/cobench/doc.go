@@ -52,6 +52,17 @@
 //	        coroutine-native client examples/resp in a stackful env and as
 //	        generated stackless frames; round trips per second and
 //	        redis-server's and the client's CPU per GET
+//	tfb     TechEmpower's six test types (json, db, queries 1/20/500,
+//	        fortunes, updates 20, plaintext pipelined 16 deep) against
+//	        PostgreSQL (COGEN_PG_URL, or a throwaway server cobench starts;
+//	        skipped with a note without either), 256 connections (plaintext:
+//	        4,096 or what the fd limit allows), run by the nested module
+//	        bench/tfb: cohttp stackful and stackless with the
+//	        coroutine-native client examples/pg (one handler source), cohttp
+//	        stackful with pgx through conet, and with -peers net/http and
+//	        fasthttp with pgx pools; requests per second, server and
+//	        database CPU per request, p99 latency. Only with -only=tfb, or
+//	        in a full run with -peers (it builds a module and takes minutes)
 //
 // With -peers the echo groups also measure gnet v2's echo server (one
 // event loop, and one per CPU) and the http group fasthttp's hello server

@@ -12,7 +12,7 @@ import (
 )
 
 // groups are the row groups, in the order they run and print.
-var groups = []string{"switch", "create", "timers", "chan", "memory", "echo", "http", "scale", "db"}
+var groups = []string{"switch", "create", "timers", "chan", "memory", "echo", "http", "scale", "db", "tfb"}
 
 // A Row is one line of the table.
 type Row struct {
@@ -174,6 +174,13 @@ func run(o *options) ([]Row, error) {
 	}
 	if sel("db") {
 		r, err := runDB(s, p) // db.go
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	if tfbSelected(o) {
+		r, err := runTFB(s, p) // tfb.go
 		if err != nil {
 			return nil, err
 		}
