@@ -93,6 +93,7 @@ func micros() []micro {
 	}
 	ms = append(ms,
 		micro{"create", cr, "stackless", bench.StacklessCreateRelease, true, "goal ≤ 100 ns"},
+		micro{"create", cr, "stackless, pooled (stackless.Pool: blocks reused)", bench.StacklessPoolCreateRelease, false, "goal ≤ 100 ns and below libco, 0 allocs"},
 		micro{"create", cr, "iter.Pull create+next+stop (floor of stackful)", bench.IterPullCreate, false, "goal: stackful default ≤ 1.5×"},
 		micro{"create", cr, "goroutine", bench.GoroutineCreate, false, "Go: iter.Pull create+next+stop 420–530 ns"},
 		micro{"timers", tm, "loop wheel (both models)", bench.WheelAddCancel, true, "goal ≤ 0.5× AfterFunc+Stop"},

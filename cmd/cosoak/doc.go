@@ -36,6 +36,10 @@
 //   - stackless tasks canceled at random points of their waits, and stackful
 //     coroutines whose descriptor is closed under them, each checked to end
 //     with the right error;
+//   - generated sleeper tasks churned through a stackless.Pool (blocks
+//     reused, some tasks canceled, released in random order), each round
+//     checked for the exact number of sleeps, early wake-ups, a panic on
+//     a released handle and a pool no larger than the peak;
 //   - envs and loops closed while coroutines and tasks are suspended on
 //     descriptors, timers and conds, each checked to unwind completely;
 //   - a child process with RLIMIT_NOFILE lowered, whose conet server runs

@@ -166,9 +166,10 @@ func run(cfg config, progress *os.File) result {
 			s.client(srv, uint64(100+i))
 		}()
 	}
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); s.lifecycles() }()
 	go func() { defer wg.Done(); s.fdExhaustion() }()
+	go func() { defer wg.Done(); s.pooledTasks() }()
 
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()

@@ -106,6 +106,34 @@ func StacklessCreateRelease(b *testing.B) {
 	clear(tasks[:cap(tasks)])
 }
 
+// StacklessPoolCreateRelease is StacklessCreateRelease on a stackless.Pool:
+// the task+frame block of a released task is the next one spawned, so once
+// warm nothing is allocated and the garbage collector has nothing to free.
+func StacklessPoolCreateRelease(b *testing.B) {
+	l := newLoop(b)
+	p := stackless.NewPool[onceFrame](l)
+	hs := make([]stackless.Pooled[onceFrame, *onceFrame], 0, createBatch)
+	tasks := make([]*stackless.Task, 0, createBatch)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done := 0; done < b.N; {
+		k := min(createBatch, b.N-done)
+		hs, tasks = hs[:0], tasks[:0]
+		for range k {
+			h := p.Spawn(onceFrame{})
+			hs = append(hs, h)
+			tasks = append(tasks, h.Task())
+		}
+		if err := stackless.Run(l, tasks...); err != nil {
+			b.Fatal(err)
+		}
+		for _, h := range hs {
+			h.Release()
+		}
+		done += k
+	}
+}
+
 // StacklessCreateReleaseSpawn is StacklessCreateRelease with the task and
 // the frame allocated apart (Spawn of a frame allocated by the caller).
 func StacklessCreateReleaseSpawn(b *testing.B) {

@@ -36,4 +36,5 @@ func BenchmarkStacklessAwaitDepth(b *testing.B) {
 func BenchmarkStacklessCreateRelease(b *testing.B) {
 	b.Run("frame", bench.StacklessCreateRelease)
 	b.Run("spawn", bench.StacklessCreateReleaseSpawn)
+	b.Run("pool", bench.StacklessPoolCreateRelease)
 }

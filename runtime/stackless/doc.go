@@ -62,7 +62,13 @@
 // timer once, the first nested call the list of callers). [SpawnFrame]
 // allocates a task and its outermost frame together: one allocation per
 // task instead of two (BenchmarkStacklessCreateRelease: 904 instructions
-// per create+run+release against Spawn's 1,089, under callgrind).
+// per create+run+release against Spawn's 1,089, under callgrind). A [Pool]
+// reuses the blocks of released tasks, so that once warm nothing is
+// allocated and the collector frees nothing: 438 instructions per
+// create+run+release against SpawnFrame's 853 measured the same way
+// (callgrind, GODEBUG=asyncpreemptoff=1, the difference of 100,000 and
+// 200,000 iterations), 0 allocations; a handle used after its Release
+// panics, by a generation count in the block.
 //
 // A Gosched round — suspend, ready-queue push, pop, resume — costs about
 // 10 ns on the 2-core machine of the design brief (BenchmarkStacklessSwitch),
