@@ -105,6 +105,8 @@ type variable struct {
 	// field: the variable lives in the frame (it is live across a
 	// suspension, or it is a parameter or result).
 	field bool
+	// desc says, for a temporary, what it holds in the user's words.
+	desc string
 	// child describes the callee frame for kChild.
 	child *callee
 	// shares is the variable whose frame field this one uses, when their

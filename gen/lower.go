@@ -24,6 +24,9 @@ type lowerer struct {
 	labels map[string]*block
 	loops  int // depth of lowered loops around the current statement
 	kids   map[string]*variable
+	// origin is the source expression whose value the temporaries
+	// created now hold.
+	origin ast.Expr
 	// captured are the variables that literals called here capture.
 	captured map[*variable]bool
 	// rangeOrigin is stackless.Range, the generic type of range-over-func
@@ -200,10 +203,37 @@ func (l *lowerer) tempNamed(t types.Type, base string) *ast.Ident {
 	}
 	t = types.Default(t)
 	v := l.newVar(l.names.fresh(base), t, nil, kTemp, token.NoPos)
+	if o := l.origin; o != nil {
+		// Diagnostics name what the user wrote, never the temporary.
+		v.pos = o.Pos()
+		v.desc = "the value of " + shortExpr(o)
+		if base != "tmp" {
+			v.desc = "the " + base + " of " + shortExpr(o)
+		}
+	}
 	id := ast.NewIdent(v.name)
 	l.synth[id] = v
 	l.stypes[id] = t
 	return id
+}
+
+// shortExpr is e as the user wrote it, shortened for a diagnostic.
+func shortExpr(e ast.Expr) string {
+	s := types.ExprString(e)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+// at makes e the source expression the temporaries created until the
+// returned function is called hold (for their diagnostics).
+func (l *lowerer) at(e ast.Expr) func() {
+	prev := l.origin
+	if e != nil && e.Pos().IsValid() {
+		l.origin = e
+	}
+	return func() { l.origin = prev }
 }
 
 // tempRef returns a new identifier for an existing temp.

@@ -71,6 +71,7 @@ func (l *lowerer) rangeLoop(s *ast.RangeStmt, label string, cond func(body, done
 }
 
 func (l *lowerer) rangeStmt(s *ast.RangeStmt, label string) {
+	defer l.at(s.X)()
 	l.loops++
 	defer func() { l.loops-- }()
 	if l.hasSusp(s.Key) || l.hasSusp(s.Value) {

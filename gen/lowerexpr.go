@@ -17,6 +17,7 @@ func (l *lowerer) expr(e ast.Expr) ast.Expr {
 	if e == nil || !l.hasSusp(e) {
 		return e
 	}
+	defer l.at(e)()
 	switch x := e.(type) {
 	case *ast.ParenExpr:
 		return l.keepType(&ast.ParenExpr{X: l.expr(x.X)}, e)
@@ -81,7 +82,9 @@ func (l *lowerer) operandsTo(list []ast.Expr, targets []types.Type) []ast.Expr {
 			if i < len(targets) {
 				target = targets[i]
 			}
+			restore := l.at(x)
 			y = l.earlyTo(y, target)
+			restore()
 		}
 		out[i] = y
 	}

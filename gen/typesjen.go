@@ -231,6 +231,17 @@ func (l *lowerer) checkTypes() bool {
 		if v.typ == nil || v.kind == kConst {
 			continue
 		}
+		name := v.name
+		switch {
+		case v.obj != nil:
+			name = v.obj.Name()
+		case v.desc != "":
+			name = v.desc
+		case v.kind == kResult:
+			name = "a result of " + l.fn.Decl.Name.Name
+		case v.kind == kTemp:
+			name = "a value computed by " + l.fn.Decl.Name.Name
+		}
 		pos := v.pos
 		if !pos.IsValid() {
 			pos = l.fn.Decl.Name.Pos()
@@ -238,13 +249,13 @@ func (l *lowerer) checkTypes() bool {
 		if v.field {
 			if bad := unnameable(v.typ, l.pass.Pkg, nil); bad != nil {
 				if hoisted[bad] {
-					l.errorf(pos, "%s lives across a suspension but its type mentions %s, declared inside the function; declare the type at package level (v1)", v.name, bad.Name())
+					l.errorf(pos, "%s lives across a suspension but its type mentions %s, declared inside the function; declare the type at package level (v1)", name, bad.Name())
 				} else {
-					l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", v.name, bad.Name())
+					l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", name, bad.Name())
 				}
 			}
 		} else if bad := unnameable(v.typ, l.pass.Pkg, hoisted); bad != nil {
-			l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", v.name, bad.Name())
+			l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", name, bad.Name())
 		}
 	}
 	return l.ok

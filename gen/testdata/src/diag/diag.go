@@ -88,6 +88,20 @@ func localType(co *stackful.Co) {
 }
 
 //co:stackless
+func localTemp(co *stackful.Co) {
+	type local struct{ x int }
+	mk := func() local { return local{} }
+	use := func(local, int) {} // want `use lives across a suspension`
+	use(mk(), count(co))       // want `the value of mk\(\) lives across a suspension but its type mentions local, declared inside the function`
+}
+
+//co:stackless
+func count(co *stackful.Co) int {
+	co.Gosched()
+	return 1
+}
+
+//co:stackless
 func nanKeys(co *stackful.Co, m map[float64]int) {
 	for k := range m { // want `range over a map whose keys may be NaN across a suspension point is not supported`
 		co.Gosched()
