@@ -71,11 +71,11 @@ func Serve(kind, url string, poolSize int) (*Running, error) {
 		nativePool = pg.NewPool(cfg, poolSize, nativeStmts...)
 		r, err := serveLoop(func(l *loop.Loop, lfd int) (func(), func() error) {
 			if kind == CohttpStackless {
-				s := cohttp.ServeStackless(l, lfd, nativeRouter, cohttp.Limits{})
+				s := cohttp.ServeStackless(l, lfd, nativeRouter, serverLimits)
 				return func() {}, func() error { return s.Shutdown(time.Second) }
 			}
 			env := stackful.NewEnvOn(l)
-			s := cohttp.ServeStackful(env, lfd, nativeRouter, cohttp.Limits{})
+			s := cohttp.ServeStackful(env, lfd, nativeRouter, serverLimits)
 			return func() { closePool(env) }, func() error { return errors.Join(s.Shutdown(time.Second), env.Close()) }
 		})
 		if err != nil {
@@ -99,7 +99,7 @@ func Serve(kind, url string, poolSize int) (*Running, error) {
 			}
 			s := &conetServer{pool: pool, gate: cosync.NewSemaphore(int64(poolSize))}
 			s.wait = cohttp.Waiting(s.query, stackfulOnly)
-			srv := cohttp.ServeStackful(env, lfd, s.router, cohttp.Limits{})
+			srv := cohttp.ServeStackful(env, lfd, s.router, serverLimits)
 			return func() {}, func() error {
 				err := srv.Shutdown(time.Second)
 				// Closed on the main coroutine: its waits run the loop.
@@ -257,3 +257,7 @@ func fastHTTPHandler(pool *pgxpool.Pool) fasthttp.RequestHandler {
 		ctx.SetBody(a.body)
 	}
 }
+
+// serverLimits are cohttp's defaults but for the connection cap, raised
+// above the plaintext test's 16,384 connections.
+var serverLimits = cohttp.Limits{MaxConns: 20000}

@@ -56,7 +56,7 @@
 //	        fortunes, updates 20, plaintext pipelined 16 deep) against
 //	        PostgreSQL (COGEN_PG_URL, or a throwaway server cobench starts;
 //	        skipped with a note without either), 256 connections (plaintext:
-//	        4,096 or what the fd limit allows), run by the nested module
+//	        16,384 or what the fd limit allows), run by the nested module
 //	        bench/tfb: cohttp stackful and stackless with the
 //	        coroutine-native client examples/pg (one handler source), cohttp
 //	        stackful with pgx through conet, and with -peers net/http and

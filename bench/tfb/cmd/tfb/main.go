@@ -119,7 +119,7 @@ func bench(args []string, validateOnly bool) {
 	d := fs.Duration("d", 2*time.Second, "measured window per workload and server")
 	warm := fs.Duration("warmup", 500*time.Millisecond, "warm-up before each window")
 	conns := fs.Int("conns", 256, "connections")
-	plainConns := fs.Int("plaintext-conns", 4096, "connections of the plaintext test (bounded by the fd limit)")
+	plainConns := fs.Int("plaintext-conns", 16384, "connections of the plaintext test (bounded by the fd limit)")
 	pool := fs.Int("pool", tfb.DefaultPool, "database conns of every server")
 	asJSON := fs.Bool("json", false, "print cobench rows as JSON lines")
 	fs.Parse(args)
