@@ -129,3 +129,35 @@ func TestWaitHandlerPipelined(t *testing.T) {
 		})
 	}
 }
+
+// TestWaitHandlerShutdown: a graceful shutdown lets a WaitHandler in
+// flight finish; its answer closes the connection, and the shutdown
+// returns once it is out.
+func TestWaitHandlerShutdown(t *testing.T) {
+	for _, model := range models {
+		t.Run(model, func(t *testing.T) {
+			addr, shutdown := startShutdown(t, model, waitingRoutes, Limits{})
+			c, r := dialSend(t, addr, "GET /slow?500ms HTTP/1.1\r\nHost: x\r\n\r\n")
+			defer c.Close()
+			time.Sleep(100 * time.Millisecond) // the handler is waiting
+			done := make(chan error, 1)
+			go func() { done <- shutdown(5 * time.Second) }()
+			resp, err := http.ReadResponse(r, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 200 || string(body) != "waited /slow" || !resp.Close {
+				t.Errorf("request in flight: %d %q Close=%v", resp.StatusCode, body, resp.Close)
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Error(err)
+				}
+			case <-time.After(4 * time.Second):
+				t.Fatal("shutdown did not return after the waiting handler's answer")
+			}
+		})
+	}
+}
