@@ -76,10 +76,18 @@ func newConn(s *Server, fd int) *conn {
 }
 
 // startRequest starts the clocks of a request: the read-header timeout
-// and the read timeout, which bounds head and body together.
+// and the read timeout, which bounds head and body together (one clock
+// read for both).
 func (c *conn) startRequest() {
-	c.reqEnd = c.after(c.s.lim.ReadTimeout)
-	c.deadline = earliest(c.after(c.s.lim.ReadHeaderTimeout), c.reqEnd)
+	now, lim := c.s.l.Now(), &c.s.lim
+	c.reqEnd, c.deadline = -1, -1
+	if lim.ReadTimeout >= 0 {
+		c.reqEnd = now + lim.ReadTimeout
+	}
+	if lim.ReadHeaderTimeout >= 0 {
+		c.deadline = now + lim.ReadHeaderTimeout
+	}
+	c.deadline = earliest(c.deadline, c.reqEnd)
 }
 
 // earliest returns the earlier of two deadlines (<0: none).
