@@ -7,8 +7,9 @@
 //
 //	cobench [-quick | -long] [-peers] [-only groups] [-format markdown|json|csv] [-o file] [-svg file] [-memn n]
 //
-// With no flags it takes under two minutes on two cores and measures every
-// group of rows:
+// With no flags it measures every group of rows, in about 3 minutes on two
+// cores once built (5 from a cold build cache, a minute of it building
+// examples/db for the db group):
 //
 //	switch  one round trip: stackful Resume+Yield, stackless Gosched through
 //	        the ready queue, bare iter.Pull, goroutine+channel ping-pong, and
@@ -75,9 +76,26 @@
 // repository.
 //
 // Every row gives its value and unit, its ratio to the base row of its
-// measure (the stackless one; net/http for http) and, as reference only,
-// the figure of libco or of a Go peer from the design brief: those are not
-// measured in the run.
+// measure and, as reference only, the figure of libco or of a Go peer from
+// the design brief: those are not measured in the run. One convention
+// chooses the base, stated in the table's header: the Go way (goroutines,
+// Go's net, net/http, time.Sleep or AfterFunc, go-redis on goroutines;
+// iter.Pull where no goroutine row is measured) whenever the measure has
+// one, else the stackless row.
+//
+// The table ends with the verdict, one line per group: the best row of the
+// group's headline measure (its CPU per request for the loads, the round
+// trip for switch...), and how many times better it is than the best row
+// of each other model family (stackless, stackful, Go, peers), beyond or
+// within the run's noise: the larger spread of the two rows' interleaved
+// rounds or windows ((max - min) / value), 10 % where unknown, at least
+// 25 % when the machine was overloaded. Above the table, loud warnings say
+// what makes the run's figures suspect: a load average above the cores at
+// the start, a plain function call (the floor) slower than 3 ns, rows with
+// a window that had to be retried. The chart (-svg) colours bars by model
+// family with a legend, outlines each measure's base, says for each measure
+// whether lower or higher is better, and carries the load, the warnings and
+// the verdict.
 //
 // The micro benchmarks are the bodies in internal/bench, the same ones `go
 // test -bench` runs in each package, run here with testing.Benchmark at a
@@ -89,7 +107,7 @@
 //
 // Flags:
 //
-//	-quick    a short run (under 20 s): fewer coroutines, short windows
+//	-quick    a short run (about 20 s once built): fewer coroutines, short windows
 //	-long     longer windows, more rounds, 1,000,000 coroutines for memory
 //	-peers    also measure gnet and fasthttp (built from bench/peers)
 //	-only     a comma-separated list of groups to run

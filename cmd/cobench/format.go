@@ -77,6 +77,11 @@ func machineLine(rep *report) string {
 func writeMarkdown(w io.Writer, rep *report) {
 	fmt.Fprintln(w, machineLine(rep))
 	fmt.Fprintln(w)
+	for _, warning := range rep.Warnings {
+		fmt.Fprintf(w, "> **WARNING: %s.**\n\n", warning)
+	}
+	fmt.Fprintln(w, baseConvention)
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| group | measure | model | value | unit | ratio to base | reference (design brief §5; not measured in this run) | note |")
 	fmt.Fprintln(w, "|---|---|---|--:|---|--:|---|---|")
 	var group, measure string
@@ -92,6 +97,7 @@ func writeMarkdown(w io.Writer, rep *report) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			g, cell(m), cell(r.Model), formatValue(r.Value), r.Unit, formatRatio(r), cell(r.Reference), cell(r.Note))
 	}
+	writeVerdicts(w, rep.Verdict)
 }
 
 // cell escapes the characters a table cell cannot hold.

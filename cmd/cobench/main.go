@@ -44,7 +44,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{args: args}
 	fs := flag.NewFlagSet("cobench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.BoolVar(&o.quick, "quick", false, "a short run (under 20 s): fewer coroutines, short windows")
+	fs.BoolVar(&o.quick, "quick", false, "a short run (about 20 s once built): fewer coroutines, short windows")
 	fs.BoolVar(&o.long, "long", false, "longer windows, more rounds, 1,000,000 coroutines for memory")
 	only := fs.String("only", "", "comma-separated groups to run: "+strings.Join(groups, ","))
 	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet echo, fasthttp hello), built from bench/peers")
@@ -115,6 +115,10 @@ type report struct {
 	Command string  `json:"command"`
 	Seconds float64 `json:"seconds"` // how long the run took
 	Rows    []Row   `json:"rows"`
+	// Warnings say what makes the figures suspect (an overloaded machine, a
+	// slow floor, retried windows); Verdict is the closing summary.
+	Warnings []string  `json:"warnings,omitempty"`
+	Verdict  []Verdict `json:"verdict"`
 }
 
 // machine describes where a run was measured.
@@ -139,7 +143,12 @@ func measure(o *options) (*report, error) {
 	}
 	rep.Rows = rows
 	rep.Seconds = time.Since(t0).Seconds()
+	rep.Warnings = warnings(rep)
+	rep.Verdict = verdicts(rep)
 	o.progress.done(rep.Seconds)
+	for _, w := range rep.Warnings {
+		o.progress.note("%s", w)
+	}
 	return rep, nil
 }
 

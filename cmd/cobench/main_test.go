@@ -166,13 +166,24 @@ func TestFormats(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(string(table)), "\n")
 		switch format {
 		case "markdown":
-			if !strings.HasPrefix(lines[0], "Measured ") || !strings.HasPrefix(lines[2], "| group | measure |") {
+			// The machine line, warnings if any, the baseline convention,
+			// the table, then the verdict: a line per group.
+			head := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "| group | measure |") })
+			if !strings.HasPrefix(lines[0], "Measured ") || head < 0 || lines[head-2] != baseConvention {
 				t.Fatalf("markdown:\n%s", table)
 			}
-			for _, l := range lines[4:] {
+			end := head + slices.Index(lines[head:], "")
+			if end < head {
+				t.Fatalf("no verdict after the table:\n%s", table)
+			}
+			for _, l := range lines[head+2 : end] {
 				if strings.Count(l, " | ")+2 != 9 || !strings.HasSuffix(l, "|") {
 					t.Errorf("bad table line %q", l)
 				}
+			}
+			if !strings.Contains(string(table), "- **switch** (switch round trip; lower is better): **") ||
+				!strings.Contains(string(table), "- **timers** (timer add + cancel; lower is better): **") {
+				t.Errorf("no verdict line for switch and timers:\n%s", table)
 			}
 			if strings.Contains(string(table), "| memory |") {
 				t.Error("-only=switch,timers ran memory")

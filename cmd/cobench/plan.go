@@ -26,6 +26,10 @@ type Row struct {
 	Ratio float64 `json:"ratio"`
 	// Base marks the row the others of its measure are compared with.
 	Base bool `json:"base,omitempty"`
+	// Spread is how far the row's rounds (micro benchmarks) or windows
+	// (loads) fell apart: (max - min) / value; 0 when unknown. The verdict
+	// reads it as the row's noise.
+	Spread float64 `json:"spread,omitempty"`
 	// Reference is libco's figure, or a Go peer's, from the design brief:
 	// not measured in this run.
 	Reference string `json:"reference,omitempty"`
@@ -194,8 +198,10 @@ func run(o *options) ([]Row, error) {
 	return rows, nil
 }
 
-// setRatios divides every row's value by the base row's of its measure.
+// setRatios divides every row's value by the base row's of its measure,
+// after choosing the base rows by the one convention (baseConvention).
 func setRatios(rows []Row) {
+	chooseBases(rows)
 	base := map[string]float64{}
 	for _, r := range rows {
 		if r.Base {
@@ -239,13 +245,26 @@ func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
 		rows[i] = Row{
 			Group: m.group, Measure: m.measure, Model: m.model,
 			Value: median(ns[i]), Unit: "ns/op", Base: m.base, Reference: m.ref,
-			Note: fmt.Sprintf("%d allocs/op", allocs[i]),
+			Note:   fmt.Sprintf("%d allocs/op", allocs[i]),
+			Spread: spread(ns[i]),
 		}
 		if len(cpu[i]) > 0 {
 			rows[i].Note += fmt.Sprintf("; CPU %s ns/op", formatValue(median(cpu[i])))
 		}
 	}
 	return rows, nil
+}
+
+// spread is (max - min) / median of xs, 0 for fewer than two.
+func spread(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	m := median(xs)
+	if m == 0 {
+		return 0
+	}
+	return (slices.Max(xs) - slices.Min(xs)) / m
 }
 
 func median(xs []float64) float64 {
@@ -443,6 +462,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 	// a burst of load from elsewhere on the machine does not fall on one
 	// model only; a model's figures are over all its windows together.
 	results := make([]bench.LoadResult, len(models))
+	windows := make([][]bench.LoadResult, len(models)) // each window's own, for the spread
 	retried := make([]int, len(models))
 	for round := range s.loads {
 		for i, model := range models {
@@ -461,6 +481,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 				return nil, fmt.Errorf("%s: %s: no request answered", title, model)
 			}
 			results[i] = addResults(results[i], r)
+			windows[i] = append(windows[i], r)
 		}
 	}
 	names := map[string]string{
@@ -493,6 +514,13 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			}
 			row := Row{Group: group, Measure: title + ": " + measure, Model: name, Value: v, Unit: unit,
 				Base: model == base, Reference: loadRefs[fmt.Sprintf("%s/%d/%s/%s", kind, conns, model, metric)]}
+			var per []float64
+			for _, w := range windows[i] {
+				if x, ok := value(w); ok {
+					per = append(per, x)
+				}
+			}
+			row.Spread = spread(per)
 			if note != nil {
 				row.Note = note(model, results[i])
 			}

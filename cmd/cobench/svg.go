@@ -9,37 +9,48 @@ import (
 	"strings"
 )
 
-// Chart layout, in pixels.
+// Chart layout, in pixels. Text widths are estimated at charWidth per
+// character of 12 px sans-serif (a little wide, so labels are never
+// clipped).
 const (
-	chartWidth  = 960
-	labelWidth  = 300 // the model names, right-aligned before the bars
-	barMax      = 500 // the longest bar of a measure
+	barMax      = 460 // the longest bar of a measure
 	barHeight   = 16
 	barGap      = 4
 	titleHeight = 26
 	blockGap    = 12
+	charWidth   = 7.0
+	margin      = 10
 )
 
-// barColor colors a bar by model family: the base row of each measure
-// (stackless, or net/http) stands out.
+// familyColors colour bars by model family; the legend lists them in this
+// order.
+var familyColors = []struct{ family, color string }{
+	{famStackless, "#1f77b4"},
+	{famStackful, "#ff7f0e"},
+	{famGo, "#2ca02c"},
+	{famPeer, "#9467bd"},
+	{famLoop, "#17becf"},
+	{famFloor, "#bbbbbb"},
+}
+
 func barColor(r Row) string {
-	m := strings.ToLower(r.Model)
-	switch {
-	case r.Base:
-		return "#1f77b4"
-	case strings.HasPrefix(m, "stackless"):
-		return "#6baed6"
-	case strings.HasPrefix(m, "stackful"):
-		return "#ff7f0e"
-	case strings.Contains(m, "floor"):
-		return "#bbbbbb"
+	f := family(r.Model)
+	for _, fc := range familyColors {
+		if fc.family == f {
+			return fc.color
+		}
 	}
 	return "#7f7f7f"
 }
 
+func textWidth(s string) float64 { return float64(len([]rune(s))) * charWidth }
+
 // chartSVG draws one block of horizontal bars per measure, each bar's
-// length proportional to its value over the largest of the measure, with
-// the value and the ratio to the base row written after it.
+// length proportional to its value over the largest of the measure (on a
+// log scale when the values span more than 50×), with the value and the
+// ratio to the base row after it; a legend of the colours, each block's
+// direction of "better", and the run's machine, load and warnings at the
+// top.
 func chartSVG(rep *report) string {
 	type block struct {
 		title string
@@ -53,8 +64,56 @@ func chartSVG(rep *report) string {
 		}
 		blocks = append(blocks, block{r.Measure, []Row{r}})
 	}
+	valueText := func(r Row) string {
+		text := formatValue(r.Value) + " " + r.Unit
+		if ratio := formatRatio(r); ratio != "" {
+			text += "  " + ratio
+		}
+		return text
+	}
+	title := func(bl block) string {
+		dir := "lower is better"
+		if higherIsBetter(bl.rows[0].Unit) {
+			dir = "higher is better"
+		}
+		return fmt.Sprintf("%s (%s, %s)", bl.title, bl.rows[0].Unit, dir)
+	}
+	header := fmt.Sprintf("cobench, %s: %d × %s, %s, load average %s at the start", rep.Machine.Date, rep.Machine.CPUs, rep.Machine.Model, rep.Machine.Go, rep.Machine.LoadAvg)
+	labelW, textW, width := 0.0, 0.0, textWidth(header)
+	for _, bl := range blocks {
+		width = max(width, textWidth(title(bl))+10) // titles have a bold font: +10 %
+		for _, r := range bl.rows {
+			labelW = max(labelW, textWidth(r.Model))
+			textW = max(textW, textWidth(valueText(r)))
+		}
+	}
+	labelX := margin + labelW + 8 // the bars start here
+	width = math.Ceil(max(width+2*margin, labelX+barMax+6+textW+margin))
+
 	var b strings.Builder
-	y := 40
+	y := 22.0
+	// 13 px bold text runs about 1.2 times as wide as the estimate.
+	wrapAt := int((width - 2*margin) / (charWidth * 1.2))
+	line := func(color, weight, s string) {
+		for _, l := range wrap(s, wrapAt) {
+			fmt.Fprintf(&b, `<text x="%d" y="%.0f" font-size="13" fill="%s" font-weight="%s">%s</text>`+"\n", margin, y, color, weight, html.EscapeString(l))
+			y += 18
+		}
+	}
+	line("black", "normal", header)
+	for _, w := range rep.Warnings {
+		line("#c00000", "bold", "WARNING: "+w)
+	}
+	// The legend: a square per family, then what the ratio means.
+	x := float64(margin)
+	for _, fc := range familyColors {
+		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="12" height="12" fill="%s"/>`+"\n", x, y-10, fc.color)
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", x+16, y, html.EscapeString(fc.family))
+		x += 16 + textWidth(fc.family) + 18
+	}
+	y += 18
+	line("#444444", "normal", "× = ratio to the measure's base row (the Go way where measured, else stackless); outlined bar = the base; bar lengths compare within a measure only")
+	y += 4
 	for _, bl := range blocks {
 		peak, low := 0.0, math.Inf(1)
 		for _, r := range bl.rows {
@@ -66,11 +125,11 @@ func chartSVG(rep *report) string {
 		// A measure whose values span more than 50× is drawn on a log scale,
 		// where the smallest value gets a tenth of the longest bar.
 		logScale := low > 0 && peak/low > 50
-		scale := ""
+		t := title(bl)
 		if logScale {
-			scale = ", log scale"
+			t += ", log scale"
 		}
-		fmt.Fprintf(&b, `<text x="10" y="%d" font-weight="bold">%s (%s%s)</text>`+"\n", y+16, html.EscapeString(bl.title), html.EscapeString(bl.rows[0].Unit), scale)
+		fmt.Fprintf(&b, `<text x="%d" y="%.0f" font-weight="bold">%s</text>`+"\n", margin, y+16, html.EscapeString(t))
 		y += titleHeight
 		for _, r := range bl.rows {
 			w := 0.0
@@ -80,19 +139,55 @@ func chartSVG(rep *report) string {
 			case peak > 0:
 				w = r.Value / peak * barMax
 			}
-			text := formatValue(r.Value) + " " + r.Unit
-			if ratio := formatRatio(r); ratio != "" {
-				text += "  " + ratio
+			w = max(w, 1)
+			fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="end">%s</text>`+"\n", labelX-8, y+barHeight-4, html.EscapeString(r.Model))
+			stroke := ""
+			if r.Base {
+				stroke = ` stroke="black" stroke-width="1.5"`
 			}
-			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", labelWidth-8, y+barHeight-4, html.EscapeString(r.Model))
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", labelWidth, y, max(w, 1), barHeight, barColor(r))
-			fmt.Fprintf(&b, `<text x="%.1f" y="%d">%s</text>`+"\n", float64(labelWidth)+max(w, 1)+6, y+barHeight-4, html.EscapeString(text))
+			fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.1f" height="%d" fill="%s"%s/>`+"\n", labelX, y, w, barHeight, barColor(r), stroke)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.0f">%s</text>`+"\n", labelX+w+6, y+barHeight-4, html.EscapeString(valueText(r)))
 			y += barHeight + barGap
 		}
 		y += blockGap
 	}
-	head := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", chartWidth, y, chartWidth, y)
-	head += fmt.Sprintf(`<rect width="100%%" height="100%%" fill="white"/>`+"\n"+`<text x="10" y="22" font-size="13">%s</text>`+"\n",
-		html.EscapeString(fmt.Sprintf("cobench, %s: %d × %s, %s", rep.Machine.Date, rep.Machine.CPUs, rep.Machine.Model, rep.Machine.Go)))
+	if len(rep.Verdict) > 0 {
+		y += 8
+		line("black", "bold", "Verdict: the best of each group's headline measure, and its lead over each other family's best")
+		for _, v := range rep.Verdict {
+			var ms []string
+			for _, m := range v.Margins {
+				noise := "within noise"
+				if m.Beyond {
+					noise = "beyond noise"
+				}
+				ms = append(ms, fmt.Sprintf("%.2f× vs %s (%s)", m.Factor, m.Model, noise))
+			}
+			line("black", "normal", fmt.Sprintf("%s: %s, %s %s; %s", v.Group, v.Winner, formatValue(v.Value), v.Unit, strings.Join(ms, "; ")))
+		}
+	}
+	height := math.Ceil(y)
+	head := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
+	head += `<rect width="100%" height="100%" fill="white"/>` + "\n"
 	return head + b.String() + "</svg>\n"
+}
+
+// wrap breaks s into lines of at most n characters at spaces.
+func wrap(s string, n int) []string {
+	var lines []string
+	var cur strings.Builder
+	for _, word := range strings.Fields(s) {
+		if cur.Len() > 0 && len([]rune(cur.String()))+1+len([]rune(word)) > n {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(word)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
 }
