@@ -29,19 +29,22 @@ const (
 // family tells which model family a row's model belongs to.
 func family(model string) string {
 	m := strings.ToLower(model)
+	for _, client := range []string{"resp ", "cohttp ", "go-redis "} { // "cohttp stackless", "go-redis goroutines"...
+		m = strings.TrimPrefix(m, client)
+	}
 	switch {
 	case strings.HasPrefix(m, "plain func"), strings.Contains(m, "(floor"):
 		return famFloor
-	case strings.HasPrefix(m, "stackless"), strings.HasPrefix(m, "resp stackless"):
+	case strings.HasPrefix(m, "stackless"):
 		return famStackless
-	case strings.HasPrefix(m, "stackful"), strings.HasPrefix(m, "resp stackful"), strings.HasPrefix(m, "go-redis stackful"):
+	case strings.HasPrefix(m, "stackful"):
 		return famStackful
 	case strings.HasPrefix(m, "gnet"), strings.HasPrefix(m, "fasthttp"):
 		return famPeer
 	case strings.HasPrefix(m, "loop"):
 		return famLoop
 	}
-	return famGo // goroutines, net/http, time.*, iter.Pull, go-redis goroutines
+	return famGo // goroutines, net/http, time.*, iter.Pull, go-redis on goroutines
 }
 
 // goBaseRank orders the Go rows that may be a measure's base: the

@@ -27,6 +27,33 @@ func rowsOf() []Row {
 	}
 }
 
+// TestFamily: every model name cobench and bench/tfb print falls in the
+// right family.
+func TestFamily(t *testing.T) {
+	for model, want := range map[string]string{
+		"stackful (cohttp server, its //co:stackless source)": famStackful,
+		"stackless (cohttp server, generated frames)":         famStackless,
+		"cohttp stackless":                               famStackless,
+		"cohttp stackful pgx":                            famStackful,
+		"resp stackless (generated)":                     famStackless,
+		"go-redis stackful (conet)":                      famStackful,
+		"go-redis goroutines":                            famGo,
+		"net/http (time.Sleep in the handler)":           famGo,
+		"goroutine per conn (Go net), GOMAXPROCS=2":      famGo,
+		"time.Sleep":                                     famGo,
+		"iter.Pull create+next+stop (floor of stackful)": famFloor,
+		"plain func call (floor)":                        famFloor,
+		"gnet (N loops)":                                 famPeer,
+		"fasthttp":                                       famPeer,
+		"loop wheel (both models)":                       famLoop,
+		"loop.Group Submit, loop 0 → 1 → 0":              famLoop,
+	} {
+		if got := family(model); got != want {
+			t.Errorf("family(%q) = %s, want %s", model, got, want)
+		}
+	}
+}
+
 // TestBaseConvention: the base of a measure is its Go row (goroutines
 // before iter.Pull, never the floor); without one, the row the group marked.
 func TestBaseConvention(t *testing.T) {
