@@ -29,6 +29,7 @@ type operandKind struct {
 	num  bool   // an int: usable as an index and in arithmetic
 	lv   bool   // addressable: usable as an assignment target
 	rng  bool   // rangeable
+	ok   bool   // has a comma-ok form (assertion, map lookup, receive)
 }
 
 var operandKinds = []operandKind{
@@ -38,13 +39,15 @@ var operandKinds = []operandKind{
 	{name: "deref", typ: "int", expr: "*st.p", zero: "7", cmp: true, num: true, lv: true},
 	{name: "index", typ: "int", expr: "st.s[0]", zero: "7", cmp: true, num: true, lv: true},
 	{name: "arrayindex", typ: "int", expr: "st.a[0]", zero: "7", cmp: true, num: true, lv: true},
-	{name: "mapindex", typ: "int", expr: `st.m["k"]`, zero: "7", cmp: true, num: true, lv: true},
+	{name: "mapindex", typ: "int", expr: `st.m["k"]`, zero: "7", cmp: true, num: true, lv: true, ok: true},
 	{name: "slice", typ: "[]int", expr: "st.s[0:2]", zero: "nil", rng: true},
 	{name: "stringslice", typ: "string", expr: "st.str[0:2]", zero: `"q"`, cmp: true, rng: true},
 	{name: "len", typ: "int", expr: "len(st.s)", zero: "7", cmp: true, num: true},
 	{name: "cap", typ: "int", expr: "cap(st.s)", zero: "7", cmp: true, num: true},
 	{name: "min", typ: "int", expr: "min(st.v, 1000)", zero: "7", cmp: true, num: true},
 	{name: "max", typ: "int", expr: "max(st.v, 0)", zero: "7", cmp: true, num: true},
+	{name: "copy", typ: "int", expr: "copy(st.s, []int{st.v})", zero: "7", cmp: true, num: true},
+	{name: "real", typ: "float64", expr: "real(st.c)", zero: "7", cmp: true},
 	{name: "new", typ: "int", expr: "*new(st.v)", zero: "7", cmp: true, num: true},
 	{name: "make", typ: "[]int", expr: "make([]int, st.v%8)", zero: "nil", show: "len(%s)"},
 	{name: "append", typ: "[]int", expr: "append(st.s[:1:1], st.v)", zero: "nil", rng: true},
@@ -53,16 +56,16 @@ var operandKinds = []operandKind{
 	{name: "bytes", typ: "[]byte", expr: "[]byte(st.str)", zero: "nil", show: "string(%s)", rng: true},
 	{name: "runes", typ: "[]rune", expr: "[]rune(st.str)", zero: "nil", show: "string(%s)"},
 	{name: "string", typ: "string", expr: "string(st.b)", zero: `"q"`, cmp: true},
-	{name: "byteskey", typ: "int", expr: "st.m2[string(st.b)]", zero: "7", cmp: true, num: true},
+	{name: "byteskey", typ: "int", expr: "st.m2[string(st.b)]", zero: "7", cmp: true, num: true, ok: true},
 	{name: "iface", typ: "any", expr: "any(st.v)", zero: "nil", cmp: true},
 	{name: "ifacestruct", typ: "any", expr: "any(st.pt)", zero: "nil", cmp: true},
 	{name: "ifacelit", typ: "any", expr: "any(point{st.v, 1})", zero: "nil", cmp: true},
 	{name: "compare", typ: "bool", expr: "st.v > 50", zero: "false", cmp: true},
 	{name: "logical", typ: "bool", expr: "st.v > 0 && st.v < 50", zero: "false", cmp: true},
-	{name: "assert", typ: "int", expr: "st.i.(int)", zero: "7", cmp: true, num: true},
+	{name: "assert", typ: "int", expr: "st.i.(int)", zero: "7", cmp: true, num: true, ok: true},
 	{name: "assertptr", typ: "int", expr: "*st.ip.(*int)", zero: "7", cmp: true, num: true},
 	{name: "assertok", typ: "bool", expr: "assertOK(st.i)", zero: "false", cmp: true},
-	{name: "receive", typ: "int", expr: "<-st.ch", zero: "7", cmp: true, num: true},
+	{name: "receive", typ: "int", expr: "<-st.ch", zero: "7", cmp: true, num: true, ok: true},
 	{name: "methodvalue", typ: "func() int", expr: "st.obj.get", zero: "st.f", show: "%s()"},
 	{name: "methodcall", typ: "int", expr: "st.obj.get()", zero: "7", cmp: true, num: true},
 	{name: "closurecall", typ: "int", expr: "st.f()", zero: "7", cmp: true, num: true},
@@ -88,6 +91,7 @@ func cmpKind(k operandKind) bool   { return k.cmp }
 func numKind(k operandKind) bool   { return k.num }
 func lvKind(k operandKind) bool    { return k.lv }
 func rangeKind(k operandKind) bool { return k.rng }
+func okKind(k operandKind) bool    { return k.ok }
 
 var positions = []position{
 	{name: "eqleft", ok: cmpKind, code: "a := ({{E}}) == {{S}}\n\tb := 0"},
@@ -119,6 +123,8 @@ var positions = []position{
 	{name: "switchtag", ok: cmpKind, code: "a := 0\n\tswitch ({{E}}) {\n\tcase {{S}}:\n\t\ta = 1\n\tdefault:\n\t\ta = 2\n\t}\n\tb := 0"},
 	{name: "cases", ok: cmpKind, code: "a := 0\n\tswitch {{S}} {\n\tcase {{E}}:\n\t\ta = 1\n\t}\n\tb := 0"},
 	{name: "casecall", ok: cmpKind, code: "a := 0\n\tswitch {\n\tcase ({{E}}) == {{S}}:\n\t\ta = 1\n\t}\n\tb := 0"},
+	{name: "commaok", ok: okKind, code: "tbl := make([]int, 300)\n\tvar ok bool\n\ttbl[{{S}}%300], ok = {{E}}\n\ta, b := firstSet(tbl), ok"},
+	{name: "commaokdefine", ok: okKind, code: "a, ok := {{E}}\n\tb := {{S}}\n\t_ = ok"},
 	{name: "rangeint", ok: numKind, code: "a, b := 0, 0\n\tfor i := range {{E}} {\n\t\tif i == 0 {\n\t\t\t_ = {{S}}\n\t\t}\n\t\ta++\n\t}"},
 	{name: "range", ok: rangeKind, code: "a, b := 0, 0\n\tfor i, v := range {{E}} {\n\t\tif i == 0 {\n\t\t\t_ = {{S}}\n\t\t}\n\t\tt.Printf(\"{{cell}} range %v %v\", i, v)\n\t\ta++\n\t}"},
 }
@@ -160,6 +166,7 @@ type state struct {
 	f   func() int
 	pt  point
 	lp  *int
+	c   complex128
 }
 
 func newState(t *trace.T, x *int, loc *int) *state {
@@ -167,7 +174,7 @@ func newState(t *trace.T, x *int, loc *int) *state {
 	st := &state{t: t, x: x, v: 5, p: &v, s: []int{1, 2, 3}, a: [3]int{4, 5, 6},
 		m: map[string]int{"k": 8}, m2: map[string]int{"ab": 1, "zb": 2}, b: []byte("ab"),
 		str: "ab", i: 1, ip: &one, ch: make(chan int, 4), obj: &obj{n: 1},
-		f: func() int { return 10 }, pt: point{1, 2}, lp: loc}
+		f: func() int { return 10 }, pt: point{1, 2}, lp: loc, c: 3}
 	st.ch <- 11
 	st.ch <- 12
 	return st
@@ -202,6 +209,7 @@ func mut[T any](co *stackful.Co, st *state, v T) T {
 	st.f = func() int { return 20 }
 	st.pt.x += 100
 	*st.lp += 100
+	st.c += 100
 	st.t.Printf("mut")
 	return v
 }
