@@ -255,7 +255,7 @@ func warnings(rep *report) []string {
 		ws = append(ws, w)
 	}
 	for _, r := range rep.Rows {
-		if family(r.Model) == famFloor && r.Value > floorLimit {
+		if strings.HasPrefix(r.Model, "plain func call") && r.Value > floorLimit { // not iter.Pull's "floor of stackful"
 			ws = append(ws, fmt.Sprintf("a plain function call took %s %s (about 1 ns on an idle machine, warn above %.0f): the CPU was starved or throttled during the micro benchmarks, and their absolute figures are inflated", formatValue(r.Value), r.Unit, floorLimit))
 		}
 	}

@@ -144,6 +144,7 @@ func TestVerdicts(t *testing.T) {
 // each named, loudly, in the Markdown and the chart.
 func TestWarnings(t *testing.T) {
 	rep := &report{Machine: machine{CPUs: 2, LoadAvg: "0.50 0.40 0.30", Date: "d", Model: "m", Go: "go"}, Rows: rowsOf()}
+	rep.Rows = append(rep.Rows, Row{Group: "create", Measure: "create + run + release", Model: "iter.Pull create+next+stop (floor of stackful)", Value: 374, Unit: "ns/op"})
 	if ws := warnings(rep); len(ws) != 0 {
 		t.Fatalf("quiet run warned: %q", ws)
 	}
