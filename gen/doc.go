@@ -58,7 +58,7 @@
 // unmarked function (other than for a Handle parameter) is a diagnostic; a
 // closure that uses it is a closure that suspends (see below).
 //
-// Add cogen to a module as a tool (Go 1.24+), once:
+// Add cogen to a module as a tool (Go 1.26, which cogen needs), once:
 //
 //	go get -tool github.com/cogen-go/cogen/cmd/cogen
 //

@@ -5,7 +5,7 @@
 //
 //	cogen [-n] [-tags list] [packages]
 //
-// Set it up in a module as a tool (Go 1.24+), once:
+// Set it up in a module as a tool (Go 1.26, which cogen needs), once:
 //
 //	go get -tool github.com/cogen-go/cogen/cmd/cogen
 //
