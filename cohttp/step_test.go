@@ -87,3 +87,37 @@ func TestPipelinedPending(t *testing.T) {
 		t.Fatalf("%d answers in %d writes, want %d answers in many writes", answers, writes, want)
 	}
 }
+
+// TestStepHandOff: a pipelined batch whose handlers do not wait is
+// answered by one step (one write); a request handed to a WaitHandler
+// makes step return with the answers before it (a write of their own), and
+// the step after the WaitHandler has run answers it and the rest of the
+// batch together, in order.
+func TestStepHandOff(t *testing.T) {
+	wh := &WaitHandler{} // step only records it: the connection's coroutine would run it
+	c := benchConn(t, func(w *ResponseWriter, r *Request) {
+		if string(r.Path()) == "/wait" {
+			w.Wait(wh)
+			return
+		}
+		w.WriteString("plain " + string(r.Path()))
+	})
+	get := func(p string) string { return "GET " + p + " HTTP/1.1\r\nHost: x\r\n\r\n" }
+	feed(c, get("/a")+get("/b")+get("/c"))
+	if act := c.step(); act != actRead || bytes.Count(c.out, []byte("HTTP/1.1 200")) != 3 {
+		t.Fatalf("plain batch: action %d, answers %q", act, c.out)
+	}
+	c.out = c.out[:0]
+	feed(c, get("/a")+get("/wait")+get("/c"))
+	if act := c.step(); act != actHandOff || c.phase != phHandler || !bytes.HasSuffix(c.out, []byte("plain /a")) || bytes.Count(c.out, []byte("HTTP/1.1")) != 1 {
+		t.Fatalf("batch with a waiting request: action %d, phase %d, first write %q", act, c.phase, c.out)
+	}
+	c.out = c.out[:0]
+	if c.w.waiting != wh {
+		t.Fatal("the WaitHandler was not recorded")
+	}
+	c.w.WriteString("waited") // what the WaitHandler would write
+	if act := c.step(); act != actRead || !bytes.Contains(c.out, []byte("waited")) || !bytes.HasSuffix(c.out, []byte("plain /c")) || bytes.Count(c.out, []byte("HTTP/1.1")) != 2 {
+		t.Fatalf("after the WaitHandler: action %d, second write %q", act, c.out)
+	}
+}
