@@ -37,6 +37,11 @@ type emitter struct {
 	importNames map[string]bool
 	funcs       []*Func  // the marked functions of the file
 	pkgNames    pkgNames // package-level names
+	// cur is the source line the generated text being rendered maps to,
+	// 0 if unknown (after code that spans generated lines). Rendering
+	// runs in the order of the output, so that line and at can tell
+	// whether a token needs a directive.
+	cur int
 }
 
 // genPackages are the packages generated code refers to on its own, by
@@ -228,13 +233,40 @@ func restoreLines(src []byte, name string) []byte {
 	return bytes.Join(lines, []byte("\n"))
 }
 
-// line is a //line directive for a source position.
+// line is a //line directive for a source position: the generated line
+// after it maps to the position's line. Every statement, and every
+// terminator of a state that evaluates source expressions, starts with one,
+// because a directive holds until the next one in the text of the file,
+// not in the order the states run.
 func (e *emitter) line(pos token.Pos) jen.Code {
 	if !pos.IsValid() {
 		return nil
 	}
-	return jen.Comment(fmt.Sprintf("//line %s:%d", e.srcName, e.fset.Position(pos).Line))
+	e.cur = e.fset.Position(pos).Line
+	return jen.Comment(fmt.Sprintf("//line %s:%d", e.srcName, e.cur))
 }
+
+// at keeps the line of a token that gives an operation its position (the
+// parenthesis of a call, the bracket of an index, a binary operator, ...):
+// gc reports a call or a panic at the line of that token, and a multi-line
+// source expression is rendered on one generated line. If the generated
+// text at this point does not map to pos's line, at returns an inline
+// /*line*/ directive to put before the token, else nil.
+func (e *emitter) at(pos token.Pos) jen.Code {
+	if !pos.IsValid() {
+		return nil
+	}
+	l := e.fset.Position(pos).Line
+	if l == e.cur {
+		return nil
+	}
+	e.cur = l
+	return jen.Comment(fmt.Sprintf("/*line %s:%d*/", e.srcName, l))
+}
+
+// lost records that the generated text has moved to another line that no
+// directive maps (after a block, or glue code of several lines).
+func (e *emitter) lost() { e.cur = 0 }
 
 // typeParams returns the type parameter declarations and uses of a frame.
 func (e *emitter) typeParams(fn *Func) (decl, use []jen.Code) {

@@ -158,7 +158,10 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 			}
 		}
 	}
+	// A state is entered from anywhere: no directive above it holds.
+	e.lost()
 	for _, n := range b.nodes {
+		e.lost() // the glue code of the node before spans lines
 		switch n := n.(type) {
 		case *stmtNode:
 			add(e.line(n.pos))
@@ -188,6 +191,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 				add(call)
 			}
 			add(jen.If(jen.Id(p.task).Dot("Blocked").Call()).Block(jen.Return(e.gq(stacklessPath, "Suspend"))))
+			e.lost()
 			add(e.bindResults(r, n.results, n.box, n.targets)...)
 		case *resultNode:
 			if n.results != nil {
@@ -199,10 +203,12 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 			add(e.synth(r, n))
 		}
 	}
+	e.lost()
 	switch t := b.term.(type) {
 	case *jumpTerm:
 		add(e.jumpLast(r, t.jump, next)...)
 	case *branchTerm:
+		add(e.line(t.cond.Pos()))
 		if t.then == next && t.els != next {
 			add(jen.If(r.negate(t.cond)).Block(e.jumpCode(r, jump{to: t.els}, false)...))
 			add(e.jumpLast(r, jump{to: t.then}, next)...)
@@ -211,14 +217,19 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 			add(e.jumpLast(r, jump{to: t.els}, next)...)
 		}
 	case *switchTerm:
-		var cases []jen.Code
-		for _, c := range t.clauses {
-			cases = append(cases, jen.Case(r.exprs(c.exprs)...).Block(e.setPC(p, c.to)))
-		}
 		add(e.setPC(p, t.dflt))
 		var head []jen.Code
 		if t.tag != nil {
+			add(e.line(t.tag.Pos()))
 			head = append(head, r.cond(t.tag))
+		}
+		var cases []jen.Code
+		for _, c := range t.clauses {
+			if len(c.exprs) > 0 {
+				cases = append(cases, e.line(c.exprs[0].Pos()))
+			}
+			cases = append(cases, jen.Case(r.exprs(c.exprs)...).Block(e.setPC(p, c.to)))
+			e.lost()
 		}
 		add(jen.Switch(head...).Block(cases...))
 		add(jen.Continue())
@@ -242,6 +253,7 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		} else {
 			add(e.setPC(p, t.dflt.to))
 		}
+		add(e.line(t.x.Pos()))
 		var head *jen.Statement
 		if t.bind != "" {
 			head = jen.Id(t.bind).Op(":=").Add(r.expr(t.x)).Assert(jen.Type())

@@ -52,6 +52,50 @@ func (r *rctx) exprs(list []ast.Expr) []jen.Code {
 }
 
 func (r *rctx) expr(x ast.Expr) *jen.Statement {
+	if !r.operation(x) {
+		return r.expr1(x, false)
+	}
+	// The line of the whole expression first, then of each token that
+	// gives a part its position (see emitter.at).
+	if mark := r.e.at(x.Pos()); mark != nil {
+		return jen.Add(mark).Add(r.expr1(x, true))
+	}
+	return r.expr1(x, true)
+}
+
+// operation reports whether x is an expression that can call or panic at
+// its own position (a call, an index, a dereference, an operator...),
+// rather than a name, a literal, a constant or a type.
+func (r *rctx) operation(x ast.Expr) bool {
+	if x == nil || !x.Pos().IsValid() {
+		return false
+	}
+	switch x := x.(type) {
+	case *ast.CallExpr, *ast.IndexExpr, *ast.SliceExpr, *ast.TypeAssertExpr, *ast.StarExpr, *ast.UnaryExpr, *ast.BinaryExpr:
+	case *ast.SelectorExpr:
+		if id, ok := x.X.(*ast.Ident); ok {
+			if _, ok := r.p.info.Uses[id].(*types.PkgName); ok {
+				return false // a qualified identifier
+			}
+		}
+	default:
+		return false
+	}
+	if tv, ok := r.p.info.Types[x]; ok && (tv.IsType() || tv.Value != nil) {
+		return false
+	}
+	return true
+}
+
+// expr1 renders x; if op, with the lines of the tokens that give its
+// operation a position (x is a source expression that calls or panics).
+func (r *rctx) expr1(x ast.Expr, op bool) *jen.Statement {
+	at := func(pos token.Pos) jen.Code {
+		if !op {
+			return nil
+		}
+		return r.e.at(pos)
+	}
 	switch x := x.(type) {
 	case nil:
 		return jen.Empty()
@@ -90,28 +134,32 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 				return r.e.qualPath(pn.Imported().Path(), pn.Imported().Name(), x.Sel.Name)
 			}
 		}
-		return r.primary(x.X).Dot(x.Sel.Name)
+		return r.primary(x.X).Add(at(x.Sel.Pos())).Dot(x.Sel.Name)
 	case *ast.IndexExpr:
-		return r.primary(x.X).Index(r.expr(x.Index))
+		base := r.primary(x.X).Add(at(x.Lbrack))
+		return base.Index(r.expr(x.Index))
 	case *ast.IndexListExpr:
 		return r.primary(x.X).Types(r.exprs(x.Indices)...)
 	case *ast.SliceExpr:
+		base := r.primary(x.X).Add(at(x.Lbrack))
 		items := []jen.Code{r.expr(x.Low), r.expr(x.High)}
 		if x.Slice3 {
 			items = append(items, r.expr(x.Max))
 		}
-		return r.primary(x.X).Index(items...)
+		return base.Index(items...)
 	case *ast.TypeAssertExpr:
+		base := r.primary(x.X).Add(at(x.Lparen))
 		if x.Type == nil {
-			return r.primary(x.X).Assert(jen.Type())
+			return base.Assert(jen.Type())
 		}
-		return r.primary(x.X).Assert(r.expr(x.Type))
+		return base.Assert(r.expr(x.Type))
 	case *ast.CallExpr:
+		fun := r.primary(x.Fun).Add(at(x.Lparen))
 		args := r.exprs(x.Args)
 		if x.Ellipsis.IsValid() && len(args) > 0 {
 			args[len(args)-1] = jen.Add(args[len(args)-1]).Op("...")
 		}
-		return r.primary(x.Fun).Call(args...)
+		return fun.Call(args...)
 	case *ast.StarExpr:
 		return jen.Op("*").Add(r.operand(x.X))
 	case *ast.UnaryExpr:
@@ -124,7 +172,11 @@ func (r *rctx) expr(x ast.Expr) *jen.Statement {
 		}
 		return jen.Op(x.Op.String()).Add(r.operand(x.X))
 	case *ast.BinaryExpr:
-		return r.binary(x.X, x.Op.String(), x.Op.Precedence(), x.Y)
+		var opPos token.Pos
+		if op {
+			opPos = x.OpPos
+		}
+		return r.binary(x.X, x.Op.String(), opPos, x.Op.Precedence(), x.Y)
 	case *ast.KeyValueExpr:
 		return r.expr(x.Key).Op(":").Add(r.expr(x.Value))
 	case *ast.ArrayType:
@@ -189,11 +241,12 @@ func precedence(e ast.Expr) int {
 // binary renders x op y for an operator of precedence prec. Binary
 // operators associate to the left, so a right operand of the same
 // precedence needs parentheses too.
-func (r *rctx) binary(x ast.Expr, op string, prec int, y ast.Expr) *jen.Statement {
+func (r *rctx) binary(x ast.Expr, op string, opPos token.Pos, prec int, y ast.Expr) *jen.Statement {
 	left := r.expr(x)
 	if precedence(x) < prec {
 		left = jen.Parens(left)
 	}
+	left.Add(r.e.at(opPos))
 	right := r.expr(y)
 	if precedence(y) <= prec {
 		right = jen.Parens(right)
@@ -317,6 +370,7 @@ func (r *rctx) funcLit(x *ast.FuncLit) *jen.Statement {
 	})
 	inner := *r
 	inner.lit++
+	defer r.e.lost()
 	if len(boxed) == 0 {
 		return jen.Func().Add(inner.funcType(x.Type)).Block(inner.stmts(x.Body.List)...)
 	}
@@ -353,7 +407,9 @@ func (r *rctx) stmt(s ast.Stmt) []jen.Code {
 }
 
 func (r *rctx) block(list []ast.Stmt) *jen.Statement {
-	return jen.Block(r.stmts(list)...)
+	b := jen.Block(r.stmts(list)...)
+	r.e.lost()
+	return b
 }
 
 func (r *rctx) simple(s ast.Stmt) jen.Code {
@@ -456,9 +512,11 @@ func (r *rctx) stmtBody(s ast.Stmt) []jen.Code {
 			if cc.Comm == nil {
 				head = jen.Default()
 			} else {
+				cases = append(cases, r.e.line(cc.Case))
 				head = jen.Case(r.simple(cc.Comm))
 			}
 			cases = append(cases, head.Block(r.stmts(cc.Body)...))
+			r.e.lost()
 		}
 		return []jen.Code{jen.Select().Block(cases...)}
 	case *ast.LabeledStmt:
@@ -486,9 +544,11 @@ func (r *rctx) clauses(body *ast.BlockStmt) []jen.Code {
 		if cc.List == nil {
 			head = jen.Default()
 		} else {
+			out = append(out, r.e.line(cc.Case))
 			head = jen.Case(r.exprs(cc.List)...)
 		}
 		out = append(out, head.Block(r.stmts(cc.Body)...))
+		r.e.lost()
 	}
 	return out
 }
@@ -633,6 +693,10 @@ func (r *rctx) branch(s *ast.BranchStmt) []jen.Code {
 // sees the values of the defer statement, as Go's defer does.
 func (r *rctx) deferStmt(s *ast.DeferStmt) jen.Code {
 	call := s.Call
+	defer r.e.lost()
+	// The evaluation starts a line of the block below: it needs the
+	// statement's line again.
+	first := r.e.line(s.Pos())
 	var lhs, rhs []jen.Code
 	bind := func(base string, e ast.Expr) *jen.Statement {
 		name := r.p.names.fresh(base)
@@ -667,7 +731,7 @@ func (r *rctx) deferStmt(s *ast.DeferStmt) jen.Code {
 	if len(lhs) == 0 {
 		return push
 	}
-	return jen.Block(jen.List(lhs...).Op(":=").List(rhs...), push)
+	return jen.Block(first, jen.List(lhs...).Op(":=").List(rhs...), push)
 }
 
 // staticFunc reports whether a deferred function is a package-level
@@ -736,7 +800,7 @@ func (r *rctx) negate(cond ast.Expr) *jen.Statement {
 			inverse[token.GTR], inverse[token.GEQ] = "<=", "<"
 		}
 		if op, ok := inverse[c.Op]; ok {
-			inv := r.binary(c.X, op, c.Op.Precedence(), c.Y)
+			inv := r.binary(c.X, op, c.OpPos, c.Op.Precedence(), c.Y)
 			if bareCompositeLit(c) {
 				return jen.Parens(inv)
 			}
