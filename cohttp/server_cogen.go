@@ -54,6 +54,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 		case 2:
 //line server.go:25
 			f.act = f.c.step()
+//line server.go:26
 			if len(f.c.out) <= 0 {
 				f.PC = 7
 				continue
@@ -75,6 +76,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r1
+//line server.go:27
 			if err == nil {
 				f.PC = 11
 				continue
@@ -86,15 +88,21 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			return stackless.Done
 		case 7:
 			f.PC = 16
+//line server.go:32
 			switch f.act {
+//line server.go:33
 			case actClose:
 				f.PC = 17
+//line server.go:35
 			case actWrite:
 				f.PC = 2
+//line server.go:37
 			case actHandOff:
 				f.PC = 19
+//line server.go:39
 			case actBudget:
 				f.PC = 20
+//line server.go:46
 			case actLinger:
 				f.PC = 21
 			}
@@ -148,6 +156,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			tmp3 = r2
+//line server.go:42
 			if !(!tmp3 || f.c.s.cut) {
 				f.PC = 2
 				continue
@@ -192,7 +201,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: serveConnFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:196
+//line server_cogen.go:205
 }
 
 // Where returns the source position of serveConn's resume point (stackless.Locator).
@@ -247,6 +256,7 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 6:
+//line server.go:107
 			if !(f.s.lim.MaxConns > 0 && f.s.live >= f.s.lim.MaxConns && !f.s.draining) {
 				f.PC = 9
 				continue
@@ -283,12 +293,14 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			fd, err = r1, r2
+//line server.go:114
 			if err == nil {
 				f.PC = 15
 				continue
 			}
 			fallthrough
 		case 14:
+//line server.go:115
 			if !temporary(err) {
 				f.PC = 18
 				continue
@@ -326,7 +338,7 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:330
+//line server_cogen.go:342
 }
 
 // Where returns the source position of acceptLoop's resume point (stackless.Locator).

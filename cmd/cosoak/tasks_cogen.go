@@ -40,6 +40,7 @@ func (f *sleeperFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line tasks.go:22
 			if !(f.i < f.rounds && !f.s.stop) {
 				f.PC = 4
 				continue
@@ -72,7 +73,7 @@ func (f *sleeperFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: sleeperFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:76
+//line tasks_cogen.go:77
 }
 
 // Where returns the source position of sleeper's resume point (stackless.Locator).
@@ -151,7 +152,7 @@ func (f *blockedFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: blockedFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:155
+//line tasks_cogen.go:156
 }
 
 // Where returns the source position of blocked's resume point (stackless.Locator).
@@ -200,6 +201,7 @@ func (f *produceFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line tasks.go:49
 			if f.i >= f.n {
 				f.PC = 4
 				continue
@@ -213,6 +215,7 @@ func (f *produceFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r1
+//line tasks.go:50
 			if err == nil {
 				f.PC = 3
 				continue
@@ -237,7 +240,7 @@ func (f *produceFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: produceFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:241
+//line tasks_cogen.go:244
 }
 
 // Where returns the source position of produce's resume point (stackless.Locator).
@@ -309,6 +312,7 @@ dispatch:
 				return stackless.Suspend
 			}
 			err = r3
+//line tasks.go:68
 			if err == nil {
 				f.PC = 2
 				continue
@@ -333,7 +337,7 @@ dispatch:
 			panic("cogen: workFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:337
+//line tasks_cogen.go:341
 }
 
 // Where returns the source position of work's resume point (stackless.Locator).
@@ -403,7 +407,7 @@ func (f *collectFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: collectFrame: invalid resume point")
 		}
 	}
-//line tasks_cogen.go:407
+//line tasks_cogen.go:411
 }
 
 // Where returns the source position of collect's resume point (stackless.Locator).

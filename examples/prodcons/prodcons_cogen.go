@@ -39,6 +39,7 @@ func (f *ProducerFrame) Step(co *stackless.Task) stackless.Status {
 			f.round = 0
 			fallthrough
 		case 1:
+//line prodcons.go:43
 			if f.round >= f.p.Rounds {
 				f.PC = 4
 				continue
@@ -82,7 +83,7 @@ func (f *ProducerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ProducerFrame: invalid resume point")
 		}
 	}
-//line prodcons_cogen.go:86
+//line prodcons_cogen.go:87
 }
 
 // Where returns the source position of Producer's resume point (stackless.Locator).
@@ -124,6 +125,7 @@ func (f *ConsumerFrame) Step(co *stackless.Task) stackless.Status {
 			f.cid = f.p.cid
 			fallthrough
 		case 2:
+//line prodcons.go:64
 			if len(f.p.data) != 0 {
 				f.PC = 7
 				continue
@@ -158,7 +160,7 @@ func (f *ConsumerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConsumerFrame: invalid resume point")
 		}
 	}
-//line prodcons_cogen.go:162
+//line prodcons_cogen.go:164
 }
 
 // Where returns the source position of Consumer's resume point (stackless.Locator).

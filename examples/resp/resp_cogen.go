@@ -72,6 +72,7 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err1 = r2
+//line resp.go:83
 			if err1 == nil {
 				f.PC = 3
 				continue
@@ -91,7 +92,7 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: DialFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:95
+//line resp_cogen.go:96
 }
 
 // Where returns the source position of Dial's resume point (stackless.Locator).
@@ -168,7 +169,7 @@ func (f *ConnFlushFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnFlushFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:172
+//line resp_cogen.go:173
 }
 
 // Where returns the source position of Conn.Flush's resume point (stackless.Locator).
@@ -242,6 +243,7 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 //line resp.go:143
 			f.c.pending--
+//line resp.go:144
 			if !(f.v.Kind == Array && f.v.Int > 0) {
 				f.PC = 4
 				continue
@@ -303,7 +305,7 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnReceiveFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:307
+//line resp_cogen.go:309
 }
 
 // Where returns the source position of Conn.Receive's resume point (stackless.Locator).
@@ -366,6 +368,7 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			r2 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r2
+//line resp.go:172
 			if err == nil {
 				f.PC = 4
 				continue
@@ -389,7 +392,7 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnDoFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:393
+//line resp_cogen.go:396
 }
 
 // Where returns the source position of Conn.Do's resume point (stackless.Locator).
@@ -465,9 +468,12 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 //line resp.go:190
 			f.v = Value{Kind: Kind(line[0])}
 			f.PC = 3
+//line resp.go:191
 			switch f.v.Kind {
+//line resp.go:192
 			case SimpleString, Error:
 				f.PC = 4
+//line resp.go:195
 			case Integer, BulkString, Array:
 				f.PC = 5
 			}
@@ -507,6 +513,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 9:
+//line resp.go:207
 			if f.c.w-f.c.r >= int(f.n)+2 {
 				f.PC = 12
 				continue
@@ -521,6 +528,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			r5 := f.callFill.Result()
 			f.callFill = nil
 			err2 = r5
+//line resp.go:208
 			if err2 == nil {
 				f.PC = 9
 				continue
@@ -542,7 +550,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connValueFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:546
+//line resp_cogen.go:554
 }
 
 // Where returns the source position of Conn.value's resume point (stackless.Locator).
@@ -607,6 +615,7 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			r3 := f.callFill.Result()
 			f.callFill = nil
 			err = r3
+//line resp.go:229
 			if err == nil {
 				f.PC = 2
 				continue
@@ -620,7 +629,7 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connLineFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:624
+//line resp_cogen.go:633
 }
 
 // Where returns the source position of Conn.line's resume point (stackless.Locator).
@@ -711,7 +720,7 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connFillFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:715
+//line resp_cogen.go:724
 }
 
 // Where returns the source position of Conn.fill's resume point (stackless.Locator).
@@ -764,6 +773,7 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.n = 0
 			fallthrough
 		case 1:
+//line resp.go:277
 			if !time.Now().Before(f.until) {
 				f.PC = 4
 				continue
@@ -802,7 +812,7 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: GetLoopFrame: invalid resume point")
 		}
 	}
-//line resp_cogen.go:806
+//line resp_cogen.go:816
 }
 
 // Where returns the source position of GetLoop's resume point (stackless.Locator).

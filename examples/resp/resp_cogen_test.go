@@ -207,6 +207,7 @@ func (f *exchangeFrame) Step(co *stackless.Task) stackless.Status {
 			r9 := f.callFlush.Result()
 			f.callFlush = nil
 			err1 = r9
+//line resp_test.go:81
 			if err1 == nil {
 				f.PC = 12
 				continue
@@ -295,6 +296,7 @@ func (f *exchangeFrame) Step(co *stackless.Task) stackless.Status {
 			_, r16 := f.callDo.Result()
 			f.callDo = nil
 			err3 = r16
+//line resp_test.go:102
 			if err3 == nil {
 				f.PC = 31
 				continue
@@ -347,7 +349,7 @@ func (f *exchangeFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: exchangeFrame: invalid resume point")
 		}
 	}
-//line resp_cogen_test.go:351
+//line resp_cogen_test.go:353
 }
 
 // Where returns the source position of exchange's resume point (stackless.Locator).

@@ -41,6 +41,7 @@ func (f *pingerFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line chanco.go:21
 			if f.i >= f.n {
 				f.PC = 4
 				continue
@@ -75,7 +76,7 @@ func (f *pingerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: pingerFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:79
+//line chanco_cogen.go:80
 }
 
 // Where returns the source position of pinger's resume point (stackless.Locator).
@@ -144,7 +145,7 @@ func (f *pongerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: pongerFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:148
+//line chanco_cogen.go:149
 }
 
 // Where returns the source position of ponger's resume point (stackless.Locator).
@@ -192,6 +193,7 @@ func (f *feederFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line chanco.go:46
 			if f.i >= f.n {
 				f.PC = 4
 				continue
@@ -218,7 +220,7 @@ func (f *feederFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: feederFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:222
+//line chanco_cogen.go:224
 }
 
 // Where returns the source position of feeder's resume point (stackless.Locator).
@@ -288,7 +290,7 @@ func (f *poolWorkerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: poolWorkerFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:292
+//line chanco_cogen.go:294
 }
 
 // Where returns the source position of poolWorker's resume point (stackless.Locator).
@@ -332,6 +334,7 @@ func (f *collectorFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line chanco.go:71
 			if f.i >= f.n {
 				f.PC = 4
 				continue
@@ -359,7 +362,7 @@ func (f *collectorFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: collectorFrame: invalid resume point")
 		}
 	}
-//line chanco_cogen.go:363
+//line chanco_cogen.go:366
 }
 
 // Where returns the source position of collector's resume point (stackless.Locator).

@@ -69,6 +69,7 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err1 = r3
+//line echo.go:26
 			if err1 == nil {
 				f.PC = 2
 				continue
@@ -84,7 +85,7 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: EchoFrame: invalid resume point")
 		}
 	}
-//line echo_cogen.go:88
+//line echo_cogen.go:89
 }
 
 // Where returns the source position of Echo's resume point (stackless.Locator).

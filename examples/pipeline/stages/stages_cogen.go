@@ -34,6 +34,7 @@ func (f *GenerateFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 1
 			fallthrough
 		case 1:
+//line stages.go:41
 			if f.i > f.n {
 				f.PC = 4
 				continue
@@ -60,7 +61,7 @@ func (f *GenerateFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: GenerateFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:64
+//line stages_cogen.go:65
 }
 
 // Where returns the source position of Generate's resume point (stackless.Locator).
@@ -147,6 +148,7 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r2
+//line stages.go:61
 			if err == nil {
 				f.PC = 2
 				continue
@@ -160,7 +162,7 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkerFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:164
+//line stages_cogen.go:166
 }
 
 // Where returns the source position of Worker's resume point (stackless.Locator).
@@ -202,7 +204,7 @@ func (f *recordFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-			f.tmp = &f.t.mu
+			f.tmp = & /*line stages.go:72*/ f.t.mu
 			f.PC = 1
 			fallthrough
 		case 1:
@@ -234,7 +236,7 @@ func (f *recordFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: recordFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:238
+//line stages_cogen.go:240
 }
 
 // Where returns the source position of record's resume point (stackless.Locator).
@@ -283,7 +285,7 @@ func (f *CloseWhenDoneFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: CloseWhenDoneFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:287
+//line stages_cogen.go:289
 }
 
 // Where returns the source position of CloseWhenDone's resume point (stackless.Locator).
@@ -359,6 +361,7 @@ func (f *CollectFrame) Step(co *stackless.Task) stackless.Status {
 			tmp = r1
 			f.PC = 9
 			switch tmp {
+//line stages.go:111
 			case 0:
 				f.PC = 8
 			}
@@ -383,7 +386,7 @@ func (f *CollectFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: CollectFrame: invalid resume point")
 		}
 	}
-//line stages_cogen.go:387
+//line stages_cogen.go:390
 }
 
 // Where returns the source position of Collect's resume point (stackless.Locator).

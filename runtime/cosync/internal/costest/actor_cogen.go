@@ -51,9 +51,12 @@ func (f *ActorFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Done
 			}
 			f.PC = 2
+//line actor.go:31
 			switch f.cmd.Op {
+//line actor.go:32
 			case OpSend:
 				f.PC = 7
+//line actor.go:35
 			case OpRecv:
 				f.PC = 8
 			}
@@ -93,7 +96,7 @@ func (f *ActorFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ActorFrame: invalid resume point")
 		}
 	}
-//line actor_cogen.go:97
+//line actor_cogen.go:100
 }
 
 // Where returns the source position of Actor's resume point (stackless.Locator).

@@ -49,21 +49,30 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 		switch f.PC {
 		case 0:
 			f.PC = 1
+//line blocker.go:43
 			switch f.op {
+//line blocker.go:44
 			case "send":
 				f.PC = 2
+//line blocker.go:46
 			case "recv":
 				f.PC = 3
+//line blocker.go:49
 			case "select":
 				f.PC = 4
+//line blocker.go:51
 			case "lock":
 				f.PC = 5
+//line blocker.go:53
 			case "rlock":
 				f.PC = 6
+//line blocker.go:55
 			case "wait":
 				f.PC = 7
+//line blocker.go:57
 			case "acquire":
 				f.PC = 8
+//line blocker.go:59
 			case "once":
 				f.PC = 9
 			}
@@ -121,7 +130,7 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 5:
-			f.tmp7 = &f.p.Mu
+			f.tmp7 = & /*line blocker.go:52*/ f.p.Mu
 			f.PC = 17
 			fallthrough
 		case 17:
@@ -136,7 +145,7 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 6:
-			f.tmp9 = &f.p.RW
+			f.tmp9 = & /*line blocker.go:54*/ f.p.RW
 			f.PC = 19
 			fallthrough
 		case 19:
@@ -151,7 +160,7 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 7:
-			f.tmp11 = &f.p.WG
+			f.tmp11 = & /*line blocker.go:56*/ f.p.WG
 			f.PC = 21
 			fallthrough
 		case 21:
@@ -182,7 +191,7 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 9:
-			f.tmp14 = &f.p.Once
+			f.tmp14 = & /*line blocker.go:60*/ f.p.Once
 			f.PC = 25
 			fallthrough
 		case 25:
@@ -200,7 +209,7 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: BlockerFrame: invalid resume point")
 		}
 	}
-//line blocker_cogen.go:204
+//line blocker_cogen.go:213
 }
 
 // Where returns the source position of Blocker's resume point (stackless.Locator).

@@ -59,6 +59,7 @@ func (f *SenderFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r
+//line scenario.go:16
 			if err == nil {
 				f.PC = 8
 				continue
@@ -83,7 +84,7 @@ func (f *SenderFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SenderFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:87
+//line scenario_cogen.go:88
 }
 
 // Where returns the source position of Sender's resume point (stackless.Locator).
@@ -129,6 +130,7 @@ func (f *ReceiverFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line scenario.go:29
 			if !(f.n < 0 || f.i < f.n) {
 				f.PC = 4
 				continue
@@ -163,7 +165,7 @@ func (f *ReceiverFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ReceiverFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:167
+//line scenario_cogen.go:169
 }
 
 // Where returns the source position of Receiver's resume point (stackless.Locator).
@@ -218,7 +220,7 @@ func (f *TimedRecvFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: TimedRecvFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:222
+//line scenario_cogen.go:224
 }
 
 // Where returns the source position of TimedRecv's resume point (stackless.Locator).
@@ -270,7 +272,7 @@ func (f *TimedSendFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: TimedSendFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:274
+//line scenario_cogen.go:276
 }
 
 // Where returns the source position of TimedSend's resume point (stackless.Locator).
@@ -337,7 +339,7 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: EchoFrame: invalid resume point")
 		}
 	}
-//line scenario_cogen.go:341
+//line scenario_cogen.go:343
 }
 
 // Where returns the source position of Echo's resume point (stackless.Locator).

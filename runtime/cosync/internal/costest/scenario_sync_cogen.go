@@ -44,6 +44,7 @@ func (f *SelectorFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line scenario_sync.go:16
 			if f.i >= f.n {
 				f.PC = 4
 				continue
@@ -69,10 +70,13 @@ func (f *SelectorFrame) Step(co *stackless.Task) stackless.Status {
 			tmp = r
 			f.PC = 11
 			switch tmp {
+//line scenario_sync.go:20
 			case 0:
 				f.PC = 8
+//line scenario_sync.go:22
 			case 1:
 				f.PC = 9
+//line scenario_sync.go:24
 			case 2:
 				f.PC = 10
 			}
@@ -107,7 +111,7 @@ func (f *SelectorFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SelectorFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:111
+//line scenario_sync_cogen.go:115
 }
 
 // Where returns the source position of Selector's resume point (stackless.Locator).
@@ -163,8 +167,10 @@ func (f *SelectSenderFrame) Step(co *stackless.Task) stackless.Status {
 			tmp = r
 			f.PC = 5
 			switch tmp {
+//line scenario_sync.go:39
 			case 0:
 				f.PC = 3
+//line scenario_sync.go:41
 			case 1:
 				f.PC = 4
 			}
@@ -190,7 +196,7 @@ func (f *SelectSenderFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SelectSenderFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:194
+//line scenario_sync_cogen.go:200
 }
 
 // Where returns the source position of SelectSender's resume point (stackless.Locator).
@@ -236,6 +242,7 @@ func (f *LockerFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r
+//line scenario_sync.go:53
 			if err == nil {
 				f.PC = 2
 				continue
@@ -252,6 +259,7 @@ func (f *LockerFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 6:
+//line scenario_sync.go:58
 			if f.i >= f.k {
 				f.PC = 9
 				continue
@@ -280,7 +288,7 @@ func (f *LockerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: LockerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:284
+//line scenario_sync_cogen.go:292
 }
 
 // Where returns the source position of Locker's resume point (stackless.Locator).
@@ -322,6 +330,7 @@ func (f *RWLockerFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
+//line scenario_sync.go:71
 			if !f.write {
 				f.PC = 3
 				continue
@@ -350,6 +359,7 @@ func (f *RWLockerFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 7:
+//line scenario_sync.go:81
 			if f.i >= f.k {
 				f.PC = 10
 				continue
@@ -393,7 +403,7 @@ func (f *RWLockerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: RWLockerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:397
+//line scenario_sync_cogen.go:407
 }
 
 // Where returns the source position of RWLocker's resume point (stackless.Locator).
@@ -448,7 +458,7 @@ func (f *GroupWaiterFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: GroupWaiterFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:452
+//line scenario_sync_cogen.go:462
 }
 
 // Where returns the source position of GroupWaiter's resume point (stackless.Locator).
@@ -499,7 +509,7 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:503
+//line scenario_sync_cogen.go:513
 }
 
 // Where returns the source position of Worker's resume point (stackless.Locator).
@@ -546,6 +556,7 @@ func (f *AcquirerFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r
+//line scenario_sync.go:114
 			if err == nil {
 				f.PC = 2
 				continue
@@ -562,6 +573,7 @@ func (f *AcquirerFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 6:
+//line scenario_sync.go:119
 			if f.i >= f.k {
 				f.PC = 9
 				continue
@@ -590,7 +602,7 @@ func (f *AcquirerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: AcquirerFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:594
+//line scenario_sync_cogen.go:606
 }
 
 // Where returns the source position of Acquirer's resume point (stackless.Locator).
@@ -646,6 +658,7 @@ func (f *OnceUserFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync.go:134
 				return stackless.Done
 			}
+//line scenario_sync.go:136
 			if !first {
 				f.PC = 2
 				continue
@@ -675,7 +688,7 @@ func (f *OnceUserFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: OnceUserFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:679
+//line scenario_sync_cogen.go:692
 }
 
 // Where returns the source position of OnceUser's resume point (stackless.Locator).
@@ -724,6 +737,7 @@ func (f *CrossPingFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 1
 			fallthrough
 		case 1:
+//line scenario_sync.go:151
 			if f.i > f.n {
 				f.PC = 4
 				continue
@@ -791,7 +805,7 @@ func (f *CrossPingFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: CrossPingFrame: invalid resume point")
 		}
 	}
-//line scenario_sync_cogen.go:795
+//line scenario_sync_cogen.go:809
 }
 
 // Where returns the source position of CrossPing's resume point (stackless.Locator).

@@ -56,6 +56,7 @@ func (f *StressActorFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 1:
+//line stress.go:30
 			if f.i >= f.ops {
 				f.PC = 4
 				continue
@@ -73,9 +74,12 @@ func (f *StressActorFrame) Step(co *stackless.Task) stackless.Status {
 //line stress.go:35
 			f.g.Ops++
 			f.PC = 9
+//line stress.go:36
 			switch f.rng.IntN(3) {
+//line stress.go:37
 			case 0:
 				f.PC = 7
+//line stress.go:41
 			case 1:
 				f.PC = 8
 			}
@@ -94,6 +98,7 @@ func (f *StressActorFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r
+//line stress.go:38
 			if err != nil {
 				f.PC = 3
 				continue
@@ -138,8 +143,10 @@ func (f *StressActorFrame) Step(co *stackless.Task) stackless.Status {
 			tmp = r4
 			f.PC = 3
 			switch tmp {
+//line stress.go:50
 			case 0:
 				f.PC = 19
+//line stress.go:54
 			case 1:
 				f.PC = 20
 			}
@@ -161,7 +168,7 @@ func (f *StressActorFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: StressActorFrame: invalid resume point")
 		}
 	}
-//line stress_cogen.go:165
+//line stress_cogen.go:172
 }
 
 // Where returns the source position of StressActor's resume point (stackless.Locator).
