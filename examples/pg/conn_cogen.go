@@ -78,6 +78,7 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err1 = r2
+//line conn.go:151
 			if err1 == nil {
 				f.PC = 3
 				continue
@@ -100,6 +101,7 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 			r3 := f.callStartup.Result()
 			f.callStartup = nil
 			err2 = r3
+//line conn.go:156
 			if err2 == nil {
 				f.PC = 10
 				continue
@@ -119,7 +121,7 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnectFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:123
+//line conn_cogen.go:125
 }
 
 // Where returns the source position of Connect's resume point (stackless.Locator).
@@ -196,6 +198,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r1
+//line conn.go:224
 			if err == nil {
 				f.PC = 9
 				continue
@@ -230,13 +233,17 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			}
 //line conn.go:246
 			switch m := msg.(type) {
+//line conn.go:236
 			case *pgproto3.AuthenticationOk:
+//line conn.go:237
 			case *pgproto3.AuthenticationCleartextPassword:
 //line conn.go:249
 				f.c.send(&pgproto3.PasswordMessage{Password: f.c.cfg.Password})
+//line conn.go:239
 			case *pgproto3.AuthenticationMD5Password:
 //line conn.go:251
 				f.c.send(&pgproto3.PasswordMessage{Password: md5Password(f.c.cfg.User, f.c.cfg.Password, m.Salt)})
+//line conn.go:241
 			case *pgproto3.AuthenticationSASL:
 //line conn.go:253
 				first, conv, err := scramStart(m.AuthMechanisms, f.c.cfg.Password)
@@ -250,6 +257,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 				f.sc = conv
 //line conn.go:258
 				f.c.send(&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte(first)})
+//line conn.go:248
 			case *pgproto3.AuthenticationSASLContinue:
 //line conn.go:260
 				if f.sc == nil {
@@ -267,6 +275,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 				}
 //line conn.go:267
 				f.c.send(&pgproto3.SASLResponse{Data: []byte(next)})
+//line conn.go:257
 			case *pgproto3.AuthenticationSASLFinal:
 //line conn.go:269
 				if f.sc == nil {
@@ -280,17 +289,22 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 					f.r = f.c.fail(fmt.Errorf("pg: SCRAM-SHA-256: the server's signature does not verify: %v", err))
 					return stackless.Done
 				}
+//line conn.go:264
 			case *pgproto3.ParameterStatus:
 //line conn.go:276
 				f.c.params[m.Name] = m.Value
+//line conn.go:266
 			case *pgproto3.BackendKeyData:
 //line conn.go:278
 				f.c.pid, f.c.secret = m.ProcessID, append([]byte(nil), m.SecretKey...)
+//line conn.go:268
 			case *pgproto3.NoticeResponse:
+//line conn.go:269
 			case *pgproto3.ErrorResponse:
 //line conn.go:281
 				f.r = f.c.fail(newError(m))
 				return stackless.Done
+//line conn.go:271
 			case *pgproto3.ReadyForQuery:
 //line conn.go:283
 				f.c.txStatus = m.TxStatus
@@ -308,7 +322,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connStartupFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:312
+//line conn_cogen.go:326
 }
 
 // Where returns the source position of Conn.startup's resume point (stackless.Locator).
@@ -396,7 +410,7 @@ func (f *connFlushFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connFlushFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:400
+//line conn_cogen.go:414
 }
 
 // Where returns the source position of Conn.flush's resume point (stackless.Locator).
@@ -454,6 +468,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 1:
+//line conn.go:394
 			if f.c.w-f.c.r >= 5 {
 				f.PC = 4
 				continue
@@ -468,6 +483,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r4 := f.callFill.Result()
 			f.callFill = nil
 			err = r4
+//line conn.go:395
 			if err == nil {
 				f.PC = 1
 				continue
@@ -488,6 +504,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 14:
+//line conn.go:403
 			if f.c.w-f.c.r >= 1+f.n {
 				f.PC = 17
 				continue
@@ -502,6 +519,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r5 := f.callFill.Result()
 			f.callFill = nil
 			err1 = r5
+//line conn.go:404
 			if err1 == nil {
 				f.PC = 14
 				continue
@@ -523,7 +541,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connReceiveFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:527
+//line conn_cogen.go:545
 }
 
 // Where returns the source position of Conn.receive's resume point (stackless.Locator).
@@ -627,7 +645,7 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connFillFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:631
+//line conn_cogen.go:649
 }
 
 // Where returns the source position of Conn.fill's resume point (stackless.Locator).
@@ -675,6 +693,7 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 				f.r = nil
 				return stackless.Done
 			}
+//line conn.go:456
 			if f.c.err != nil {
 				f.PC = 2
 				continue
@@ -704,7 +723,7 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnCloseFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:708
+//line conn_cogen.go:727
 }
 
 // Where returns the source position of Conn.Close's resume point (stackless.Locator).

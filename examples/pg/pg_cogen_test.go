@@ -160,6 +160,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			_, r1 := f.callExec.Result()
 			f.callExec = nil
 			err = r1
+//line pg_test.go:38
 			if err == nil {
 				f.PC = 4
 				continue
@@ -237,6 +238,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r6 := f.callSend.Result()
 			f.callSend = nil
 			err2 = r6
+//line pg_test.go:67
 			if err2 == nil {
 				f.PC = 15
 				continue
@@ -251,6 +253,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 1
 			fallthrough
 		case 19:
+//line pg_test.go:71
 			if f.i > 20 {
 				f.PC = 22
 				continue
@@ -265,6 +268,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r7 := f.callNext.Result()
 			f.callNext = nil
 			err3 = r7
+//line pg_test.go:72
 			if err3 == nil {
 				f.PC = 27
 				continue
@@ -284,6 +288,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 1
 			fallthrough
 		case 32:
+//line pg_test.go:79
 			if f.i > 20 {
 				f.PC = 35
 				continue
@@ -298,6 +303,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r8 := f.callNext.Result()
 			f.callNext = nil
 			err4 = r8
+//line pg_test.go:80
 			if err4 == nil {
 				f.PC = 40
 				continue
@@ -336,6 +342,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r9 := f.callSend.Result()
 			f.callSend = nil
 			err5 = r9
+//line pg_test.go:91
 			if err5 == nil {
 				f.PC = 48
 				continue
@@ -363,6 +370,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r10 := f.callNext.Result()
 			f.callNext = nil
 			err6 = r10
+//line pg_test.go:94
 			if err6 == nil {
 				f.PC = 55
 				continue
@@ -389,6 +397,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r11 := f.callSend.Result()
 			f.callSend = nil
 			err7 = r11
+//line pg_test.go:102
 			if err7 == nil {
 				f.PC = 62
 				continue
@@ -427,6 +436,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r13 := f.callSend.Result()
 			f.callSend = nil
 			err8 = r13
+//line pg_test.go:113
 			if err8 == nil {
 				f.PC = 71
 				continue
@@ -445,6 +455,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r14 := f.callNext.Result()
 			f.callNext = nil
 			err9 = r14
+//line pg_test.go:116
 			if !(err9 != nil || checkRow(&f.rows, 2) != nil) {
 				f.PC = 78
 				continue
@@ -463,6 +474,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r15 := f.callNext.Result()
 			f.callNext = nil
 			err10 = r15
+//line pg_test.go:119
 			if Code(err10) == "23505" {
 				f.PC = 85
 				continue
@@ -495,6 +507,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			_, r17 := f.callExec.Result()
 			f.callExec = nil
 			err11 = r17
+//line pg_test.go:126
 			if Code(err11) == "42601" {
 				f.PC = 94
 				continue
@@ -513,6 +526,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			_, r18 := f.callPrepare.Result()
 			f.callPrepare = nil
 			err12 = r18
+//line pg_test.go:129
 			if Code(err12) == "42703" {
 				f.PC = 101
 				continue
@@ -553,6 +567,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			r21 := f.callNext.Result()
 			f.callNext = nil
 			err13 = r21
+//line pg_test.go:138
 			if !(err13 != nil || f.rows.Len() != 0 || !f.c.Idle() || f.c.TxStatus() != 'I') {
 				f.PC = 112
 				continue
@@ -570,7 +585,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: queriesOnFrame: invalid resume point")
 		}
 	}
-//line pg_cogen_test.go:574
+//line pg_cogen_test.go:589
 }
 
 // Where returns the source position of queriesOn's resume point (stackless.Locator).
@@ -681,6 +696,7 @@ func (f *loginFrame) Step(co *stackless.Task) stackless.Status {
 			r4, r5 := f.callPrepare.Result()
 			f.callPrepare = nil
 			s, f.err = r4, r5
+//line pg_test.go:191
 			if f.err != nil {
 				f.PC = 6
 				continue
@@ -699,6 +715,7 @@ func (f *loginFrame) Step(co *stackless.Task) stackless.Status {
 			f.err = r6
 			fallthrough
 		case 6:
+//line pg_test.go:196
 			if f.err != nil {
 				f.PC = 12
 				continue
@@ -733,7 +750,7 @@ func (f *loginFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: loginFrame: invalid resume point")
 		}
 	}
-//line pg_cogen_test.go:737
+//line pg_cogen_test.go:754
 }
 
 // Where returns the source position of login's resume point (stackless.Locator).

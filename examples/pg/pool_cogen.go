@@ -55,6 +55,7 @@ func (f *PoolAcquireFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err = r2
+//line pool.go:55
 			if err == nil {
 				f.PC = 3
 				continue
@@ -103,6 +104,7 @@ func (f *PoolAcquireFrame) Step(co *stackless.Task) stackless.Status {
 			r5 := f.callPrepareAll.Result()
 			f.callPrepareAll = nil
 			f.err2 = r5
+//line pool.go:70
 			if f.err2 == nil {
 				f.PC = 12
 				continue
@@ -128,7 +130,7 @@ func (f *PoolAcquireFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: PoolAcquireFrame: invalid resume point")
 		}
 	}
-//line pool_cogen.go:132
+//line pool_cogen.go:134
 }
 
 // Where returns the source position of Pool.Acquire's resume point (stackless.Locator).
@@ -170,6 +172,7 @@ func (f *PoolReleaseFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
+//line pool.go:83
 			if !(f.p.closed || f.c.Err() != nil || !f.c.Idle() || f.c.TxStatus() != 'I') {
 				f.PC = 3
 				continue
@@ -199,7 +202,7 @@ func (f *PoolReleaseFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: PoolReleaseFrame: invalid resume point")
 		}
 	}
-//line pool_cogen.go:203
+//line pool_cogen.go:206
 }
 
 // Where returns the source position of Pool.Release's resume point (stackless.Locator).
@@ -276,7 +279,7 @@ func (f *PoolCloseFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: PoolCloseFrame: invalid resume point")
 		}
 	}
-//line pool_cogen.go:280
+//line pool_cogen.go:283
 }
 
 // Where returns the source position of Pool.Close's resume point (stackless.Locator).

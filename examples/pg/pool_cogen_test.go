@@ -66,6 +66,7 @@ func (f *workerFrame) Step(co *stackless.Task) stackless.Status {
 			r2 := f.callSend.Result()
 			f.callSend = nil
 			err = r2
+//line pool_test.go:36
 			if err != nil {
 				f.PC = 6
 				continue
@@ -110,7 +111,7 @@ func (f *workerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: workerFrame: invalid resume point")
 		}
 	}
-//line pool_cogen_test.go:114
+//line pool_cogen_test.go:115
 }
 
 // Where returns the source position of worker's resume point (stackless.Locator).
@@ -197,7 +198,7 @@ func (f *terminateFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: terminateFrame: invalid resume point")
 		}
 	}
-//line pool_cogen_test.go:201
+//line pool_cogen_test.go:202
 }
 
 // Where returns the source position of terminate's resume point (stackless.Locator).
@@ -276,6 +277,7 @@ func (f *droppedFrame) Step(co *stackless.Task) stackless.Status {
 			r3 := f.callTerminate.Result()
 			f.callTerminate = nil
 			err1 = r3
+//line pool_test.go:132
 			if err1 == nil {
 				f.PC = 6
 				continue
@@ -296,6 +298,7 @@ func (f *droppedFrame) Step(co *stackless.Task) stackless.Status {
 			r4 := f.callSend.Result()
 			f.callSend = nil
 			f.err = r4
+//line pool_test.go:138
 			if f.err != nil {
 				f.PC = 13
 				continue
@@ -348,6 +351,7 @@ func (f *droppedFrame) Step(co *stackless.Task) stackless.Status {
 			r8 := f.callSend.Result()
 			f.callSend = nil
 			f.err = r8
+//line pool_test.go:151
 			if f.err != nil {
 				f.PC = 25
 				continue
@@ -389,7 +393,7 @@ func (f *droppedFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: droppedFrame: invalid resume point")
 		}
 	}
-//line pool_cogen_test.go:393
+//line pool_cogen_test.go:397
 }
 
 // Where returns the source position of dropped's resume point (stackless.Locator).

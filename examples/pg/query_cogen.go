@@ -47,6 +47,7 @@ func (f *ConnPrepareFrame) Step(co *stackless.Task) stackless.Status {
 			r2 := f.callPrepareAll.Result()
 			f.callPrepareAll = nil
 			err = r2
+//line query.go:63
 			if err == nil {
 				f.PC = 4
 				continue
@@ -64,7 +65,7 @@ func (f *ConnPrepareFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnPrepareFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:68
+//line query_cogen.go:69
 }
 
 // Where returns the source position of Conn.Prepare's resume point (stackless.Locator).
@@ -160,6 +161,7 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r1
+//line query.go:95
 			if err == nil {
 				f.PC = 4
 				continue
@@ -190,7 +192,9 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 			}
 //line query.go:105
 			switch typ {
+//line query.go:106
 			case '1':
+//line query.go:107
 			case 't':
 //line query.go:108
 				var m pgproto3.ParameterDescription
@@ -202,6 +206,7 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 				}
 //line query.go:112
 				f.todo[f.i].ParamOIDs = m.ParameterOIDs
+//line query.go:113
 			case 'T', 'n':
 //line query.go:114
 				if f.i >= len(f.todo) {
@@ -226,12 +231,14 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 				f.c.stmts[f.todo[f.i].Name] = f.todo[f.i]
 //line query.go:125
 				f.i++
+//line query.go:126
 			case 'E':
 //line query.go:127
 				if f.first == nil {
 //line query.go:128
 					f.first = f.c.errorResponse(body)
 				}
+//line query.go:130
 			case 'Z':
 //line query.go:131
 				f.c.txStatus = readyStatus(body)
@@ -252,7 +259,7 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnPrepareAllFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:256
+//line query_cogen.go:263
 }
 
 // Where returns the source position of Conn.PrepareAll's resume point (stackless.Locator).
@@ -326,7 +333,7 @@ func (f *ConnSendFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnSendFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:330
+//line query_cogen.go:337
 }
 
 // Where returns the source position of Conn.Send's resume point (stackless.Locator).
@@ -429,13 +436,18 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Done
 			}
 			f.PC = 13
+//line query.go:266
 			switch typ {
+//line query.go:267
 			case '2':
 				f.PC = 2
+//line query.go:268
 			case 'D':
 				f.PC = 10
+//line query.go:275
 			case 'C', 'I':
 				f.PC = 11
+//line query.go:283
 			case 'E':
 				f.PC = 12
 			}
@@ -461,6 +473,7 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 //line query.go:277
 				f.rows.Tag = append(f.rows.Tag[:0], body[:len(body)-1]...)
 			}
+//line query.go:279
 			if !f.last {
 				f.PC = 18
 				continue
@@ -499,6 +512,7 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 			r5 := f.callReady.Result()
 			f.callReady = nil
 			err1 = r5
+//line query.go:292
 			if err1 == nil {
 				f.PC = 29
 				continue
@@ -529,7 +543,7 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnNextFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:533
+//line query_cogen.go:547
 }
 
 // Where returns the source position of Conn.Next's resume point (stackless.Locator).
@@ -597,6 +611,7 @@ func (f *connReadyFrame) Step(co *stackless.Task) stackless.Status {
 			}
 //line query.go:313
 			switch typ {
+//line query.go:314
 			case 'Z':
 //line query.go:315
 				f.c.txStatus = readyStatus(body)
@@ -608,6 +623,7 @@ func (f *connReadyFrame) Step(co *stackless.Task) stackless.Status {
 //line query.go:319
 				f.r = nil
 				return stackless.Done
+//line query.go:320
 			case 'D', 'C', 'I', '2', 'E', 'n', 't', 'T', '1', '3':
 			default:
 //line query.go:323
@@ -623,7 +639,7 @@ func (f *connReadyFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connReadyFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:627
+//line query_cogen.go:643
 }
 
 // Where returns the source position of Conn.ready's resume point (stackless.Locator).
@@ -691,6 +707,7 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 			r2 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r2
+//line query.go:391
 			if err == nil {
 				f.PC = 4
 				continue
@@ -721,13 +738,16 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 			}
 //line query.go:401
 			switch typ {
+//line query.go:402
 			case 'T', 'D', 'I':
+//line query.go:403
 			case 'C':
 //line query.go:404
 				if len(body) > 0 {
 //line query.go:405
 					f.tag = string(body[:len(body)-1])
 				}
+//line query.go:407
 			case 'E':
 //line query.go:408
 				if f.first == nil {
@@ -740,6 +760,7 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 					f.r, f.r1 = "", f.c.err
 					return stackless.Done
 				}
+//line query.go:414
 			case 'Z':
 //line query.go:415
 				f.c.txStatus = readyStatus(body)
@@ -760,7 +781,7 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnExecFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:764
+//line query_cogen.go:785
 }
 
 // Where returns the source position of Conn.Exec's resume point (stackless.Locator).
