@@ -78,7 +78,7 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			err1 = r2
-//line conn.go:151
+//line conn.go:152
 			if err1 == nil {
 				f.PC = 3
 				continue
@@ -101,7 +101,7 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 			r3 := f.callStartup.Result()
 			f.callStartup = nil
 			err2 = r3
-//line conn.go:156
+//line conn.go:157
 			if err2 == nil {
 				f.PC = 10
 				continue
@@ -198,7 +198,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r1
-//line conn.go:224
+//line conn.go:235
 			if err == nil {
 				f.PC = 9
 				continue
@@ -233,17 +233,17 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			}
 //line conn.go:246
 			switch m := msg.(type) {
-//line conn.go:236
+//line conn.go:247
 			case *pgproto3.AuthenticationOk:
-//line conn.go:237
+//line conn.go:248
 			case *pgproto3.AuthenticationCleartextPassword:
 //line conn.go:249
 				f.c.send(&pgproto3.PasswordMessage{Password: f.c.cfg.Password})
-//line conn.go:239
+//line conn.go:250
 			case *pgproto3.AuthenticationMD5Password:
 //line conn.go:251
 				f.c.send(&pgproto3.PasswordMessage{Password: md5Password(f.c.cfg.User, f.c.cfg.Password, m.Salt)})
-//line conn.go:241
+//line conn.go:252
 			case *pgproto3.AuthenticationSASL:
 //line conn.go:253
 				first, conv, err := scramStart(m.AuthMechanisms, f.c.cfg.Password)
@@ -257,7 +257,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 				f.sc = conv
 //line conn.go:258
 				f.c.send(&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte(first)})
-//line conn.go:248
+//line conn.go:259
 			case *pgproto3.AuthenticationSASLContinue:
 //line conn.go:260
 				if f.sc == nil {
@@ -275,7 +275,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 				}
 //line conn.go:267
 				f.c.send(&pgproto3.SASLResponse{Data: []byte(next)})
-//line conn.go:257
+//line conn.go:268
 			case *pgproto3.AuthenticationSASLFinal:
 //line conn.go:269
 				if f.sc == nil {
@@ -289,22 +289,22 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 					f.r = f.c.fail(fmt.Errorf("pg: SCRAM-SHA-256: the server's signature does not verify: %v", err))
 					return stackless.Done
 				}
-//line conn.go:264
+//line conn.go:275
 			case *pgproto3.ParameterStatus:
 //line conn.go:276
 				f.c.params[m.Name] = m.Value
-//line conn.go:266
+//line conn.go:277
 			case *pgproto3.BackendKeyData:
 //line conn.go:278
 				f.c.pid, f.c.secret = m.ProcessID, append([]byte(nil), m.SecretKey...)
-//line conn.go:268
+//line conn.go:279
 			case *pgproto3.NoticeResponse:
-//line conn.go:269
+//line conn.go:280
 			case *pgproto3.ErrorResponse:
 //line conn.go:281
 				f.r = f.c.fail(newError(m))
 				return stackless.Done
-//line conn.go:271
+//line conn.go:282
 			case *pgproto3.ReadyForQuery:
 //line conn.go:283
 				f.c.txStatus = m.TxStatus
@@ -468,7 +468,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 1:
-//line conn.go:394
+//line conn.go:405
 			if f.c.w-f.c.r >= 5 {
 				f.PC = 4
 				continue
@@ -483,7 +483,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r4 := f.callFill.Result()
 			f.callFill = nil
 			err = r4
-//line conn.go:395
+//line conn.go:406
 			if err == nil {
 				f.PC = 1
 				continue
@@ -504,7 +504,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 14:
-//line conn.go:403
+//line conn.go:414
 			if f.c.w-f.c.r >= 1+f.n {
 				f.PC = 17
 				continue
@@ -519,7 +519,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r5 := f.callFill.Result()
 			f.callFill = nil
 			err1 = r5
-//line conn.go:404
+//line conn.go:415
 			if err1 == nil {
 				f.PC = 14
 				continue
@@ -693,7 +693,7 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 				f.r = nil
 				return stackless.Done
 			}
-//line conn.go:456
+//line conn.go:467
 			if f.c.err != nil {
 				f.PC = 2
 				continue
