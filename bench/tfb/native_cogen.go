@@ -63,6 +63,7 @@ func (f *nativeDBFrame) Step(co *stackless.Task) stackless.Status {
 			f.err = r3
 //line native.go:71
 			f.rows = f.c.Rows()
+//line native.go:72
 			if f.err != nil {
 				f.PC = 6
 				continue
@@ -106,7 +107,7 @@ func (f *nativeDBFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: nativeDBFrame: invalid resume point")
 		}
 	}
-//line native_cogen.go:110
+//line native_cogen.go:111
 }
 
 // Where returns the source position of nativeDB's resume point (stackless.Locator).
@@ -176,7 +177,7 @@ func (f *nativeQueriesFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: nativeQueriesFrame: invalid resume point")
 		}
 	}
-//line native_cogen.go:180
+//line native_cogen.go:181
 }
 
 // Where returns the source position of nativeQueries's resume point (stackless.Locator).
@@ -270,6 +271,7 @@ func (f *nativeReadFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 5:
+//line native.go:132
 			if !(f.i < f.n && f.err == nil) {
 				f.PC = 8
 				continue
@@ -309,7 +311,7 @@ func (f *nativeReadFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: nativeReadFrame: invalid resume point")
 		}
 	}
-//line native_cogen.go:313
+//line native_cogen.go:315
 }
 
 // Where returns the source position of nativeRead's resume point (stackless.Locator).
@@ -385,6 +387,7 @@ func (f *nativeFortunesFrame) Step(co *stackless.Task) stackless.Status {
 			f.err = r3
 //line native.go:153
 			f.rows = f.c.Rows()
+//line native.go:154
 			if f.err != nil {
 				f.PC = 6
 				continue
@@ -434,7 +437,7 @@ func (f *nativeFortunesFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: nativeFortunesFrame: invalid resume point")
 		}
 	}
-//line native_cogen.go:438
+//line native_cogen.go:441
 }
 
 // Where returns the source position of nativeFortunes's resume point (stackless.Locator).
@@ -539,6 +542,7 @@ func (f *nativeUpdatesFrame) Step(co *stackless.Task) stackless.Status {
 			f.i = 0
 			fallthrough
 		case 7:
+//line native.go:195
 			if !(f.i < len(f.worlds) && f.err == nil) {
 				f.PC = 10
 				continue
@@ -582,7 +586,7 @@ func (f *nativeUpdatesFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: nativeUpdatesFrame: invalid resume point")
 		}
 	}
-//line native_cogen.go:586
+//line native_cogen.go:590
 }
 
 // Where returns the source position of nativeUpdates's resume point (stackless.Locator).
