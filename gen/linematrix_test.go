@@ -214,8 +214,8 @@ var lineTemplates = []lineTemplate{
 	ys[@1] = step(co, 2)
 	ys[@2]++
 	ch := make(chan int, 1)
-	ch <- @3
-	t.Printf("%v %d", ys, <-ch)`, false},
+	ch <- @3 //co:blocking
+	t.Printf("%v %d", ys, <-ch) //co:blocking`, false},
 	{"labeled", `
 	co.Gosched()
 outer:

@@ -1386,8 +1386,8 @@ func l89(co *stackful.Co, t *trace.T) (r int) {
 	ys[at(t, 1)] = step(co, 2)
 	ys[at(t, 2)]++
 	ch := make(chan int, 1)
-	ch <- at(t, 3)
-	t.Printf("%v %d", ys, <-ch)
+	ch <- at(t, 3)              //co:blocking
+	t.Printf("%v %d", ys, <-ch) //co:blocking
 	return
 }
 
@@ -1401,8 +1401,8 @@ func l90(co *stackful.Co, t *trace.T) (r int) {
 	ys[xs[k+1]] = step(co, 2)
 	ys[at(t, 2)]++
 	ch := make(chan int, 1)
-	ch <- at(t, 3)
-	t.Printf("%v %d", ys, <-ch)
+	ch <- at(t, 3)              //co:blocking
+	t.Printf("%v %d", ys, <-ch) //co:blocking
 	return
 }
 
@@ -1416,8 +1416,8 @@ func l91(co *stackful.Co, t *trace.T) (r int) {
 	ys[at(t, 1)] = step(co, 2)
 	ys[2/zero]++
 	ch := make(chan int, 1)
-	ch <- at(t, 3)
-	t.Printf("%v %d", ys, <-ch)
+	ch <- at(t, 3)              //co:blocking
+	t.Printf("%v %d", ys, <-ch) //co:blocking
 	return
 }
 
@@ -1431,8 +1431,8 @@ func l92(co *stackful.Co, t *trace.T) (r int) {
 	ys[at(t, 1)] = step(co, 2)
 	ys[at(t, 2)]++
 	ch := make(chan int, 1)
-	ch <- iface.(int) + 3
-	t.Printf("%v %d", ys, <-ch)
+	ch <- iface.(int) + 3       //co:blocking
+	t.Printf("%v %d", ys, <-ch) //co:blocking
 	return
 }
 
