@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackless"
 )
 
 // A conn is one connection of a Server: its buffers and the state of the
@@ -40,6 +41,7 @@ type conn struct {
 	req        Request
 	w          ResponseWriter
 	recoverer  func(next func()) // see recoverCall
+	task       *stackless.Task   // the connection's task once a WaitHandler has run on it, for the guard
 }
 
 // Phases of a connection.

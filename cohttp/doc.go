@@ -54,14 +54,13 @@
 // coroutine-native clients): a call that blocks in Go (a sync.Mutex, a
 // channel, a blocking system call, net/http's client) freezes the loop.
 //
-// A guard watches the Handler calls: one that keeps its loop longer than
-// [Limits.SlowHandler] (50 ms by default, well under the stall watchdog's
-// 1 s) is reported once, while it runs, with its route and its goroutine's
-// stack ([SlowHandlerReport]), on [Limits.ErrorLog], where the accept
-// errors the server retries (EMFILE and the like) go too. The guard does
-// not see a WaitHandler's runs between its waits: in the stackful model the
-// env's stall watchdog reports those that block (stackful.Env.OnStall,
-// SetStallTimeout); in the stackless model nothing does yet.
+// A guard watches the handlers: a Handler call, or a WaitHandler between
+// its waits, that keeps its loop longer than [Limits.SlowHandler] (50 ms by
+// default, well under the stall watchdog's 1 s) is reported once, while it
+// runs, with its route and its goroutine's stack ([SlowHandlerReport]), on
+// [Limits.ErrorLog], where the accept errors the server retries (EMFILE
+// and the like) go too. It measures wall time: on a machine short of CPU,
+// a handler whose thread is descheduled that long is reported too.
 //
 // # net/http as the oracle
 //

@@ -83,7 +83,14 @@ func connMain(co *stackful.Co, c *conn) error {
 // runWaiting runs the connection's WaitHandler on co, turning a panic into
 // a 500 as for a plain handler (the unwinding of a closing env goes on).
 func (c *conn) runWaiting(co *stackful.Co) {
+	on := c.s.lim.SlowHandler >= 0
+	if on {
+		c.s.guard.enterWaiting(c.s, c)
+	}
 	defer func() {
+		if on {
+			c.s.guard.exitWaiting(c)
+		}
 		if p := recover(); p != nil {
 			if stackful.Unwinding(p) {
 				panic(p)

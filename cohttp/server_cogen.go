@@ -263,12 +263,12 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 7:
-//line server.go:108
+//line server.go:115
 			f.tmp = &f.s.freed
 			f.PC = 11
 			fallthrough
 		case 11:
-//line server.go:108
+//line server.go:115
 			co.Wait(f.tmp, -1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -276,18 +276,18 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 9:
-//line server.go:110
+//line server.go:117
 			if f.s.draining {
-//line server.go:111
+//line server.go:118
 				f.r = nil
 				return stackless.Done
 			}
-//line server.go:113
+//line server.go:120
 			f.tmp1 = f.s.lfd
 			f.PC = 13
 			fallthrough
 		case 13:
-//line server.go:113
+//line server.go:120
 			r1, _, r2 := co.Accept(f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -307,14 +307,14 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 17:
-//line server.go:116
+//line server.go:123
 			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
-//line server.go:117
+//line server.go:124
 			f.s.logger().Printf("cohttp: accept error: %v; retrying in %v", err, f.delay)
 			f.PC = 20
 			fallthrough
 		case 20:
-//line server.go:118
+//line server.go:125
 			co.Sleep(f.delay)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -322,16 +322,16 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 15:
-//line server.go:123
+//line server.go:130
 			f.delay = 0
-//line server.go:124
+//line server.go:131
 			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-//line server.go:125
+//line server.go:132
 			f.s.start(fd)
 			f.PC = 6
 			continue
 		case 18:
-//line server.go:121
+//line server.go:128
 			f.r = err
 			return stackless.Done
 		default:
@@ -345,13 +345,13 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 func (f *acceptLoopFrame) Where() string {
 	switch f.PC {
 	case 11:
-		return "github.com/cogen-go/cogen/cohttp/server.go:108"
+		return "github.com/cogen-go/cogen/cohttp/server.go:115"
 	case 13:
-		return "github.com/cogen-go/cogen/cohttp/server.go:113"
+		return "github.com/cogen-go/cogen/cohttp/server.go:120"
 	case 20:
-		return "github.com/cogen-go/cogen/cohttp/server.go:118"
+		return "github.com/cogen-go/cogen/cohttp/server.go:125"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:104"
+	return "github.com/cogen-go/cogen/cohttp/server.go:111"
 }
 
 // A compile error here means the signature of acceptLoop changed: run cogen again.

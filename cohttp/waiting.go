@@ -106,9 +106,14 @@ type waitingCall struct {
 func (f *waitingCall) Step(t *stackless.Task) stackless.Status {
 	if f.PC == 0 {
 		f.PC = 1
-		f.Defer(f.c.recoverCall())
-		w := &f.c.w
-		return t.Call(w.waiting.stackless(w, &f.c.req))
+		c := f.c
+		if c.s.lim.SlowHandler >= 0 {
+			c.task = t
+			c.s.guard.enterWaiting(c.s, c)
+		}
+		f.Defer(c.recoverCall())
+		w := &c.w
+		return t.Call(w.waiting.stackless(w, &c.req))
 	}
 	f.RunDefers()
 	return stackless.Done
@@ -126,7 +131,12 @@ func (c *conn) recoverCall() func(next func()) {
 	return c.recoverer
 }
 
+// recovered ends the WaitHandler's call: as it returns, or as its panic
+// unwinds the task.
 func (c *conn) recovered() {
+	if c.task != nil {
+		c.s.guard.exitWaiting(c)
+	}
 	if p := recover(); p != nil {
 		c.w.panicked = true
 	}
