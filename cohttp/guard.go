@@ -56,7 +56,7 @@ type guard struct {
 	reading atomic.Bool   // the guard reads cur's route
 	parked  atomic.Bool   // the guard waits on wake
 	mu      sync.Mutex
-	cur     *conn // whose handler runs; written by the loop before seq goes odd
+	cur     *conn              // whose handler runs; written by the loop before seq goes odd
 	waiters map[*conn]struct{} // the WaitHandlers in flight, under mu
 	nwait   atomic.Int32       // len(waiters)
 	beat    atomic.Uint64      // bumped by the loop's beat timer while WaitHandlers are in flight
