@@ -256,7 +256,7 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 6:
-//line server.go:107
+//line server.go:114
 			if !(f.s.lim.MaxConns > 0 && f.s.live >= f.s.lim.MaxConns && !f.s.draining) {
 				f.PC = 9
 				continue
@@ -293,14 +293,14 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 			fd, err = r1, r2
-//line server.go:114
+//line server.go:121
 			if err == nil {
 				f.PC = 15
 				continue
 			}
 			fallthrough
 		case 14:
-//line server.go:115
+//line server.go:122
 			if !temporary(err) {
 				f.PC = 18
 				continue
