@@ -419,6 +419,7 @@ func TestReadTimeout(t *testing.T) {
 	var errs []error
 	var elapsed []time.Duration
 	var start time.Time
+	readerWaits := false // the first read has blocked
 	rt := Spawn(l, newFn(func(t *Task, pc *int) Status {
 		for *pc < 2 {
 			if !t.Blocked() && start.IsZero() {
@@ -427,6 +428,7 @@ func TestReadTimeout(t *testing.T) {
 			var buf [16]byte
 			n, err := t.ReadTimeout(r, buf[:], 30*time.Millisecond)
 			if t.Blocked() {
+				readerWaits = *pc == 0 || readerWaits
 				return Suspend
 			}
 			got = append(got, string(buf[:n]))
@@ -437,13 +439,13 @@ func TestReadTimeout(t *testing.T) {
 		}
 		return Done
 	}))
+	// The writer writes once the first read waits, in the same iteration
+	// (a timer for it could fire together with the read's timeout on a
+	// loop that got no core for 30 ms).
 	wt := Spawn(l, newFn(func(t *Task, pc *int) Status {
-		if *pc == 0 {
-			t.Sleep(5 * time.Millisecond) // the retry after the wake-up consumes it
-			if t.Blocked() {
-				return Suspend
-			}
-			*pc = 1
+		if !readerWaits {
+			t.Gosched()
+			return Suspend
 		}
 		if _, err := t.Write(w, []byte("x")); err != nil {
 			panic(err)

@@ -89,6 +89,12 @@ func stressRound(conns int, window, limit time.Duration) (int64, error) {
 	deadline := time.Now().Add(limit)
 	req := []byte("GET / HTTP/1.1\r\nHost: " + addr + "\r\n\r\n")
 	ready := make(chan struct{})
+	// The window starts with the first answer, not when the clients are
+	// let go: on a busy machine the loop may not run for longer than a
+	// window, and a round must still answer something. A loop that never
+	// answers fails the round at the clients' deadline.
+	var windowOnce sync.Once
+	startWindow := func() { windowOnce.Do(func() { time.AfterFunc(window, func() { stop.Store(true) }) }) }
 	for i := range conns {
 		wg.Add(1)
 		go func() {
@@ -100,8 +106,8 @@ func stressRound(conns int, window, limit time.Duration) (int64, error) {
 				br := bufio.NewReaderSize(c, 4096)
 				<-ready
 				for err == nil && !stop.Load() {
-					if err = askHello(c, br, req); err == nil {
-						answered.Add(1)
+					if err = askHello(c, br, req); err == nil && answered.Add(1) == 1 {
+						startWindow()
 					}
 				}
 			}
@@ -113,7 +119,6 @@ func stressRound(conns int, window, limit time.Duration) (int64, error) {
 		}()
 	}
 	close(ready)
-	time.AfterFunc(window, func() { stop.Store(true) })
 	over := false
 	go func() {
 		wg.Wait()
