@@ -100,7 +100,7 @@ func (d *dechunker) decode(buf []byte, end int) (done, ok bool) {
 			// textproto reads field lines up to the first empty one (which
 			// may be a bare "\n", ending before that "\r\n\r\n").
 			win := buf[d.r:min(end, d.r+4096)]
-			if bytes.Index(win, []byte("\r\n\r\n")) < 0 {
+			if !bytes.Contains(win, []byte("\r\n\r\n")) {
 				return false, len(win) < 4096
 			}
 			n, ok := trailerEnd(buf[d.r:end])

@@ -122,7 +122,6 @@ type block struct {
 	term    term
 	suspend bool // the block starts with a suspension point
 	// computed by liveness
-	succs   []*block
 	liveIn  bitset
 	liveOut bitset
 }

@@ -232,7 +232,7 @@ func liveness(p *plan) {
 		}
 		b.liveIn, b.liveOut = newBitset(n), newBitset(n)
 	}
-	live := newBitset(n)
+	var live bitset
 	for changed := true; changed; {
 		changed = false
 		for i := len(p.blocks) - 1; i >= 0; i-- {

@@ -82,7 +82,7 @@ func fdLimitChild() error {
 		return fmt.Errorf("%d coroutines still running after shutdown", env.Live())
 	}
 	if !errors.Is(serveErr, net.ErrClosed) {
-		return fmt.Errorf("Serve: %v", serveErr)
+		return fmt.Errorf("serve: %v", serveErr)
 	}
 	return nil
 }

@@ -110,8 +110,7 @@ func stackfulCases() []misuse {
 		{"yield a coroutine from another goroutine", "stackful: ", func() error {
 			e := newEnv()
 			defer e.Close()
-			var co *stackful.Co
-			co = e.Create(func(co *stackful.Co) { co.Yield() }, nil)
+			co := e.Create(func(co *stackful.Co) { co.Yield() }, nil)
 			co.Resume()
 			got := make(chan any, 1)
 			go func() {

@@ -225,7 +225,7 @@ func (c *Chan[T]) GoRecv(ctx context.Context) (v T, ok bool, err error) {
 // GoClose closes the channel from a goroutine outside its loop, once the
 // loop has run it; it panics as Close does.
 func (c *Chan[T]) GoClose() {
-	fromGoroutine(nil, c.l, func(Handle) struct{} { c.Close(); return struct{}{} }, unit)
+	fromGoroutine(context.Background(), c.l, func(Handle) struct{} { c.Close(); return struct{}{} }, unit)
 }
 
 // Bind binds m to l before any use: a mutex that goroutines outside the
@@ -241,7 +241,7 @@ func (m *Mutex) GoLock(ctx context.Context) error {
 
 // GoUnlock unlocks m from a goroutine outside its loop.
 func (m *Mutex) GoUnlock() {
-	fromGoroutine(nil, m.l, func(Handle) struct{} { m.Unlock(); return struct{}{} }, unit)
+	fromGoroutine(context.Background(), m.l, func(Handle) struct{} { m.Unlock(); return struct{}{} }, unit)
 }
 
 // Bind binds rw to l before any use by coroutines of several loops.
@@ -253,7 +253,7 @@ func (wg *WaitGroup) Bind(l *loop.Loop) { bindTo(&wg.l, l) }
 
 // GoAdd adds delta to the count from a goroutine outside wg's loop.
 func (wg *WaitGroup) GoAdd(delta int) {
-	fromGoroutine(nil, wg.l, func(Handle) struct{} { wg.Add(delta); return struct{}{} }, unit)
+	fromGoroutine(context.Background(), wg.l, func(Handle) struct{} { wg.Add(delta); return struct{}{} }, unit)
 }
 
 // GoDone decrements the count from a goroutine outside wg's loop.
@@ -277,7 +277,7 @@ func (s *Semaphore) GoAcquire(ctx context.Context, n int64) error {
 
 // GoRelease releases n from a goroutine outside s's loop.
 func (s *Semaphore) GoRelease(n int64) {
-	fromGoroutine(nil, s.l, func(Handle) struct{} { s.Release(n); return struct{}{} }, unit)
+	fromGoroutine(context.Background(), s.l, func(Handle) struct{} { s.Release(n); return struct{}{} }, unit)
 }
 
 // Bind binds o to l before any use by coroutines of several loops.

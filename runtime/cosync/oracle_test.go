@@ -37,6 +37,9 @@ type world interface {
 }
 
 // cosyncWorld runs the actors as coroutines of one model on one loop.
+// Both worlds implement it.
+var _, _ world = (*cosyncWorld)(nil), (*goWorld)(nil)
+
 type cosyncWorld struct {
 	e     *Env
 	chans []*cosync.Chan[int]

@@ -131,8 +131,7 @@ func ExampleWaiter() {
 	var reader loop.Waiter
 	buf := make([]byte, 16)
 	got := ""
-	var read func()
-	read = func() {
+	read := func() {
 		n, err := unix.Read(p[0], buf)
 		switch {
 		case err == unix.EAGAIN:

@@ -353,8 +353,7 @@ func TestGroupReusePort(t *testing.T) {
 	g, err := StartGroup(GroupConfig{
 		Loops: n,
 		Init: func(i int, l *Loop) error {
-			var accept func()
-			accept = func() {
+			accept := func() {
 				for {
 					fd, _, wait, err := l.TryAccept(&waiters[i], lfds[i], -1)
 					if wait {

@@ -158,8 +158,7 @@ func TestResumeYieldOrder(t *testing.T) {
 func TestStatusAndRelease(t *testing.T) {
 	e := newEnv(t)
 	var seen []Status
-	var co *Co
-	co = e.Create(func(c *Co) {
+	co := e.Create(func(c *Co) {
 		seen = append(seen, c.Status())
 		c.Yield()
 	}, nil)

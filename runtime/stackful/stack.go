@@ -56,7 +56,8 @@ func reservation(size int) int {
 // program never writes to them.
 var (
 	touchReserved bool
-	reservedSink  byte
+	//lint:ignore U1000 written only, under touchReserved, which is never set
+	reservedSink byte
 )
 
 // reserveStack grows the current goroutine's stack by about n bytes of

@@ -99,6 +99,7 @@ var stallOutput io.Writer = os.Stderr
 type stallWatch struct {
 	timeout atomic.Int64 // the timeout minus DefaultStallTimeout, so that the zero value is the default
 	handler atomic.Pointer[func(Stall)]
+	//lint:ignore U1000 used in the race detector's build (current_race.go)
 	current atomic.Pointer[Co] // e.current, for the race detector's build (current_race.go)
 	once    bool               // the watchdog was started
 	stop    chan struct{}

@@ -21,19 +21,6 @@ func (t *Task) resumed() loop.Reason {
 	return r
 }
 
-// begin is the common entry of the fd operations: the error that ends the
-// operation, if the task is canceled or the wake-up was not Ready.
-func (t *Task) begin() error {
-	r := t.resumed()
-	if t.canceled {
-		return ErrCanceled
-	}
-	if r != loop.NotWoken && r != loop.Ready {
-		return r.Err()
-	}
-	return nil
-}
-
 // block records that the current operation armed the waiter: the step must
 // now return Suspend. Arming twice in one step, or outside a step, is a bug
 // in the caller that would lose a wake-up, so it panics.

@@ -95,21 +95,6 @@ func fillSendBuffer(t testing.TB, fd int) int {
 	}
 }
 
-// drain reads from fd (plainly, non-blocking) until n bytes have been read
-// or nothing is left.
-func drain(fd, n int) int {
-	buf := make([]byte, 64<<10)
-	got := 0
-	for got < n {
-		m, err := unix.Read(fd, buf[:min(len(buf), n-got)])
-		if err != nil || m == 0 {
-			break
-		}
-		got += m
-	}
-	return got
-}
-
 func setTimeout(t testing.TB, fd, opt int, d time.Duration) {
 	t.Helper()
 	tv := unix.NsecToTimeval(int64(d))
