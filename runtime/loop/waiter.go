@@ -126,6 +126,16 @@ func (w *Waiter) Reason() Reason { return w.reason }
 // Events reports the readiness bits that woke w, if an fd did.
 func (w *Waiter) Events() Events { return w.events }
 
+// Deadline reports when w's own timeout fires, on the loop clock (see
+// [Loop.Now]), while w is armed with one: a stackless snapshot of a
+// sleeping task records it.
+func (w *Waiter) Deadline() (time.Duration, bool) {
+	if w.state != waiterArmed || w.deadline == nil || !w.deadline.Scheduled() {
+		return 0, false
+	}
+	return time.Duration(w.deadline.when), true
+}
+
 // Armed reports whether w is waiting for a wake-up.
 func (w *Waiter) Armed() bool { return w.state == waiterArmed }
 

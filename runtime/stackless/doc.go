@@ -130,6 +130,20 @@
 // is done without having returned, and Await of it returns loop.ErrClosed.
 // Close therefore always returns.
 //
+// # Durable tasks
+//
+// A task whose frames were all generated from functions marked
+// //co:stackless durable is plain data while it waits in Gosched, Yield or
+// Sleep: [Snapshot] encodes it (each frame's live values and resume point,
+// a sleeper's absolute wall-clock deadline) and [Restore] rebuilds it on any
+// loop, in this process or a later one, where it goes on exactly where it
+// was. Every frame carries a fingerprint of its function's lowered code and
+// field types; bytes taken from other code are refused with
+// [ErrChangedCode], naming the function. A task waiting on an fd, a Cond,
+// another task or a cosync object is refused ([ErrNotCarriable]). The
+// format and the versioning story are documented in durable.go; the frames'
+// encoding is generated (see gen's doc).
+//
 // # Several cores
 //
 // A [Group] runs tasks on one loop per core, each on a goroutine locked to

@@ -83,8 +83,9 @@ type Task struct {
 	state    uint8
 	waking   bool // this run was started by a wake-up that no operation consumed yet
 	canceled bool
-	yielded  bool // suspended in Yield: Resume may wake it
-	closing  bool // an operation consumed a LoopClosed wake-up: blocking again ends the task
+	yielded  bool  // suspended in Yield: Resume may wake it
+	closing  bool  // an operation consumed a LoopClosed wake-up: blocking again ends the task
+	carry    uint8 // while waiting: the carriable operation it waits in (durable.go), or carryNone
 	w        loop.Waiter
 	ext      *taskExt
 }
@@ -195,6 +196,7 @@ func (t *Task) Run() {
 	switch t.state {
 	case taskWaiting:
 		t.waking = true
+		t.carry = carryNone
 	case taskNew:
 	default:
 		return // finished, or re-entered: never step twice

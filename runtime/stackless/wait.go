@@ -55,6 +55,7 @@ func (t *Task) Sleep(d time.Duration) {
 	}
 	t.w.Sleep(d)
 	t.state = taskWaiting
+	t.carry = carrySleep
 }
 
 // Gosched puts the task at the back of the ready queue: everything already
@@ -80,6 +81,7 @@ func (t *Task) Gosched() {
 	}
 	t.w.Yield()
 	t.state = taskWaiting
+	t.carry = carryGosched
 }
 
 // Yield suspends the task until [Task.Resume] (libco's co_yield_ct: control
@@ -93,6 +95,7 @@ func (t *Task) Yield() {
 	t.yielded = true
 	t.w.Park(-1)
 	t.state = taskWaiting
+	t.carry = carryYield
 }
 
 // Wait suspends the task on c until Signal or Broadcast (true) or until

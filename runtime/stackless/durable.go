@@ -1,0 +1,329 @@
+package stackless
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"sync"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+)
+
+// Durable tasks: a suspended task whose frames are all durable is plain
+// data (each frame holds exactly the values live at its resume point and
+// the point itself), so [Snapshot] turns it into bytes and [Restore] turns
+// the bytes back into a task, on any loop, in this process or another one
+// running the same code. cogen generates the frames' encoding for functions
+// marked //co:stackless durable, and registers each frame type in an init
+// function: there is nothing to write by hand.
+//
+// A task can be carried only while it is suspended where nothing outside
+// its frames holds its state: in Gosched or Yield (checkpoints) or in Sleep.
+// A task waiting on an fd, a Cond, another task or a cosync object is
+// refused: what it waits for cannot travel with it.
+//
+// The snapshot format, version 1 (varints are encoding/binary's):
+//
+//	magic    "CGDS"
+//	version  uvarint, 1
+//	wait     one byte: 0 not started, 1 Gosched, 2 Yield, 3 Sleep
+//	deadline (Sleep only) varint, the wall-clock deadline in Unix nanoseconds
+//	frames   uvarint n+1, then n times: name (uvarint length + bytes) and
+//	         fingerprint (8 bytes little-endian), outermost frame first
+//	states   n times, innermost frame first: the resume point (varint),
+//	         then the frame's fields as its EncodeState wrote them
+//	checksum CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian
+//
+// A sleeping task records its absolute wall-clock deadline, not the time
+// left: a task restored later sleeps only what remains of it (nothing if
+// the deadline has passed), as a workflow's "wait until" expects. A wall
+// clock that jumps between snapshot and restore shifts the wake-up by the
+// jump.
+//
+// Versioning: a frame's fingerprint hashes its generated Step code and the
+// names and types of its fields, so any change to the function's lowered
+// form or to a field's type changes it, and [Restore] refuses bytes whose
+// fingerprint differs from the running program's, naming the function
+// ([ErrChangedCode]). Old snapshots of a changed function are therefore not
+// loadable: to change a durable function while snapshots of it may exist,
+// keep the old function under its name until they have drained (the
+// fingerprint is per function, so the rest of the program may change
+// freely), and start new work with the new one under a new name.
+
+// A DurableFrame is a frame that cogen generated for a //co:stackless
+// durable function: it can write its state into a snapshot and read it back.
+type DurableFrame interface {
+	Frame
+	// Durable returns the frame type's registered name (the function's
+	// package path and name) and its layout fingerprint.
+	Durable() (name string, fingerprint uint64)
+	// EncodeState writes the frame's fields (not its PC).
+	EncodeState(e *Encoder)
+	// DecodeState reads the fields EncodeState wrote and checks the PC,
+	// which is set already, is one of the frame's resume points.
+	DecodeState(d *Decoder)
+}
+
+// ErrChangedCode is wrapped by the error of a [Restore] whose snapshot holds
+// a frame whose function differs from the running program's.
+var ErrChangedCode = errors.New("the function changed since the snapshot was taken")
+
+// ErrNotCarriable is wrapped by the error of a [Snapshot] of a task that is
+// not suspended at a point that can be carried.
+var ErrNotCarriable = errors.New("task cannot be snapshotted")
+
+type durableType struct {
+	fingerprint uint64
+	newFrame    func() DurableFrame
+}
+
+var registry struct {
+	sync.RWMutex
+	types map[string]durableType
+}
+
+// RegisterDurable records a durable frame type for [Restore]. Generated
+// code calls it from an init function; registering one name twice with two
+// fingerprints panics (two functions claim one name).
+func RegisterDurable(name string, fingerprint uint64, newFrame func() DurableFrame) {
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.types == nil {
+		registry.types = map[string]durableType{}
+	}
+	if old, ok := registry.types[name]; ok && old.fingerprint != fingerprint {
+		panic("stackless: RegisterDurable of " + name + " twice with different fingerprints")
+	}
+	registry.types[name] = durableType{fingerprint, newFrame}
+}
+
+func lookupDurable(name string) (durableType, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	dt, ok := registry.types[name]
+	return dt, ok
+}
+
+// What a carriable task is suspended in (Task.carry).
+const (
+	carryNone    uint8 = iota // not started, or not suspended in a carriable operation
+	carryGosched              // Gosched: queued behind the ready tasks
+	carryYield                // Yield: until Resume
+	carrySleep                // Sleep: until its deadline
+)
+
+const (
+	snapshotMagic   = "CGDS"
+	snapshotVersion = 1
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Snapshot encodes a suspended task: its frames (all durable), where each
+// stands, and what it waits for. Call it on t's loop goroutine, between
+// steps. The task is left as it was: to move it, end it with Cancel (or
+// simply drop the loop) once the bytes are stored.
+func Snapshot(t *Task) ([]byte, error) {
+	var carry uint8
+	switch {
+	case t.state == taskDone:
+		return nil, fmt.Errorf("stackless: Snapshot: %w: it has finished", ErrNotCarriable)
+	case t.state == taskRunning:
+		return nil, fmt.Errorf("stackless: Snapshot: %w: it is running (called from its own step)", ErrNotCarriable)
+	case t.canceled:
+		return nil, fmt.Errorf("stackless: Snapshot: %w: it was canceled", ErrNotCarriable)
+	case t.closing || t.w.Reason() == loop.LoopClosed:
+		return nil, fmt.Errorf("stackless: Snapshot: %w: its loop closed", ErrNotCarriable)
+	case t.state == taskNew:
+		carry = carryNone
+	case t.carry == carryNone:
+		return nil, fmt.Errorf("stackless: Snapshot: %w: it waits on an fd, a Cond, another task or a cosync object, which cannot be carried (only Gosched, Yield and Sleep can)", ErrNotCarriable)
+	default:
+		carry = t.carry
+	}
+	frames := t.chain()
+	e := &Encoder{}
+	e.buf = append(e.buf, snapshotMagic...)
+	e.Uint(snapshotVersion)
+	e.buf = append(e.buf, carry)
+	if carry == carrySleep {
+		e.Int(sleepDeadline(t).UnixNano())
+	}
+	e.Len(len(frames), false)
+	dfs := make([]DurableFrame, len(frames))
+	for i, f := range frames {
+		df, ok := f.(DurableFrame)
+		if !ok {
+			where := ""
+			if l, ok := f.(Locator); ok {
+				where = " at " + l.Where()
+			}
+			return nil, fmt.Errorf("stackless: Snapshot: %w: frame %T%s is not durable (mark its function //co:stackless durable)", ErrNotCarriable, f, where)
+		}
+		dfs[i] = df
+		name, fp := df.Durable()
+		e.String(name)
+		e.buf = binary.LittleEndian.AppendUint64(e.buf, fp)
+	}
+	for i := len(dfs) - 1; i >= 0; i-- {
+		e.callee = nil
+		if i+1 < len(dfs) {
+			e.callee = dfs[i+1]
+		}
+		e.Int(int64(dfs[i].base().PC))
+		dfs[i].EncodeState(e)
+		if e.err != nil {
+			name, _ := dfs[i].Durable()
+			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
+		}
+	}
+	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
+}
+
+// chain returns t's frames, outermost first.
+func (t *Task) chain() []Frame {
+	var fs []Frame
+	if t.ext != nil {
+		fs = append(fs, t.ext.callers...)
+	}
+	if t.top != nil {
+		fs = append(fs, t.top)
+	}
+	return fs
+}
+
+// sleepDeadline returns the wall-clock time at which a sleeping t wakes:
+// its timer's deadline, or now if the timer has fired already.
+func sleepDeadline(t *Task) time.Time {
+	now := time.Now()
+	if d, ok := t.w.Deadline(); ok {
+		return now.Add(d - t.Loop().Now())
+	}
+	return now
+}
+
+// Restore decodes a snapshot taken by [Snapshot] into a new task on l and
+// schedules it as the snapshot left it: a task that had not started, or
+// that was in Gosched, runs in a later iteration of the loop; one in Sleep
+// wakes at its recorded deadline; one in Yield waits for [Task.Resume].
+// The waiting call the task was in is made again on its first step, as
+// after any wake-up, and returns as it would have: the sleep is over, the
+// checkpoint passed.
+//
+// Restore checks every frame's fingerprint against the running program's
+// and refuses the snapshot, naming the function, if one differs
+// ([ErrChangedCode]) or is unknown. Malformed bytes give an error, never a
+// panic or a task that resumes anywhere but where it was. Call it on l's
+// goroutine (or before l runs).
+func Restore(l *loop.Loop, data []byte) (*Task, error) {
+	frames, carry, deadline, err := decodeSnapshot(data)
+	if err != nil {
+		return nil, fmt.Errorf("stackless: Restore: %w", err)
+	}
+	t := &Task{top: frames[len(frames)-1]}
+	if len(frames) > 1 {
+		t.extra().callers = frames[:len(frames)-1]
+	}
+	t.w.Init(l, t)
+	switch carry {
+	case carryNone:
+		t.w.Yield()
+		return t, nil
+	case carryGosched:
+		t.w.Yield()
+	case carryYield:
+		t.yielded = true
+		t.w.Park(-1)
+	case carrySleep:
+		t.w.Sleep(time.Until(deadline))
+	}
+	t.carry = carry
+	t.state = taskWaiting
+	return t, nil
+}
+
+func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
+	var deadline time.Time
+	if len(data) < len(snapshotMagic)+4 || string(data[:len(snapshotMagic)]) != snapshotMagic {
+		return nil, 0, deadline, errors.New("not a snapshot (bad magic)")
+	}
+	body := data[:len(data)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, 0, deadline, errors.New("corrupt snapshot (checksum mismatch)")
+	}
+	d := &Decoder{buf: body[len(snapshotMagic):]}
+	if v := d.Uint(); d.err == nil && v != snapshotVersion {
+		return nil, 0, deadline, fmt.Errorf("snapshot version %d, this program reads %d", v, snapshotVersion)
+	}
+	var carry uint8
+	if d.err == nil {
+		if len(d.buf) == 0 {
+			d.Fail(errTruncated)
+		} else {
+			carry, d.buf = d.buf[0], d.buf[1:]
+		}
+	}
+	switch {
+	case d.err != nil:
+	case carry == carrySleep:
+		deadline = time.Unix(0, d.Int())
+	case carry > carrySleep:
+		d.Fail(fmt.Errorf("unknown wait kind %d", carry))
+	}
+	n := d.Len() // at least one byte per frame
+	if d.err == nil && n < 1 {
+		d.Fail(errors.New("no frames"))
+	}
+	if d.err != nil {
+		return nil, 0, deadline, d.err
+	}
+	frames := make([]Frame, n)
+	dfs := make([]DurableFrame, n)
+	for i := range dfs {
+		name := d.String()
+		if d.err == nil && len(d.buf) < 8 {
+			d.Fail(errTruncated)
+		}
+		if d.err != nil {
+			return nil, 0, deadline, d.err
+		}
+		fp := binary.LittleEndian.Uint64(d.buf)
+		d.buf = d.buf[8:]
+		dt, ok := lookupDurable(name)
+		if !ok {
+			return nil, 0, deadline, fmt.Errorf("frame of %s: no such durable function in this program", name)
+		}
+		if dt.fingerprint != fp {
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, dt.fingerprint)
+		}
+		dfs[i] = dt.newFrame()
+		frames[i] = dfs[i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		d.callee = nil
+		if i+1 < n {
+			d.callee = dfs[i+1]
+		}
+		pc := d.IntN(32)
+		if d.err == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
+			d.Fail(errors.New("a task that had not started has one frame at its entry"))
+		}
+		dfs[i].base().PC = int(pc)
+		if d.err == nil {
+			dfs[i].DecodeState(d)
+		}
+		if d.err == nil && d.callee != nil {
+			d.Fail(errors.New("a caller frame does not hold its callee"))
+		}
+		if d.err != nil {
+			name, _ := dfs[i].Durable()
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
+		}
+	}
+	if len(d.buf) != 0 {
+		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", len(d.buf))
+	}
+	return frames, carry, deadline, nil
+}

@@ -1,0 +1,624 @@
+//go:build linux
+
+package stackless
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+)
+
+// The frames below are written by hand in the shape cogen generates for
+// //co:stackless durable functions: jobFrame loops n times over a
+// Gosched, a Sleep and a call of stepFrame, keeps a map and two pointers
+// that share one int, and traces what it does into its loop's trace.
+
+var (
+	traces = map[*loop.Loop]*[]string{}
+	// onSuspend is called each time a test frame is about to suspend, in
+	// its step, before the operation.
+	onSuspend = func(t *Task) {}
+)
+
+// suspending calls onSuspend unless the operation that follows is the call
+// made again after a wake-up, which does not suspend.
+func suspending(t *Task) {
+	if !t.waking {
+		onSuspend(t)
+	}
+}
+
+func trace(t *Task, format string, args ...any) {
+	if tr := traces[t.Loop()]; tr != nil {
+		*tr = append(*tr, fmt.Sprintf(format, args...))
+	}
+}
+
+type jobFrame struct {
+	Base
+	n, i  int
+	name  string
+	seen  map[string]int
+	p, q  *int // p and q point to one int
+	child *stepFrame
+}
+
+func newJob(name string, n int) *jobFrame {
+	v := new(int)
+	return &jobFrame{name: name, n: n, seen: map[string]int{}, p: v, q: v}
+}
+
+func (f *jobFrame) Step(t *Task) Status {
+	for {
+		switch f.PC {
+		case 0:
+			if f.i >= f.n {
+				trace(t, "%s done *p=%d seen=%v", f.name, *f.p, f.seen)
+				return Done
+			}
+			trace(t, "%s i=%d *q=%d", f.name, f.i, *f.q)
+			f.PC = 1 + f.i%3
+		case 1:
+			suspending(t)
+			t.Gosched()
+			if t.Blocked() {
+				return Suspend
+			}
+			f.seen["gosched"]++
+			f.i++
+			f.PC = 0
+		case 2:
+			suspending(t)
+			t.Sleep(time.Millisecond)
+			if t.Blocked() {
+				return Suspend
+			}
+			f.seen["sleep"]++
+			f.i++
+			f.PC = 0
+		case 3:
+			f.child = &stepFrame{p: f.p}
+			f.PC = 4
+			return t.Call(f.child)
+		case 4:
+			*f.q += f.child.r
+			f.child = nil
+			f.i++
+			f.PC = 0
+		default:
+			panic("jobFrame: invalid resume point")
+		}
+	}
+}
+
+func (f *jobFrame) Durable() (string, uint64) { return "stackless_test.job", 0x10b }
+
+func (f *jobFrame) EncodeState(e *Encoder) {
+	e.Int(int64(f.n))
+	e.Int(int64(f.i))
+	e.String(f.name)
+	e.Len(len(f.seen), f.seen == nil)
+	for _, k := range slices.Sorted(maps.Keys(f.seen)) {
+		e.String(k)
+		e.Int(int64(f.seen[k]))
+	}
+	for _, p := range []*int{f.p, f.q} {
+		if e.Ref(p) {
+			e.Int(int64(*p))
+		}
+	}
+	e.Callee(f.child)
+}
+
+func (f *jobFrame) DecodeState(d *Decoder) {
+	if f.PC < 0 || f.PC > 4 {
+		d.Fail(fmt.Errorf("resume point %d", f.PC))
+	}
+	f.n = int(d.Int())
+	f.i = int(d.Int())
+	f.name = d.String()
+	if n := d.Len(); n >= 0 {
+		f.seen = make(map[string]int, n)
+		for range n {
+			k := d.String()
+			f.seen[k] = int(d.Int())
+		}
+	}
+	for _, p := range []**int{&f.p, &f.q} {
+		switch v, fresh := d.Ref(); {
+		case fresh:
+			*p = new(int)
+			d.Define(*p)
+			**p = int(d.Int())
+		case v != nil:
+			ip, ok := v.(*int)
+			if !ok {
+				d.WrongType("*int", v)
+			}
+			*p = ip
+		}
+	}
+	if c := d.Callee(); c != nil {
+		sf, ok := c.(*stepFrame)
+		if !ok {
+			d.WrongType("*stepFrame", c)
+		}
+		f.child = sf
+	}
+}
+
+type stepFrame struct {
+	Base
+	p    *int
+	j, r int
+}
+
+func (f *stepFrame) Step(t *Task) Status {
+	for {
+		switch f.PC {
+		case 0:
+			if f.j == 2 {
+				return Done
+			}
+			f.PC = 1
+		case 1:
+			suspending(t)
+			t.Gosched()
+			if t.Blocked() {
+				return Suspend
+			}
+			*f.p++
+			f.r += *f.p
+			f.j++
+			f.PC = 0
+		default:
+			panic("stepFrame: invalid resume point")
+		}
+	}
+}
+
+func (f *stepFrame) Durable() (string, uint64) { return "stackless_test.step", 0x5e9 }
+
+func (f *stepFrame) EncodeState(e *Encoder) {
+	if e.Ref(f.p) {
+		e.Int(int64(*f.p))
+	}
+	e.Int(int64(f.j))
+	e.Int(int64(f.r))
+}
+
+func (f *stepFrame) DecodeState(d *Decoder) {
+	if f.PC < 0 || f.PC > 1 {
+		d.Fail(fmt.Errorf("resume point %d", f.PC))
+	}
+	switch v, fresh := d.Ref(); {
+	case fresh:
+		f.p = new(int)
+		d.Define(f.p)
+		*f.p = int(d.Int())
+	case v != nil:
+		ip, ok := v.(*int)
+		if !ok {
+			d.WrongType("*int", v)
+		}
+		f.p = ip
+	}
+	f.j = int(d.Int())
+	f.r = int(d.Int())
+}
+
+func init() {
+	RegisterDurable("stackless_test.job", 0x10b, func() DurableFrame { return new(jobFrame) })
+	RegisterDurable("stackless_test.step", 0x5e9, func() DurableFrame { return new(stepFrame) })
+}
+
+// tracedLoop returns a loop whose test frames trace into the result.
+func tracedLoop(t testing.TB) (*loop.Loop, *[]string) {
+	l := newLoop(t)
+	tr := new([]string)
+	traces[l] = tr
+	t.Cleanup(func() { delete(traces, l) })
+	return l, tr
+}
+
+// snapshotAt runs a job on a fresh loop until its k-th suspension (from 1)
+// and returns the snapshot taken there, with the trace so far; ok is false
+// if the job finished first. A stopper task in Yield is resumed by the
+// k-th suspension and, queued ahead of the job, takes the snapshot before
+// the job steps again.
+func snapshotAt(t testing.TB, k int, job func() Frame) (data []byte, prefix []string, ok bool) {
+	l, tr := tracedLoop(t)
+	var target *Task
+	var snapErr error
+	count := 0
+	stopper := Spawn(l, newFn(func(tk *Task, pc *int) Status {
+		switch *pc {
+		case 0:
+			*pc = 1
+			tk.Yield()
+			return Suspend
+		default:
+			tk.Yield()
+			if count != k {
+				snapErr = fmt.Errorf("the job went on to suspension %d first", count)
+				return Done
+			}
+			prefix = slices.Clone(*tr)
+			data, snapErr = Snapshot(target)
+			target.Cancel()
+			delete(traces, l) // the canceled job goes on, untraced
+			return Done
+		}
+	}))
+	onSuspend = func(tk *Task) {
+		if tk != target {
+			return
+		}
+		if count++; count == k {
+			stopper.Resume()
+		}
+	}
+	defer func() { onSuspend = func(*Task) {} }()
+	target = Spawn(l, job())
+	run(t, l, 10*time.Second, target)
+	if count < k {
+		return nil, *tr, false
+	}
+	run(t, l, 10*time.Second, stopper)
+	if snapErr != nil {
+		t.Fatalf("Snapshot at suspension %d: %v", k, snapErr)
+	}
+	return data, prefix, true
+}
+
+// TestDurableEverySuspension: for every suspension point k of a job, the
+// trace of a run snapshotted there and restored into a fresh loop, through
+// bytes, equals the trace of an uninterrupted run.
+func TestDurableEverySuspension(t *testing.T) {
+	job := func() Frame { return newJob("a", 7) }
+	l, want := tracedLoop(t)
+	run(t, l, 10*time.Second, Spawn(l, job()))
+	if len(*want) != 8 || !strings.Contains((*want)[7], "a done *p=20 seen=map[gosched:3 sleep:2]") {
+		t.Fatalf("uninterrupted trace: %q", *want)
+	}
+	for k := 1; ; k++ {
+		data, prefix, ok := snapshotAt(t, k, job)
+		if !ok {
+			if k != 10 {
+				t.Fatalf("%d suspensions, want 9", k-1)
+			}
+			break
+		}
+		l2, tr2 := tracedLoop(t)
+		task, err := Restore(l2, data)
+		if err != nil {
+			t.Fatalf("Restore at suspension %d: %v", k, err)
+		}
+		run(t, l2, 10*time.Second, task)
+		if got := append(prefix, *tr2...); !slices.Equal(got, *want) {
+			t.Errorf("suspension %d (%d bytes):\n got %q\nwant %q", k, len(data), got, *want)
+		}
+	}
+}
+
+// TestDurableSharedPointer: two fields that point to one int restore to
+// one int, also across frames (the caller's p and the callee's p).
+func TestDurableSharedPointer(t *testing.T) {
+	// Suspension 4 is the callee's first Gosched (i=2).
+	data, _, ok := snapshotAt(t, 4, func() Frame { return newJob("s", 4) })
+	if !ok {
+		t.Fatal("no 4th suspension")
+	}
+	task, err := Restore(newLoop(t), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step, ok := task.top.(*stepFrame)
+	if !ok {
+		t.Fatalf("top frame %T, want the callee", task.top)
+	}
+	job := task.ext.callers[0].(*jobFrame)
+	if job.p != job.q || job.p != step.p || job.child != step {
+		t.Fatalf("sharing lost: job.p %p job.q %p step.p %p child %p step %p", job.p, job.q, step.p, job.child, step)
+	}
+}
+
+// TestDurableSleepDeadline: a sleeper records its absolute deadline: one
+// restored before it sleeps the rest, one restored after it wakes at once,
+// and neither sleeps its whole duration again.
+func TestDurableSleepDeadline(t *testing.T) {
+	const d = 300 * time.Millisecond
+	l := newLoop(t)
+	task := Spawn(l, newFn(func(tk *Task, pc *int) Status {
+		*pc = 1
+		tk.Sleep(d)
+		if tk.Blocked() {
+			return Suspend
+		}
+		return Done
+	}))
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if task.carry != carrySleep {
+		t.Fatalf("carry %d, want carrySleep", task.carry)
+	}
+	deadline := sleepDeadline(task)
+	if left := time.Until(deadline); left <= 0 || left > d {
+		t.Fatalf("deadline %v from now, want in (0, %v]", left, d)
+	}
+	// The fn frame is not durable: check the encoding of the wait alone
+	// through a job frame sleeping (suspension 2 is its first Sleep).
+	data, _, ok := snapshotAt(t, 2, func() Frame { return newJob("z", 3) })
+	if !ok {
+		t.Fatal("no 2nd suspension")
+	}
+	_, carry, dl, err := decodeSnapshot(data)
+	if err != nil || carry != carrySleep {
+		t.Fatalf("carry %d err %v", carry, err)
+	}
+	if left := time.Until(dl); left > time.Millisecond {
+		t.Fatalf("deadline %v from now, want at most the 1ms sleep", left)
+	}
+	// Restored later, the 1 ms sleep is over: the task goes on at once.
+	start := time.Now()
+	l2 := newLoop(t)
+	rt, err := Restore(l2, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rt.Blocked() || rt.carry != carrySleep {
+		t.Fatalf("restored sleeper: blocked %v carry %d", rt.Blocked(), rt.carry)
+	}
+	run(t, l2, 10*time.Second, rt)
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("restored task took %v", el)
+	}
+}
+
+// TestDurableRemainingSleep: a snapshot of a long sleep restored at once
+// sleeps what was left, no more, and the retried Sleep does not sleep
+// again.
+func TestDurableRemainingSleep(t *testing.T) {
+	l, _ := tracedLoop(t)
+	job := &sleeperFrame{d: 400 * time.Millisecond}
+	task := Spawn(l, job)
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	data, err := Snapshot(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2 := newLoop(t)
+	start := time.Now()
+	rt, err := Restore(l2, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, l2, 10*time.Second, rt)
+	el := time.Since(start)
+	if el >= 400*time.Millisecond {
+		t.Fatalf("restored sleeper slept %v: the whole sleep again", el)
+	}
+	if el < 100*time.Millisecond {
+		t.Fatalf("restored sleeper slept %v of the ~200ms left", el)
+	}
+	if n := sleeperRuns; n != 1 {
+		t.Fatalf("sleeper finished %d times", n)
+	}
+}
+
+var sleeperRuns int
+
+type sleeperFrame struct {
+	Base
+	d time.Duration
+}
+
+func (f *sleeperFrame) Step(t *Task) Status {
+	if f.PC == 0 {
+		f.PC = 1
+	}
+	t.Sleep(f.d)
+	if t.Blocked() {
+		return Suspend
+	}
+	sleeperRuns++
+	return Done
+}
+func (f *sleeperFrame) Durable() (string, uint64) { return "stackless_test.sleeper", 1 }
+func (f *sleeperFrame) EncodeState(e *Encoder)    { e.Int(int64(f.d)) }
+func (f *sleeperFrame) DecodeState(d *Decoder)    { f.d = time.Duration(d.Int()) }
+
+func init() {
+	RegisterDurable("stackless_test.sleeper", 1, func() DurableFrame { return new(sleeperFrame) })
+}
+
+// TestDurableYield: a task in Yield restores in Yield: it waits for Resume.
+func TestDurableYield(t *testing.T) {
+	l := newLoop(t)
+	task := Spawn(l, &yielderFrame{})
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := Snapshot(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2 := newLoop(t)
+	rt, err := Restore(l2, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := l2.RunOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rt.Done() {
+		t.Fatal("restored yielder finished without Resume")
+	}
+	rt.Resume()
+	run(t, l2, 10*time.Second, rt)
+	if f := rt.top; f != nil {
+		t.Fatalf("top %T after finishing", f)
+	}
+}
+
+type yielderFrame struct{ Base }
+
+func (f *yielderFrame) Step(t *Task) Status {
+	f.PC = 1
+	t.Yield()
+	if t.Blocked() {
+		return Suspend
+	}
+	return Done
+}
+func (f *yielderFrame) Durable() (string, uint64) { return "stackless_test.yielder", 2 }
+func (f *yielderFrame) EncodeState(e *Encoder)    {}
+func (f *yielderFrame) DecodeState(d *Decoder)    {}
+
+func init() {
+	RegisterDurable("stackless_test.yielder", 2, func() DurableFrame { return new(yielderFrame) })
+}
+
+// TestDurableRefusals: what cannot be carried is refused with a clear error.
+func TestDurableRefusals(t *testing.T) {
+	l := newLoop(t)
+	var c Cond
+	waiter := Spawn(l, newFn(func(tk *Task, pc *int) Status {
+		*pc = 1
+		tk.Wait(&c, -1)
+		if tk.Blocked() {
+			return Suspend
+		}
+		return Done
+	}))
+	plain := Spawn(l, newFn(func(tk *Task, pc *int) Status {
+		*pc = 1
+		tk.Yield()
+		if tk.Blocked() {
+			return Suspend
+		}
+		return Done
+	}))
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		task *Task
+		want string
+	}{
+		{waiter, "waits on an fd, a Cond"},
+		{plain, "frame *stackless.fn"},
+	} {
+		_, err := Snapshot(tc.task)
+		if !errors.Is(err, ErrNotCarriable) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Snapshot: %v, want ErrNotCarriable mentioning %q", err, tc.want)
+		}
+	}
+	c.Broadcast()
+	plain.Resume()
+	run(t, l, 10*time.Second, waiter, plain)
+	if _, err := Snapshot(waiter); err == nil || !strings.Contains(err.Error(), "finished") {
+		t.Errorf("Snapshot of a finished task: %v", err)
+	}
+	sl := Spawn(l, &sleeperFrame{d: time.Hour})
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	sl.Cancel()
+	if _, err := Snapshot(sl); err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Errorf("Snapshot of a canceled task: %v", err)
+	}
+}
+
+// TestDurableChangedCode: bytes of a frame whose fingerprint differs from
+// the program's are refused, naming the function; so is an unknown name.
+func TestDurableChangedCode(t *testing.T) {
+	data, err := Snapshot(Spawn(newLoop(t), newJob("c", 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	RegisterDurable("stackless_test.jo2", 7, func() DurableFrame { return new(jobFrame) })
+	for _, tc := range []struct {
+		old, new, want string
+		is             error
+	}{
+		{"stackless_test.job", "stackless_test.jo2", "frame of stackless_test.jo2: the function changed", ErrChangedCode},
+		{"stackless_test.job", "stackless_test.jo_", "frame of stackless_test.jo_: no such durable function", nil},
+	} {
+		bad := []byte(strings.Replace(string(data[:len(data)-4]), tc.old, tc.new, 1))
+		bad = appendCRC(bad)
+		_, err := Restore(newLoop(t), bad)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.is != nil && !errors.Is(err, tc.is)) {
+			t.Errorf("Restore: %v, want %q", err, tc.want)
+		}
+	}
+	// A task that had not started restores and runs.
+	l, tr := tracedLoop(t)
+	rt, err := Restore(l, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, l, 10*time.Second, rt)
+	if len(*tr) != 3 {
+		t.Fatalf("trace %q", *tr)
+	}
+}
+
+func appendCRC(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// FuzzRestore: random, truncated and corrupted bytes give an error, never
+// a panic; bytes whose checksum the fuzzer fixed up reach the decoder, and
+// what it accepts re-encodes to the same bytes (no value is misread).
+func FuzzRestore(f *testing.F) {
+	for k := 1; k <= 9; k += 4 {
+		data, _, ok := snapshotAt(f, k, func() Frame { return newJob("f", 7) })
+		if ok {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("CGDS"))
+	f.Add([]byte{})
+	l, err := loop.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer l.Close()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, in := range [][]byte{data, fixCRC(data)} {
+			task, err := Restore(l, in)
+			if err != nil {
+				continue
+			}
+			for i := 0; i < len(in)-4; i++ {
+				if _, err := Restore(l, fixCRC(in[:i])); err == nil {
+					t.Fatalf("a %d-byte prefix of an accepted snapshot restored", i)
+				}
+			}
+			task.Cancel()
+		}
+	})
+}
+
+// fixCRC replaces the last 4 bytes of b with the checksum of the rest.
+func fixCRC(b []byte) []byte {
+	if len(b) < 4 {
+		return b
+	}
+	return appendCRC(slices.Clone(b[:len(b)-4]))
+}

@@ -1,0 +1,311 @@
+package stackless
+
+import (
+	"encoding"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+)
+
+// An Encoder writes the state of durable frames (see [DurableFrame]) into a
+// snapshot. Generated EncodeState methods call it field by field, in the
+// order their DecodeState reads them back; the wire form of each value is
+// documented on the method that writes it. An Encoder keeps the first error
+// (an unencodable value, a pointer out of the frame chain) and ignores
+// everything after it.
+type Encoder struct {
+	buf  []byte
+	ptrs map[any]uint64 // pointer (type and address) -> id; ids start at 1
+	// callee is the frame the current frame's child field may point to:
+	// the next frame inward on the task's chain.
+	callee Frame
+	err    error
+}
+
+// Uint writes v as an unsigned varint.
+func (e *Encoder) Uint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
+
+// Int writes v as a zig-zag signed varint.
+func (e *Encoder) Int(v int64) { e.buf = binary.AppendVarint(e.buf, v) }
+
+// Bool writes v as one byte, 0 or 1.
+func (e *Encoder) Bool(v bool) {
+	b := byte(0)
+	if v {
+		b = 1
+	}
+	e.buf = append(e.buf, b)
+}
+
+// Float writes the IEEE 754 bits of v as 8 little-endian bytes.
+func (e *Encoder) Float(v float64) {
+	e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(v))
+}
+
+// String writes len(s) as a varint, then the bytes of s.
+func (e *Encoder) String(s string) {
+	e.Uint(uint64(len(s)))
+	e.buf = append(e.buf, s...)
+}
+
+// Len writes the length of a slice or map: 0 for nil, n+1 otherwise, so
+// that nil and empty stay distinct.
+func (e *Encoder) Len(n int, isNil bool) {
+	if isNil {
+		e.Uint(0)
+		return
+	}
+	e.Uint(uint64(n) + 1)
+}
+
+// Ref writes a pointer p (of any pointer type) as its id in the snapshot's
+// pointer table, 0 for nil. It reports true the first time p is seen: the
+// caller must then write the pointee. Later occurrences of p write the id
+// only, so that pointers that shared a value restore to one value.
+func (e *Encoder) Ref(p any) bool {
+	v := reflect.ValueOf(p)
+	if v.Kind() != reflect.Pointer {
+		panic(fmt.Sprintf("stackless: Encoder.Ref of a %T", p))
+	}
+	if v.IsNil() {
+		e.Uint(0)
+		return false
+	}
+	if id, ok := e.ptrs[p]; ok {
+		e.Uint(id)
+		return false
+	}
+	if e.ptrs == nil {
+		e.ptrs = map[any]uint64{}
+	}
+	id := uint64(len(e.ptrs) + 1)
+	e.ptrs[p] = id
+	e.Uint(id)
+	return true
+}
+
+// Binary writes a value implementing encoding.BinaryMarshaler as its
+// marshalled bytes, length first.
+func (e *Encoder) Binary(m encoding.BinaryMarshaler) {
+	b, err := m.MarshalBinary()
+	if err != nil {
+		e.Fail(fmt.Errorf("MarshalBinary of %T: %w", m, err))
+		return
+	}
+	e.String(string(b))
+}
+
+// Callee writes a frame field that holds a child frame: 1 if it is the
+// frame the current one has called (the next one inward on the chain), 0
+// for nil. Any other frame there is an error: a generated frame clears the
+// field when the call returns.
+func (e *Encoder) Callee(f Frame) {
+	if reflect.ValueOf(f).IsNil() {
+		e.Uint(0)
+		return
+	}
+	if f != e.callee {
+		e.Fail(fmt.Errorf("a child frame %T that is not the frame's callee on the task's chain", f))
+		return
+	}
+	e.Uint(1)
+}
+
+// Fail records err (the first one wins) and makes the snapshot fail.
+func (e *Encoder) Fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+// A Decoder reads what an [Encoder] wrote. It never panics on malformed
+// input: the first inconsistency (truncation, an impossible length, a
+// pointer id of the wrong type, an unknown tag) is recorded in Err, and
+// every read after it returns zero values.
+type Decoder struct {
+	buf    []byte
+	ptrs   []any // by id-1
+	callee Frame // the frame decoded just before, the current one's callee
+	err    error
+}
+
+// Err returns the first error the decoder met.
+func (d *Decoder) Err() error { return d.err }
+
+// Fail records err (the first one wins).
+func (d *Decoder) Fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+var errTruncated = errors.New("truncated data")
+
+// Uint reads an unsigned varint.
+func (d *Decoder) Uint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.buf)
+	if n <= 0 {
+		d.Fail(errTruncated)
+		return 0
+	}
+	d.buf = d.buf[n:]
+	return v
+}
+
+// Int reads a zig-zag signed varint.
+func (d *Decoder) Int() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.buf)
+	if n <= 0 {
+		d.Fail(errTruncated)
+		return 0
+	}
+	d.buf = d.buf[n:]
+	return v
+}
+
+// IntN reads a signed varint that must fit in bits bits (8, 16, 32, 64).
+func (d *Decoder) IntN(bits int) int64 {
+	v := d.Int()
+	if bits < 64 && (v < -1<<(bits-1) || v >= 1<<(bits-1)) {
+		d.Fail(fmt.Errorf("integer %d out of range for %d bits", v, bits))
+		return 0
+	}
+	return v
+}
+
+// UintN reads an unsigned varint that must fit in bits bits.
+func (d *Decoder) UintN(bits int) uint64 {
+	v := d.Uint()
+	if bits < 64 && v >= 1<<bits {
+		d.Fail(fmt.Errorf("integer %d out of range for %d bits", v, bits))
+		return 0
+	}
+	return v
+}
+
+// Bool reads one byte that must be 0 or 1.
+func (d *Decoder) Bool() bool {
+	if d.err != nil {
+		return false
+	}
+	if len(d.buf) == 0 {
+		d.Fail(errTruncated)
+		return false
+	}
+	b := d.buf[0]
+	d.buf = d.buf[1:]
+	if b > 1 {
+		d.Fail(fmt.Errorf("bad bool byte %d", b))
+	}
+	return b == 1
+}
+
+// Float reads 8 little-endian bytes of IEEE 754 bits.
+func (d *Decoder) Float() float64 {
+	if d.err != nil {
+		return 0
+	}
+	if len(d.buf) < 8 {
+		d.Fail(errTruncated)
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.buf))
+	d.buf = d.buf[8:]
+	return v
+}
+
+// String reads a length and that many bytes.
+func (d *Decoder) String() string {
+	n := d.Uint()
+	if d.err != nil {
+		return ""
+	}
+	if n > uint64(len(d.buf)) {
+		d.Fail(errTruncated)
+		return ""
+	}
+	s := string(d.buf[:n])
+	d.buf = d.buf[n:]
+	return s
+}
+
+// Len reads what [Encoder.Len] wrote. A length is bounded by the bytes
+// left (every element takes at least one), so a corrupt length cannot make
+// the caller allocate more than the input's size; it reports -1 for nil.
+func (d *Decoder) Len() int {
+	v := d.Uint()
+	if d.err != nil || v == 0 {
+		return -1
+	}
+	if v-1 > uint64(len(d.buf)) {
+		d.Fail(fmt.Errorf("length %d exceeds the %d bytes left", v-1, len(d.buf)))
+		return -1
+	}
+	return int(v - 1)
+}
+
+// Ref reads a pointer written by [Encoder.Ref]. For id 0 it returns (nil,
+// false). For an id seen before it returns the value registered with
+// [Decoder.Define] and false; the caller type-asserts it and calls Fail if
+// the type is wrong. For a new id, which must be the next one, it returns
+// (nil, true): the caller allocates the pointee, calls Define, then
+// decodes the pointee into it.
+func (d *Decoder) Ref() (any, bool) {
+	id := d.Uint()
+	if d.err != nil || id == 0 {
+		return nil, false
+	}
+	switch {
+	case id <= uint64(len(d.ptrs)):
+		return d.ptrs[id-1], false
+	case id == uint64(len(d.ptrs))+1:
+		return nil, true
+	}
+	d.Fail(fmt.Errorf("pointer id %d out of order", id))
+	return nil, false
+}
+
+// Define registers p as the value of the pointer id [Decoder.Ref] has just
+// reported new.
+func (d *Decoder) Define(p any) { d.ptrs = append(d.ptrs, p) }
+
+// Binary reads bytes written by [Encoder.Binary] into u.
+func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
+	s := d.String()
+	if d.err != nil {
+		return
+	}
+	if err := u.UnmarshalBinary([]byte(s)); err != nil {
+		d.Fail(fmt.Errorf("UnmarshalBinary of %T: %w", u, err))
+	}
+}
+
+// Callee reads a child frame field written by [Encoder.Callee]: nil, or
+// the frame the current one called, decoded just before it. The caller
+// type-asserts it to its frame type and calls Fail on a mismatch.
+func (d *Decoder) Callee() Frame {
+	switch v := d.Uint(); {
+	case d.err != nil || v == 0:
+		return nil
+	case v > 1 || d.callee == nil:
+		d.Fail(errors.New("a child frame field with no callee to point to"))
+		return nil
+	}
+	c := d.callee
+	d.callee = nil // one field holds the callee
+	return c
+}
+
+// WrongType records that a pointer or a callee read back has a type other
+// than the field's, and returns nil for the caller's convenience.
+func (d *Decoder) WrongType(want string, got any) {
+	d.Fail(fmt.Errorf("a %T where the frame holds a %s", got, want))
+}
