@@ -86,7 +86,7 @@ func TestSlowHandlerGuard(t *testing.T) {
 //co:stackless
 func blockingRoute(co *stackful.Co, w *ResponseWriter, r *Request) {
 	co.Sleep(time.Millisecond)
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) //co:blocking
 	w.WriteString("blocked")
 }
 
