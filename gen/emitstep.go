@@ -256,9 +256,9 @@ func (e *emitter) blockCode(r *rctx, b *block, next *block) []jen.Code {
 		add(e.line(t.x.Pos()))
 		var head *jen.Statement
 		if t.bind != "" {
-			head = jen.Id(t.bind).Op(":=").Add(r.expr(t.x)).Assert(jen.Type())
+			head = jen.Id(t.bind).Op(":=").Add(r.primary(t.x)).Assert(jen.Type())
 		} else {
-			head = r.expr(t.x).Assert(jen.Type())
+			head = r.primary(t.x).Assert(jen.Type())
 		}
 		add(jen.Switch(head).Block(cases...))
 		add(jen.Continue())

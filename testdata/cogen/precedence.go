@@ -45,6 +45,10 @@ func Run(co *stackful.Co, t *trace.T) {
 		case point{num(co, 1), 2}:
 			t.Printf("%d one two", i)
 		}
+		switch w := (*box(co, i)).(type) {
+		case int:
+			t.Printf("%d boxed int %d", i, w)
+		}
 		v := -(x - y) * num(co, 2)
 		w := (x + y) * num(co, 3) / (y - x)
 		t.Printf("%d %d %d", i, v, w)
@@ -52,6 +56,13 @@ func Run(co *stackful.Co, t *trace.T) {
 }
 
 type point struct{ x, y int }
+
+//co:stackless
+func box(co *stackful.Co, i int) *any {
+	co.Gosched()
+	var v any = i
+	return &v
+}
 
 //co:stackless
 func get(co *stackful.Co, b bool) bool {
