@@ -99,6 +99,8 @@ var positions = []position{
 	{name: "add", ok: numKind, code: "a := ({{E}}) + {{S}}\n\tb := 0"},
 	{name: "args", typed: true, ok: any2, code: "a, b := pass({{E}}, {{S}})"},
 	{name: "ifaceargs", typed: true, ok: any2, code: "ia, ib := passAny({{E}}, {{S}})\n\ta, b := ia.({{T}}), ib.({{T}})"},
+	{name: "ifaceelems", typed: true, ok: any2, code: "l := []any{{{E}}, {{S}}}\n\ta, b := l[0].({{T}}), l[1].({{T}})"},
+	{name: "ifaceassign", typed: true, ok: any2, code: "var ia, ib any\n\tia, ib = {{E}}, {{S}}\n\ta, b := ia.({{T}}), ib.({{T}})"},
 	{name: "variadic", typed: true, ok: any2, code: "l := list({{E}}, {{S}})\n\ta, b := l[0], l[1]"},
 	{name: "sliceelems", typed: true, ok: any2, code: "l := []{{T}}{{{E}}, {{S}}}\n\ta, b := l[0], l[1]"},
 	{name: "fields", typed: true, ok: any2, code: "l := struct{ a, b {{T}} }{{{E}}, {{S}}}\n\ta, b := l.a, l.b"},
@@ -308,13 +310,26 @@ func %s(co *stackful.Co, t *trace.T) {
 	return b.String()
 }
 
+// markChannelOps puts //co:blocking on every line with a channel operation:
+// the matrix's channels are buffered and never wait, which the blocking
+// check (go vet with cogen) cannot know.
+func markChannelOps(src string) string {
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "<-") && !strings.Contains(l, "//") {
+			lines[i] = l + " //co:blocking buffered, never waits"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // matrixPackages returns the matrix's packages by name and its number of
 // cells.
 func matrixPackages() (map[string]string, int) {
 	out := map[string]string{}
 	n := 0
 	for _, k := range operandKinds {
-		out["matrix"+k.name] = matrixPackage("matrix"+k.name, k)
+		out["matrix"+k.name] = markChannelOps(matrixPackage("matrix"+k.name, k))
 		for _, p := range positions {
 			if p.ok(k) {
 				n++

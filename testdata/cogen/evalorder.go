@@ -46,7 +46,7 @@ func Run(co *stackful.Co, t *trace.T) {
 	t.Printf("after bump %d %d", x, y)
 	ch := make(chan int, 1)
 	ch <- step(co, r, "send", 14)
-	t.Printf("received %d", <-ch)
+	t.Printf("received %d", <-ch) //co:blocking buffered, never waits
 	z := []int{0, 0}
 	z[step(co, r, "idx", 1)]++
 	t.Printf("incdec %v", z)

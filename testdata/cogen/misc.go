@@ -55,7 +55,7 @@ func Run(co *stackful.Co, t *trace.T) {
 	c := make(chan int, 1)
 	cc <- c
 	c <- pass(co, 5)
-	t.Printf("chan chan %d", <-<-cc)
+	t.Printf("chan chan %d", <-<-cc) //co:blocking buffered, never waits
 	var grid [3][3]int
 	for i := range grid {
 		for j := range grid[i] {

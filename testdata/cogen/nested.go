@@ -36,7 +36,7 @@ outer:
 		case ch <- i:
 			t.Printf("sent %d", i)
 		default:
-			v := <-ch
+			v := <-ch //co:blocking buffered, never waits
 			t.Printf("drained %d", v)
 			if v > 3 {
 				break outer

@@ -51,7 +51,7 @@ func Run(co *stackful.Co, t *trace.T) {
 		ch <- t.Rand.Intn(50)
 	}
 	close(ch)
-	for v := range ch {
+	for v := range ch { //co:blocking buffered and closed, never waits
 		co.Gosched()
 		t.Printf("chan %d", v)
 	}
