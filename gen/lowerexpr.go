@@ -35,7 +35,7 @@ func (l *lowerer) expr(e ast.Expr) ast.Expr {
 		if (x.Op == token.LAND || x.Op == token.LOR) && l.hasSusp(x.Y) {
 			return l.logical(x)
 		}
-		ops := l.operands([]ast.Expr{x.X, x.Y})
+		ops := l.operandsTo([]ast.Expr{x.X, x.Y}, l.comparedAs(x))
 		return l.keepType(&ast.BinaryExpr{X: ops[0], OpPos: x.OpPos, Op: x.Op, Y: ops[1]}, e)
 	case *ast.UnaryExpr:
 		return l.keepType(&ast.UnaryExpr{OpPos: x.OpPos, Op: x.Op, X: l.expr(x.X)}, e)

@@ -35,7 +35,8 @@ func (l *lowerer) early(e ast.Expr) ast.Expr {
 			return l.keepType(&ast.ParenExpr{X: y}, e)
 		}
 	case *ast.BinaryExpr:
-		ops := []ast.Expr{l.early(x.X), l.early(x.Y)}
+		targets := l.comparedAs(x)
+		ops := []ast.Expr{l.earlyTo(x.X, targets[0]), l.earlyTo(x.Y, targets[1])}
 		if x.Op == token.EQL || x.Op == token.NEQ {
 			// Structs and arrays are compared by the runtime, through
 			// the addresses of their operands: an operand that is not
@@ -112,6 +113,27 @@ func (l *lowerer) earlyTo(e ast.Expr, target types.Type) ast.Expr {
 		return l.spill(e, t)
 	}
 	return e
+}
+
+// comparedAs returns, for a comparison of an interface with a concrete
+// value, the interface type the concrete operand is converted to (gc
+// converts it like an assignment); nil entries otherwise.
+func (l *lowerer) comparedAs(x *ast.BinaryExpr) []types.Type {
+	out := make([]types.Type, 2)
+	if x.Op != token.EQL && x.Op != token.NEQ {
+		return out
+	}
+	tx, ty := l.typeOf(x.X), l.typeOf(x.Y)
+	if tx == nil || ty == nil || l.isConst(x.X) || l.isConst(x.Y) {
+		return out
+	}
+	switch ix, iy := types.IsInterface(tx), types.IsInterface(ty); {
+	case ix && !iy:
+		out[1] = tx
+	case iy && !ix:
+		out[0] = ty
+	}
+	return out
 }
 
 // earlyLit orders the elements of a composite literal: gc builds the

@@ -96,6 +96,7 @@ func okKind(k operandKind) bool    { return k.ok }
 var positions = []position{
 	{name: "eqleft", ok: cmpKind, code: "a := ({{E}}) == {{S}}\n\tb := 0"},
 	{name: "eqright", ok: cmpKind, code: "a := {{S}} == ({{E}})\n\tb := 0"},
+	{name: "ifacecmp", ok: cmpKind, code: "a := ({{E}}) == any({{S}})\n\tb := any({{S}}) == ({{E}})"},
 	{name: "add", ok: numKind, code: "a := ({{E}}) + {{S}}\n\tb := 0"},
 	{name: "args", typed: true, ok: any2, code: "a, b := pass({{E}}, {{S}})"},
 	{name: "ifaceargs", typed: true, ok: any2, code: "ia, ib := passAny({{E}}, {{S}})\n\ta, b := ia.({{T}}), ib.({{T}})"},
