@@ -194,7 +194,7 @@ func (s *scan) protoParam(call *ast.CallExpr, i int) bool {
 // all of them (runtime/cosync.Handle, or one embedding it) is a
 // handle-protocol interface. Both handles have them with the same
 // signatures (vocabulary_test.go).
-var protoMethods = []string{"Waiter", "Resumed", "Suspend", "OpSlot"}
+var protoMethods = []string{"Waiter", "Resumed", "Suspend", "OpSlot", "Begin"}
 
 func isProtoType(t types.Type) bool {
 	iface, ok := types.Unalias(t).Underlying().(*types.Interface)

@@ -49,7 +49,8 @@
 //     models;
 //   - calls of any function or method that pass the handle to a parameter
 //     of a handle-protocol interface (runtime/cosync.Handle, or an
-//     interface with its methods Waiter, Resumed, Suspend and OpSlot):
+//     interface with its methods Waiter, Resumed, Suspend, OpSlot and
+//     Begin):
 //     ch.Send(co, v), ch.Recv(co), mu.Lock(co), cosync.Select(co, ...),
 //     and operations users build on the protocol. The receiver and the
 //     arguments are evaluated once, before the state the call starts.

@@ -37,7 +37,7 @@ func newGoOp[R any](l *loop.Loop, op func(Handle) R, notify func()) *goOp[R] {
 	return g
 }
 
-// Waiter, Resumed, Suspend and OpSlot make a goOp a Handle.
+// Waiter, Resumed, Suspend, OpSlot and Begin make a goOp a Handle.
 func (g *goOp[R]) Waiter() *loop.Waiter { return &g.w }
 
 func (g *goOp[R]) Resumed() loop.Reason {
@@ -58,6 +58,10 @@ func (g *goOp[R]) Suspend() (loop.Reason, bool) {
 }
 
 func (g *goOp[R]) OpSlot() *any { return &g.slot }
+
+func (g *goOp[R]) Begin() (loop.Reason, *loop.Waiter, *any) {
+	return g.Resumed(), &g.w, &g.slot
+}
 
 // Run is the waiter's runner: the operation is called again.
 func (g *goOp[R]) Run() {

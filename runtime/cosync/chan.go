@@ -179,19 +179,18 @@ func (c *Chan[T]) tryRecv() (v T, ok, ready bool) {
 }
 
 func (c *Chan[T]) send(h Handle, v T, timeout time.Duration) error {
-	r := h.Resumed()
+	r, w, slot := h.Begin()
 	if c == nil {
 		if r != loop.NotWoken {
 			return failure(r)
 		}
 		return blockForever(h, timeout)
 	}
-	w := h.Waiter()
 	if place(&c.l, w) {
 		return crossLoop(h, r, c.l, func(g Handle) error { return c.send(g, v, timeout) }, errResult)
 	}
 	if r != loop.NotWoken {
-		return c.sendResumed(h, r)
+		return c.sendResumed(slot, r)
 	}
 	if c.trySend(v) {
 		return nil
@@ -199,7 +198,7 @@ func (c *Chan[T]) send(h Handle, v T, timeout time.Duration) error {
 	if timeout == 0 {
 		return ErrTimeout
 	}
-	rec := c.sendq.wait(h, w, v, timeout)
+	rec := c.sendq.wait(slotOf(h, slot), w, v, timeout)
 	r, again := h.Suspend()
 	if !again {
 		return nil
@@ -207,8 +206,8 @@ func (c *Chan[T]) send(h Handle, v T, timeout time.Duration) error {
 	return c.sendEnd(rec, r)
 }
 
-func (c *Chan[T]) sendResumed(h Handle, r loop.Reason) error {
-	if rec := c.sendq.pending(h); rec != nil {
+func (c *Chan[T]) sendResumed(slot *any, r loop.Reason) error {
+	if rec := c.sendq.pending(slot); rec != nil {
 		return c.sendEnd(rec, r)
 	}
 	return failure(r)
@@ -225,14 +224,13 @@ func (c *Chan[T]) sendEnd(rec *record[T], r loop.Reason) error {
 }
 
 func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error) {
-	r := h.Resumed()
+	r, w, slot := h.Begin()
 	if c == nil {
 		if r != loop.NotWoken {
 			return v, false, failure(r)
 		}
 		return v, false, blockForever(h, timeout)
 	}
-	w := h.Waiter()
 	if place(&c.l, w) {
 		res := crossLoop(h, r, c.l, func(g Handle) recvResult[T] {
 			v, ok, err := c.recv(g, timeout)
@@ -241,7 +239,7 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 		return res.v, res.ok, res.err
 	}
 	if r != loop.NotWoken {
-		return c.recvResumed(h, r)
+		return c.recvResumed(slot, r)
 	}
 	if v, ok, ready := c.tryRecv(); ready {
 		return v, ok, nil
@@ -249,7 +247,7 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 	if timeout == 0 {
 		return v, false, ErrTimeout
 	}
-	rec := c.recvq.wait(h, w, v, timeout)
+	rec := c.recvq.wait(slotOf(h, slot), w, v, timeout)
 	r, again := h.Suspend()
 	if !again {
 		return v, false, nil
@@ -257,8 +255,8 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 	return c.recvEnd(rec, r)
 }
 
-func (c *Chan[T]) recvResumed(h Handle, r loop.Reason) (v T, ok bool, err error) {
-	if rec := c.recvq.pending(h); rec != nil {
+func (c *Chan[T]) recvResumed(slot *any, r loop.Reason) (v T, ok bool, err error) {
+	if rec := c.recvq.pending(slot); rec != nil {
 		return c.recvEnd(rec, r)
 	}
 	return v, false, failure(r)

@@ -28,6 +28,21 @@ type Handle interface {
 	// again finds it there, and a waker checks that the record is still
 	// the one its owner waits for.
 	OpSlot() *any
+	// Begin is Resumed, Waiter and OpSlot in one call, which is how this
+	// package's operations begin: one dynamic call where three were (the
+	// hand-shake methods were a quarter of a channel ping-pong's profile).
+	// The slot is nil while the handle has none yet (it never blocked on
+	// a primitive, so nothing is pending); an operation that blocks then
+	// takes it from OpSlot, which makes it.
+	Begin() (r loop.Reason, w *loop.Waiter, slot *any)
+}
+
+// slotOf is slot, or h's operation slot if Begin reported none yet.
+func slotOf(h Handle, slot *any) *any {
+	if slot == nil {
+		return h.OpSlot()
+	}
+	return slot
 }
 
 // Errors of the waiting operations. A timed operation that gives up

@@ -69,8 +69,9 @@ type waitq[T any] struct {
 	free       *record[T]
 }
 
-// get takes a record from the pool and binds it to h, whose waiter is w.
-func (q *waitq[T]) get(h Handle, w *loop.Waiter) *record[T] {
+// get takes a record from the pool and binds it to the owner whose waiter
+// is w and whose operation slot is slot.
+func (q *waitq[T]) get(slot *any, w *loop.Waiter) *record[T] {
 	r := q.free
 	if r != nil {
 		q.free = r.next
@@ -79,7 +80,7 @@ func (q *waitq[T]) get(h Handle, w *loop.Waiter) *record[T] {
 		r = &record[T]{q: q}
 	}
 	r.w = w
-	r.slot = h.OpSlot()
+	r.slot = slot
 	return r
 }
 
@@ -155,10 +156,11 @@ func (q *waitq[T]) drop(r *record[T]) {
 // empty reports whether no live record waits; dead ones are dropped.
 func (q *waitq[T]) empty() bool { return q.first() == nil }
 
-// wait queues a record for h's operation, arms h's waiter with timeout
-// (negative: none) and makes the record h's pending operation.
-func (q *waitq[T]) wait(h Handle, w *loop.Waiter, val T, timeout time.Duration) *record[T] {
-	r := q.get(h, w)
+// wait queues a record for the operation of the owner of w and slot, arms
+// w with timeout (negative: none) and makes the record the owner's pending
+// operation.
+func (q *waitq[T]) wait(slot *any, w *loop.Waiter, val T, timeout time.Duration) *record[T] {
+	r := q.get(slot, w)
 	r.val = val
 	*r.slot = r
 	q.enqueue(r)
@@ -166,10 +168,13 @@ func (q *waitq[T]) wait(h Handle, w *loop.Waiter, val T, timeout time.Duration) 
 	return r
 }
 
-// pending returns h's pending record if it belongs to q, clearing h's slot:
-// the call made again after a stackless suspension finishes with it.
-func (q *waitq[T]) pending(h Handle) *record[T] {
-	slot := h.OpSlot()
+// pending returns the pending record in slot (nil: the owner has none) if
+// it belongs to q, clearing the slot: the call made again after a
+// stackless suspension finishes with it.
+func (q *waitq[T]) pending(slot *any) *record[T] {
+	if slot == nil {
+		return nil
+	}
 	r, _ := (*slot).(*record[T])
 	if r == nil || r.q != q {
 		return nil

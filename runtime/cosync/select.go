@@ -69,13 +69,12 @@ func After(d time.Duration) Case { return Case{kind: caseAfter, d: d} }
 // allocates its shared state (one small allocation) and takes one pooled
 // record per channel case.
 func Select(h Handle, cases ...Case) int {
-	r := h.Resumed()
-	w := h.Waiter()
+	r, w, slot := h.Begin()
 	if l := casesLoop(cases); l != nil && l != w.Loop() {
 		return selectCross(h, r, l, cases)
 	}
 	if r != loop.NotWoken {
-		return selectResumed(h, r, cases)
+		return selectResumed(slot, r, cases)
 	}
 	chosen, ready, dflt, after := -1, 0, -1, -1
 	timeout := Forever
@@ -118,12 +117,12 @@ func Select(h Handle, cases ...Case) int {
 	} else {
 		st.recs = make([]any, len(cases))
 	}
-	slot := h.OpSlot()
+	slot = slotOf(h, slot)
 	*slot = st
 	for i := range cases {
 		cs := &cases[i]
 		if cs.kind == caseRecv || cs.kind == caseSend {
-			st.recs[i] = cs.ch.arm(h, w, st, i, *cs)
+			st.recs[i] = cs.ch.arm(slot, w, st, i, *cs)
 		}
 	}
 	w.Park(timeout)
@@ -155,9 +154,11 @@ func selectCross(h Handle, r loop.Reason, l *loop.Loop, cases []Case) int {
 	return crossLoop(h, r, l, func(g Handle) int { return Select(g, cs...) }, func(error) int { return -1 })
 }
 
-func selectResumed(h Handle, r loop.Reason, cases []Case) int {
-	slot := h.OpSlot()
-	st, _ := (*slot).(*selState)
+func selectResumed(slot *any, r loop.Reason, cases []Case) int {
+	var st *selState
+	if slot != nil {
+		st, _ = (*slot).(*selState)
+	}
 	if st == nil {
 		return -1 // a first call of a canceled task
 	}
@@ -211,7 +212,7 @@ type selectable interface {
 	bindTo(w *loop.Waiter)
 	ready(kind uint8) bool
 	do(cs Case)
-	arm(h Handle, w *loop.Waiter, st *selState, idx int, cs Case) any
+	arm(slot *any, w *loop.Waiter, st *selState, idx int, cs Case) any
 	end(rec any, cs Case) (closedSend bool)
 }
 
@@ -257,7 +258,7 @@ func (c *Chan[T]) do(cs Case) {
 	}
 }
 
-func (c *Chan[T]) arm(h Handle, w *loop.Waiter, st *selState, idx int, cs Case) any {
+func (c *Chan[T]) arm(slot *any, w *loop.Waiter, st *selState, idx int, cs Case) any {
 	if c == nil {
 		return nil
 	}
@@ -267,7 +268,7 @@ func (c *Chan[T]) arm(h Handle, w *loop.Waiter, st *selState, idx int, cs Case) 
 		q = &c.sendq
 		v = cs.val.(T)
 	}
-	r := q.get(h, w)
+	r := q.get(slot, w)
 	r.val = v
 	r.sel = st
 	r.idx = idx

@@ -22,13 +22,12 @@ type granter[T any] interface {
 // is an interface holding the primitive's pointer, not a func value, so
 // that the fast path allocates nothing.
 func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.Duration, g granter[T]) error {
-	r := h.Resumed()
-	w := h.Waiter()
+	r, w, slot := h.Begin()
 	if place(l, w) {
 		return crossLoop(h, r, *l, func(o Handle) error { return grantWait(l, q, o, val, timeout, g) }, errResult)
 	}
 	if r != loop.NotWoken {
-		if rec := q.pending(h); rec != nil {
+		if rec := q.pending(slot); rec != nil {
 			return grantEnd(q, rec, r, g)
 		}
 		return failure(r)
@@ -39,7 +38,7 @@ func grantWait[T any](l **loop.Loop, q *waitq[T], h Handle, val T, timeout time.
 	if timeout == 0 {
 		return ErrTimeout
 	}
-	rec := q.wait(h, w, val, timeout)
+	rec := q.wait(slotOf(h, slot), w, val, timeout)
 	r, again := h.Suspend()
 	if !again {
 		return nil
@@ -333,7 +332,7 @@ func (o *Once) Begin(h Handle) (first bool, err error) {
 		return res.v, res.err
 	}
 	if r != loop.NotWoken {
-		if rec := o.q.pending(h); rec != nil {
+		if rec := o.q.pending(h.OpSlot()); rec != nil {
 			return false, grantEnd(&o.q, rec, r, o)
 		}
 		return false, failure(r)
@@ -345,7 +344,7 @@ func (o *Once) Begin(h Handle) (first bool, err error) {
 	case 2:
 		return false, nil
 	}
-	rec := o.q.wait(h, w, struct{}{}, Forever)
+	rec := o.q.wait(h.OpSlot(), w, struct{}{}, Forever)
 	r, again := h.Suspend()
 	if !again {
 		return false, nil

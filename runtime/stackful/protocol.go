@@ -36,6 +36,18 @@ func (co *Co) Suspend() (loop.Reason, bool) {
 	return co.Await(), true
 }
 
+// Begin is [Co.Resumed], [Co.Waiter] and [Co.OpSlot] in one call, for
+// operations of the handle protocol: NotWoken, the waiter, and the slot, or
+// nil if the coroutine has none yet (OpSlot makes it). It panics if co is
+// not the env's current coroutine.
+func (co *Co) Begin() (loop.Reason, *loop.Waiter, *any) {
+	co.mustBeCurrent("Begin")
+	if x := co.extra; x != nil {
+		return loop.NotWoken, &co.w, &x.pending
+	}
+	return loop.NotWoken, &co.w, nil
+}
+
 // OpSlot returns the coroutine's operation slot: a primitive stores its
 // record of a blocked operation there, so that the record can tell whether
 // its owner still waits for it (a record whose owner's slot holds something

@@ -2,10 +2,11 @@ package stackless
 
 import "github.com/cogen-go/cogen/runtime/loop"
 
-// The handle protocol: Waiter, Resumed, Suspend and OpSlot are how waiting
-// operations beyond the task's own are built (runtime/cosync's Chan, Mutex,
-// WaitGroup and Semaphore are), with the same methods on *stackful.Co, so
-// that one operation serves both models:
+// The handle protocol: Waiter, Resumed, Suspend and OpSlot (and Begin,
+// the first three in one call) are how waiting operations beyond the task's
+// own are built (runtime/cosync's Chan, Mutex, WaitGroup and Semaphore
+// are), with the same methods on *stackful.Co, so that one operation serves
+// both models:
 //
 //	r := h.Resumed()             // NotWoken on a first call, else the wake-up being consumed
 //	if r != loop.NotWoken { ... finish the pending operation found in *h.OpSlot() ... }
@@ -52,6 +53,18 @@ func (t *Task) Suspend() (loop.Reason, bool) {
 	}
 	t.block()
 	return loop.NotWoken, false
+}
+
+// Begin is [Task.Resumed], [Task.Waiter] and [Task.OpSlot] in one call,
+// for operations of the handle protocol: the reason Resumed reports, the
+// waiter, and the slot, or nil if the task has none yet (OpSlot makes it).
+// It panics where Resumed does.
+func (t *Task) Begin() (loop.Reason, *loop.Waiter, *any) {
+	r := t.Resumed()
+	if e := t.ext; e != nil {
+		return r, &t.w, &e.pending
+	}
+	return r, &t.w, nil
 }
 
 // OpSlot returns the task's operation slot: a primitive stores its record

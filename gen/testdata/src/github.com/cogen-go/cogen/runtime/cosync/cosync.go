@@ -9,6 +9,7 @@ type Handle interface {
 	Resumed() loop.Reason
 	Suspend() (loop.Reason, bool)
 	OpSlot() *any
+	Begin() (loop.Reason, *loop.Waiter, *any)
 }
 
 // Partial has only some of the protocol's methods: not a handle.

@@ -26,7 +26,8 @@ func (co *Co) Resume()                                                    {}
 func (co *Co) Close(fd int) error                                         { return nil }
 
 // The handle protocol.
-func (co *Co) Waiter() *loop.Waiter         { return nil }
-func (co *Co) Resumed() loop.Reason         { return 0 }
-func (co *Co) Suspend() (loop.Reason, bool) { return 0, true }
-func (co *Co) OpSlot() *any                 { return nil }
+func (co *Co) Waiter() *loop.Waiter                     { return nil }
+func (co *Co) Resumed() loop.Reason                     { return 0 }
+func (co *Co) Suspend() (loop.Reason, bool)             { return 0, true }
+func (co *Co) OpSlot() *any                             { return nil }
+func (co *Co) Begin() (loop.Reason, *loop.Waiter, *any) { return 0, nil, nil }
