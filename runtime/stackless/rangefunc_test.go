@@ -2,6 +2,7 @@ package stackless
 
 import (
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"testing"
@@ -114,5 +115,51 @@ func TestRangeMissingPanicAndKeptYield(t *testing.T) {
 		if got := fmt.Sprint(rangeError(s)); got != "runtime error: "+msg {
 			t.Errorf("state %d: %q", s, got)
 		}
+	}
+}
+
+// BenchmarkRangeNext is one iteration of a loop whose body suspends: Next
+// resumes the iterator, which yields through Range's checks.
+// BenchmarkRangePullNext is the same over bare iter.Pull2, for comparison.
+func BenchmarkRangeNext(b *testing.B) {
+	r := Pull1(func(yield func(int) bool) {
+		for i := 0; yield(i); i++ {
+		}
+	})
+	for b.Loop() {
+		r.Next()
+	}
+	r.Stop()
+}
+
+func BenchmarkRangePullNext(b *testing.B) {
+	next, stop := iter.Pull(func(yield func(int) bool) {
+		for i := 0; yield(i); i++ {
+		}
+	})
+	for b.Loop() {
+		next()
+	}
+	stop()
+}
+
+// BenchmarkRangeLoop is a whole loop of 3 iterations: start, 4 Nexts, Stop.
+func BenchmarkRangeLoop(b *testing.B) {
+	seq := func(yield func(int) bool) { _ = yield(1) && yield(2) && yield(3) }
+	for b.Loop() {
+		r := Pull1(seq)
+		for _, _, ok := r.Next(); ok; _, _, ok = r.Next() {
+		}
+		r.Stop()
+	}
+}
+
+func BenchmarkRangePullLoop(b *testing.B) {
+	seq := func(yield func(int) bool) { _ = yield(1) && yield(2) && yield(3) }
+	for b.Loop() {
+		next, stop := iter.Pull(seq)
+		for _, ok := next(); ok; _, ok = next() {
+		}
+		stop()
 	}
 }
