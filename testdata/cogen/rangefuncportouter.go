@@ -449,8 +449,8 @@ func runCooperativeBadOfSliceIndex(co *stackful.Co, t *trace.T) {
 			break
 		}
 	}
-	proceed <- true
-	if r := <-proceed; r != nil {
+	proceed <- true               //co:blocking the goroutine of the iterator receives at once
+	if r := <-proceed; r != nil { //co:blocking its goroutine answers at once
 		if matchError(r, RERR_EXHAUSTED) {
 			t.Printf("Logf: Saw expected panic '%v'", r)
 		} else {
@@ -477,8 +477,8 @@ func runCooperativeBadOfSliceIndexCheck(co *stackful.Co, t *trace.T) {
 			break
 		}
 	}
-	proceed <- true
-	if r := <-proceed; r != nil {
+	proceed <- true               //co:blocking the goroutine of the iterator receives at once
+	if r := <-proceed; r != nil { //co:blocking its goroutine answers at once
 		if matchError(r, CERR_EXHAUSTED) {
 			t.Printf("Logf: Saw expected panic '%v'", r)
 		} else {

@@ -125,7 +125,7 @@ func testblankvars(co *stackful.Co, t *trace.T) {
 //co:stackless
 func testchan(co *stackful.Co, t *trace.T) {
 	s := ""
-	for i := range seq('a', 'z') {
+	for i := range seq('a', 'z') { //co:blocking fed by a goroutine
 		co.Gosched()
 		s += string(rune(i))
 	}
@@ -134,7 +134,7 @@ func testchan(co *stackful.Co, t *trace.T) {
 		panic("fail")
 	}
 	n := 0
-	for range seq('a', 'z') {
+	for range seq('a', 'z') { //co:blocking fed by a goroutine
 		co.Gosched()
 		n++
 	}

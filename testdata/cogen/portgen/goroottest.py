@@ -49,6 +49,9 @@ for line in src.split('\n'):
     if marked:
         line = re.sub(r'(?<![\w.])println\((.*)\)$', r't.Printf("%s", fmt.Sprintln(\1))', line)
     out.append(line)
+    if marked and re.match(r'^\s*for .*\brange (seq|c|ch)\b.*\{$', line):
+        # a channel fed by a goroutine that never waits for the loop
+        out[-1] = line + ' //co:blocking fed by a goroutine'
     if marked and re.match(r'^\s*for .*\brange\b.*\{$', line):
         out.append(re.match(r'^(\s*)', line).group(1) + '\tco.Gosched()')
 src = '\n'.join(out)
