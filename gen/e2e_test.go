@@ -59,6 +59,21 @@ type workspace struct {
 	runOnce sync.Once
 	results map[string][]string // case -> harness lines
 	runErr  error
+	// cpu is the CPU time of each phase's commands (cogen, build, vet,
+	// run), children included.
+	cpu map[string]time.Duration
+}
+
+// timed runs cmd and adds its CPU time to w.cpu[phase].
+func (w *workspace) timed(phase string, cmd *exec.Cmd) ([]byte, error) {
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState != nil {
+		if w.cpu == nil {
+			w.cpu = map[string]time.Duration{}
+		}
+		w.cpu[phase] += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return out, err
 }
 
 var ws workspace
@@ -106,6 +121,59 @@ func copyFile(dst, src string) error {
 }
 
 func (w *workspace) build() error {
+	if err := w.module(); err != nil {
+		return err
+	}
+	for _, c := range w.cases {
+		if err := copyFile(filepath.Join(w.dir, "cases", c, c+".go"), filepath.Join(corpus, c+".go")); err != nil {
+			return err
+		}
+	}
+	// The random programs share packages of randomPerPackage (see
+	// randPackage): their helpers compile once.
+	end := firstRandom + int64(randomPrograms)
+	for pkg := firstRandom; pkg < end; pkg += randomPerPackage {
+		var seeds []int64
+		for seed := pkg; seed < min(pkg+randomPerPackage, end); seed++ {
+			seeds = append(seeds, seed)
+		}
+		name := fmt.Sprintf("random%d", pkg)
+		if err := w.writeProgram(name, randPackage(name, seeds)); err != nil {
+			return err
+		}
+		w.random = append(w.random, name)
+	}
+	progs, err := hygienePrograms()
+	if err != nil {
+		return err
+	}
+	matrix, _ := matrixPackages()
+	for _, set := range []struct {
+		progs map[string]string
+		names *[]string
+	}{{progs, &w.hygiene}, {matrix, &w.matrix}} {
+		for name, src := range set.progs {
+			if err := w.writeProgram(name, src); err != nil {
+				return err
+			}
+			*set.names = append(*set.names, name)
+		}
+		sort.Strings(*set.names)
+	}
+	return w.generate()
+}
+
+// writeProgram adds the program src as package cases/name.
+func (w *workspace) writeProgram(name, src string) error {
+	dir := filepath.Join(w.dir, "cases", name)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, name+".go"), []byte(src), 0o666)
+}
+
+// module creates the temporary module, with the trace package.
+func (w *workspace) module() error {
 	root, err := filepath.Abs("..")
 	if err != nil {
 		return err
@@ -121,52 +189,17 @@ func (w *workspace) build() error {
 	if err := copyFile(filepath.Join(w.dir, "go.sum"), filepath.Join(root, "go.sum")); err != nil {
 		return err
 	}
-	if err := copyFile(filepath.Join(w.dir, "trace", "trace.go"), filepath.Join(corpus, "trace", "trace.go")); err != nil {
-		return err
-	}
-	for _, c := range w.cases {
-		if err := copyFile(filepath.Join(w.dir, "cases", c, c+".go"), filepath.Join(corpus, c+".go")); err != nil {
-			return err
-		}
-	}
-	for seed := firstRandom; seed < firstRandom+int64(randomPrograms); seed++ {
-		name := fmt.Sprintf("random%d", seed)
-		dir := filepath.Join(w.dir, "cases", name)
-		if err := os.MkdirAll(dir, 0o777); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte(randProgram(name, seed)), 0o666); err != nil {
-			return err
-		}
-		w.random = append(w.random, name)
-	}
-	progs, err := hygienePrograms()
-	if err != nil {
-		return err
-	}
-	matrix, _ := matrixPackages()
-	for _, set := range []struct {
-		progs map[string]string
-		names *[]string
-	}{{progs, &w.hygiene}, {matrix, &w.matrix}} {
-		for name, src := range set.progs {
-			dir := filepath.Join(w.dir, "cases", name)
-			if err := os.MkdirAll(dir, 0o777); err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(dir, name+".go"), []byte(src), 0o666); err != nil {
-				return err
-			}
-			*set.names = append(*set.names, name)
-		}
-		sort.Strings(*set.names)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+time.Duration(randomPrograms)*time.Second)
+	return copyFile(filepath.Join(w.dir, "trace", "trace.go"), filepath.Join(corpus, "trace", "trace.go"))
+}
+
+// generate runs cogen on every program of the module.
+func (w *workspace) generate() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+time.Duration(len(w.random))*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
 	cmd.Dir = w.dir
 	cmd.Env = append(goEnv(w.dir), asCogen+"=1")
-	out, err := cmd.CombinedOutput()
+	out, err := w.timed("cogen", cmd)
 	w.genOut = string(out)
 	if err != nil {
 		return fmt.Errorf("cogen ./cases/...: %v\n%s", err, out)
@@ -175,12 +208,13 @@ func (w *workspace) build() error {
 }
 
 // randomPrograms is how many random programs the differential test runs
-// (seeds firstRandom to firstRandom+randomPrograms-1): 24, or
-// COGEN_RANDOM_PROGRAMS for a long run (COGEN_RANDOM_FIRST moves the
-// seeds), which builds them all into one harness:
-//
-//	COGEN_RANDOM_PROGRAMS=500 COGEN_RANDOM_FIRST=1000 go test ./gen -run 'TestDifferential/random'
+// with the corpus (seeds firstRandom to firstRandom+randomPrograms-1): 24,
+// or COGEN_RANDOM_PROGRAMS (COGEN_RANDOM_FIRST moves the seeds), in
+// packages of 8 (TestDifferential/random1 runs seeds 1 to 8). Long runs use
+// TestRandomPrograms, which builds them in batches.
 var randomPrograms, firstRandom = envInt("COGEN_RANDOM_PROGRAMS", 24), int64(envInt("COGEN_RANDOM_FIRST", 1))
+
+const randomPerPackage = 8
 
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n >= 0 {
@@ -354,26 +388,26 @@ func (w *workspace) run() {
 		w.runErr = err
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute+2*time.Duration(randomPrograms)*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute+2*time.Duration(len(w.random))*time.Second)
 	defer cancel()
 	bin := filepath.Join(w.dir, "harness.bin")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./harness")
 	build.Dir = w.dir
 	build.Env = goEnv(w.dir)
-	if out, err := build.CombinedOutput(); err != nil {
+	if out, err := w.timed("build", build); err != nil {
 		w.runErr = fmt.Errorf("building the harness: %v\n%s", err, out)
 		return
 	}
 	vet := exec.CommandContext(ctx, "go", "vet", "./cases/...")
 	vet.Dir = w.dir
 	vet.Env = goEnv(w.dir)
-	if out, err := vet.CombinedOutput(); err != nil {
+	if out, err := w.timed("vet", vet); err != nil {
 		w.runErr = fmt.Errorf("go vet of the generated code: %v\n%s", err, out)
 		return
 	}
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Dir = w.dir
-	out, err := cmd.CombinedOutput()
+	out, err := w.timed("run", cmd)
 	if err != nil {
 		w.runErr = fmt.Errorf("running the harness: %v\n%s", err, out)
 		return
@@ -403,6 +437,8 @@ func TestDifferential(t *testing.T) {
 	if w.runErr != nil {
 		t.Fatal(w.runErr)
 	}
+	t.Logf("CPU seconds: cogen %.1f, build %.1f, vet %.1f, run %.1f",
+		w.cpu["cogen"].Seconds(), w.cpu["build"].Seconds(), w.cpu["vet"].Seconds(), w.cpu["run"].Seconds())
 	for _, c := range append(append([]string{}, w.cases...), w.random...) {
 		t.Run(c, func(t *testing.T) { checkResults(t, w, c) })
 	}

@@ -2,8 +2,13 @@ package gen_test
 
 import (
 	"fmt"
+	"go/types"
 	"math/rand"
+	"os"
+	"regexp"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -11,17 +16,114 @@ import (
 // switches with fallthrough, breaks and continues, closures (suspending
 // ones included), short-circuit conditions and suspension points inside
 // expressions, defers, panics recovered in deferred functions, and
-// cosync.Select, over a few int variables. Every step is traced, so that the differential test compares
-// the stackful and stackless runs of programs nobody wrote by hand.
+// cosync.Select, over a few int variables. Every step is traced, so that
+// the differential test compares the stackful and stackless runs of
+// programs nobody wrote by hand.
+//
+// The grammar reaches the shapes that broke transforms before (issue 23):
+// the variables are named like the identifiers and packages generated code
+// introduces (hygieneNames), and a package-level variable like a package
+// that only generated code imports; bool, interface and type switches with
+// suspending cases; range over functions that misbehave (yield called
+// after it returned false), panic, or see a body's panic pass through their
+// deferred calls; local types printed with %T; named results changed by
+// deferred functions; labeled break and continue out of switches; and the
+// evaluation-order shapes: builtins (len, min, max), map lookups and type
+// assertions left of a call that suspends and changes their operand.
 func randProgram(pkg string, seed int64) string { return randProgramSized(pkg, seed, 4) }
+
+// randNames are the names random programs give their variables: the
+// identifiers and packages generated code can introduce, less the names
+// the programs use themselves and the predeclared ones.
+var randNames = sync.OnceValue(func() []string {
+	names, err := hygieneNames()
+	if err != nil {
+		panic(err)
+	}
+	taken := map[string]bool{}
+	for _, n := range strings.Fields("co t fs step guard risky seq plain truth child ready Run cosync trace stackful iter " +
+		"box grow bump swap named misbehave panicky deferSeq p ok f pkgLevel _") {
+		taken[n] = true
+	}
+	var out []string
+	for _, n := range names {
+		if !taken[n] && types.Universe.Lookup(n) == nil && !strings.HasPrefix(n, "v") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+})
+
+// randPkgNames are the packages only generated code imports, whose names a
+// package-level variable of a random program takes.
+var randPkgNames = []string{"stackless", "utf8", "unsafe"}
 
 // randProgramSized is randProgram with statements nested up to depth.
 func randProgramSized(pkg string, seed int64, depth int) string {
-	g := &progGen{r: rand.New(rand.NewSource(seed))}
+	return randHeader(pkg) + randRun("Run", seed, depth)
+}
+
+// randPackage holds the random programs of seeds in one package: each is
+// a function run<seed>, and Run runs them in turn. Long runs use it: the
+// helpers are compiled once for all of them.
+func randPackage(pkg string, seeds []int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `package %s
+	b.WriteString(randHeader(pkg))
+	for _, seed := range seeds {
+		b.WriteString("\n")
+		b.WriteString(randRun(fmt.Sprintf("run%d", seed), seed, 4))
+	}
+	b.WriteString("\n// Run runs the programs in turn.\n//\n//co:stackless\nfunc Run(co *stackful.Co, t *trace.T) {\n")
+	for _, seed := range seeds {
+		fmt.Fprintf(&b, "\tt.Printf(\"program %d\")\n\trun%d(co, t)\n", seed, seed)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// randRun writes the function name of the random program of seed.
+func randRun(name string, seed int64, depth int) string {
+	g := &progGen{r: rand.New(rand.NewSource(seed))}
+	// Seven distinct names: four ints, a slice, a map and an interface.
+	pool := randNames()
+	used := map[string]bool{}
+	var names []string
+	for len(names) < 7 {
+		n := pool[g.r.Intn(len(pool))]
+		if !used[n] {
+			used[n] = true
+			names = append(names, n)
+		}
+	}
+	g.used = used
+	pkgVar := randPkgNames[g.r.Intn(len(randPkgNames))]
+	var b strings.Builder
+	fmt.Fprintf(&b, `// %[1]s is random program %[2]d.
+//
+//co:stackless
+func %[1]s(co *stackful.Co, t *trace.T) {
+	v0, v1, v2, v3 := t.Rand.Intn(10), t.Rand.Intn(10), 0, %[3]s
+	sl, mp := []int{v0}, map[int]int{}
+	var ay any = v1
+	var fs []func() int
+`, name, seed, pkgVar)
+	g.vars = []string{"v0", "v1", "v2", "v3"}
+	g.block(&b, 1, depth)
+	b.WriteString("\tfor _, f := range fs {\n\t\tt.Printf(\"closure %d\", f())\n\t}\n")
+	b.WriteString("\tt.Printf(\"end %d %d %d %d %v %v %v\", v0, v1, v2, v3, sl, mp, ay)\n}\n")
+	return rename(b.String(), map[string]string{
+		"v0": names[0], "v1": names[1], "v2": names[2], "v3": names[3],
+		"sl": names[4], "mp": names[5], "ay": names[6],
+	})
+}
+
+// randHeader is the package clause, imports and helpers of random programs.
+func randHeader(pkg string) string {
+	return fmt.Sprintf(`package %s
 
 import (
+	"fmt"
 	"iter"
 
 	"cogentest/trace"
@@ -71,6 +173,115 @@ func seq(n int) iter.Seq[int] {
 	}
 }
 
+// box returns v, as an int if it is even, else as a float64, after a
+// suspension.
+//
+//co:stackless
+func box(co *stackful.Co, t *trace.T, v int) any {
+	co.Gosched()
+	if v%%2 == 0 {
+		return v
+	}
+	return float64(v)
+}
+
+// grow appends to *s after a suspension and returns the new length.
+//
+//co:stackless
+func grow(co *stackful.Co, t *trace.T, s *[]int) int {
+	co.Gosched()
+	*s = append(*s, len(*s))
+	return len(*s)
+}
+
+// bump increments m[k] after a suspension.
+//
+//co:stackless
+func bump(co *stackful.Co, t *trace.T, m map[int]int, k int) int {
+	co.Gosched()
+	m[k]++
+	return m[k]
+}
+
+// swap stores v in *a after a suspension: an int if v is even, else a
+// float64.
+//
+//co:stackless
+func swap(co *stackful.Co, t *trace.T, a *any, v int) int {
+	co.Gosched()
+	if v%%2 == 0 {
+		*a = v
+	} else {
+		*a = float64(v)
+	}
+	return v
+}
+
+// named has named results that its deferred function changes, also when
+// it recovers.
+//
+//co:stackless
+func named(co *stackful.Co, t *trace.T, v int) (x, y int) {
+	defer func() {
+		x += 100
+		if p := recover(); p != nil {
+			t.Printf("named recovered %%v", p)
+			y = -1
+		}
+	}()
+	x = step(co, t, v)
+	if v%%4 == 3 {
+		panic("named")
+	}
+	return x, x * 2
+}
+
+// misbehave keeps calling yield after it returned false: Go panics.
+func misbehave(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			yield(i)
+		}
+	}
+}
+
+// panicky panics after k values.
+func panicky(k int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; ; i++ {
+			if i == k {
+				panic("iterator panics")
+			}
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// deferSeq records, in a deferred call, how it ended: a panic of the loop
+// body passes through it.
+func deferSeq(t *trace.T, n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		defer func() {
+			p := recover()
+			t.Printf("iterator done %%v", p)
+			if p != nil {
+				panic(fmt.Sprint("iterator saw: ", p))
+			}
+		}()
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// Package-level variables named like the packages that only generated
+// code imports.
+var stackless, utf8, unsafe = 1, 2, 3
+
 func plain(t *trace.T, v int) int {
 	t.Printf("plain %%d", v)
 	return v
@@ -98,31 +309,38 @@ func child(co *stackful.Co, t *trace.T, a, b int) (int, int) {
 	return a + b, a - b
 }
 
-// Run is random program %d.
-//
-//co:stackless
-func Run(co *stackful.Co, t *trace.T) {
-	v0, v1, v2, v3 := t.Rand.Intn(10), t.Rand.Intn(10), 0, 1
-	var fs []func() int
-`, pkg, seed)
-	g.vars = []string{"v0", "v1", "v2", "v3"}
-	g.block(&b, 1, depth)
-	b.WriteString("\tfor _, f := range fs {\n\t\tt.Printf(\"closure %d\", f())\n\t}\n")
-	b.WriteString("\tt.Printf(\"end %d %d %d %d\", v0, v1, v2, v3)\n}\n")
-	return b.String()
+`, pkg)
+}
+
+var identRE = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\b`)
+
+// rename replaces the placeholders v0-v3, sl, mp and ay of a program's
+// function by the names chosen for it.
+func rename(src string, to map[string]string) string {
+	return identRE.ReplaceAllStringFunc(src, func(id string) string {
+		if n, ok := to[id]; ok {
+			return n
+		}
+		return id
+	})
 }
 
 type progGen struct {
 	r     *rand.Rand
-	vars  []string // assignable
-	reads []string // readable only (loop variables)
-	loops int      // enclosing loops (break and continue are allowed)
-	n     int      // fresh names
+	used  map[string]bool // names of the program's variables
+	vars  []string        // assignable
+	reads []string        // readable only (loop variables)
+	loops int             // enclosing loops (break and continue are allowed)
+	n     int             // fresh names
 }
 
 func (g *progGen) fresh(p string) string {
-	g.n++
-	return fmt.Sprintf("%s%d", p, g.n)
+	for {
+		g.n++
+		if n := fmt.Sprintf("%s%d", p, g.n); !g.used[n] {
+			return n
+		}
+	}
 }
 
 func (g *progGen) v() string { return g.vars[g.r.Intn(len(g.vars))] }
@@ -150,7 +368,16 @@ func (g *progGen) expr(depth int) string {
 			return g.read()
 		}
 	}
-	switch g.r.Intn(9) {
+	switch g.r.Intn(12) {
+	case 9:
+		// gc evaluates len (a builtin) at its place, before the call.
+		return "(len(sl) + grow(co, t, &sl))"
+	case 10:
+		// A map lookup left of a call that changes the map.
+		k := g.r.Intn(3)
+		return fmt.Sprintf("(mp[%d] + bump(co, t, mp, %d))", k, k)
+	case 11:
+		return fmt.Sprintf("%s(len(sl), %s, step(co, t, %s))", []string{"min", "max"}[g.r.Intn(2)], g.read(), g.expr(depth-1))
 	case 7:
 		return fmt.Sprintf("guard(co, t, %s)", g.expr(depth-1))
 	case 0:
@@ -190,7 +417,7 @@ func (g *progGen) block(b *strings.Builder, indent, depth int) {
 
 func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 	tab := strings.Repeat("\t", indent)
-	k := g.r.Intn(27)
+	k := g.r.Intn(35)
 	if depth <= 0 && k >= 5 {
 		k = g.r.Intn(5)
 	}
@@ -352,6 +579,66 @@ func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 		fmt.Fprintf(b, "%sdefault:\n", tab)
 		g.block(b, indent+1, depth-1)
 		fmt.Fprintf(b, "%s}\n", tab)
+	case 27:
+		// A bool switch: a case of && must not become tag == p && q.
+		fmt.Fprintf(b, "%sswitch %s%%2 == 0 {\n", tab, g.expr(1))
+		fmt.Fprintf(b, "%scase %s > 2 && %s < 5:\n", tab, g.read(), g.read())
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%scase truth(co, t, %s > 1), %s == 3 || %s == 4:\n", tab, g.read(), g.read(), g.read())
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%s}\n", tab)
+	case 28:
+		// An interface switch: comparisons of dynamic types and values.
+		fmt.Fprintf(b, "%sswitch ay {\n%scase any(%s):\n", tab, tab, g.read())
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%scase box(co, t, %s), any(float64(%s)):\n", tab, g.expr(1), g.read())
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%sdefault:\n", tab)
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%s}\n", tab)
+	case 29:
+		y := g.fresh("y")
+		fmt.Fprintf(b, "%sswitch %s := box(co, t, %s).(type) {\n%scase int:\n", tab, y, g.expr(1), tab)
+		fmt.Fprintf(b, "%s\t%s += %s\n", tab, g.v(), y)
+		g.block(b, indent+1, depth-1)
+		fmt.Fprintf(b, "%scase float64:\n%s\tco.Gosched()\n%s\t%s += int(%s)\n", tab, tab, tab, g.v(), y)
+		fmt.Fprintf(b, "%sdefault:\n%s\tt.Printf(\"type %%T\", %s)\n%s}\n", tab, tab, y, tab)
+	case 30:
+		// A local type: %T and %v print its name.
+		ty, x := g.fresh("pt"), g.fresh("x")
+		fmt.Fprintf(b, "%stype %s struct{ a, b int }\n", tab, ty)
+		fmt.Fprintf(b, "%s%s := %s{a: %s, b: step(co, t, %s)}\n", tab, x, ty, g.expr(1), g.expr(1))
+		fmt.Fprintf(b, "%st.Printf(\"%%T %%v\", %s, %s)\n", tab, x, x)
+	case 31:
+		a, c := g.two()
+		fmt.Fprintf(b, "%s%s, %s = named(co, t, %s)\n", tab, a, c, g.expr(1))
+	case 32:
+		// Range over a function that misbehaves, panics, or sees the
+		// body's panic, in a closure that recovers.
+		x := g.fresh("x")
+		loops := g.loops
+		g.loops = 0
+		fmt.Fprintf(b, "%sfunc() {\n%s\tdefer func() {\n%s\t\tif p := recover(); p != nil {\n%s\t\t\tt.Printf(\"recovered %%v\", p)\n%s\t\t}\n%s\t}()\n", tab, tab, tab, tab, tab, tab)
+		switch g.r.Intn(3) {
+		case 0:
+			fmt.Fprintf(b, "%s\tfor %s := range misbehave(3) {\n%s\t\tco.Gosched()\n%s\t\tif %s == %d {\n%s\t\t\tbreak\n%s\t\t}\n", tab, x, tab, tab, x, g.r.Intn(3), tab, tab)
+		case 1:
+			fmt.Fprintf(b, "%s\tfor %s := range panicky(%d) {\n%s\t\tco.Gosched()\n", tab, x, g.r.Intn(3), tab)
+		default:
+			fmt.Fprintf(b, "%s\tfor %s := range deferSeq(t, 3) {\n%s\t\tco.Gosched()\n%s\t\tif %s == %d {\n%s\t\t\tpanic(%s)\n%s\t\t}\n", tab, x, tab, tab, x, g.r.Intn(4), tab, g.v(), tab)
+		}
+		fmt.Fprintf(b, "%s\t\t%s += %s\n%s\t}\n%s}()\n", tab, g.v(), x, tab, tab)
+		g.loops = loops
+	case 33:
+		// Labeled break and continue out of a switch in a loop.
+		l, i := g.fresh("L"), g.fresh("i")
+		fmt.Fprintf(b, "%s%s:\n%sfor %s := 0; %s < 3; %s++ {\n", tab, l, tab, i, i, i)
+		fmt.Fprintf(b, "%s\tswitch (%s + %s) %% 3 {\n%s\tcase 0:\n%s\t\tco.Gosched()\n%s\t\tbreak %s\n", tab, g.read(), i, tab, tab, tab, l)
+		fmt.Fprintf(b, "%s\tcase 1:\n%s\t\t%s += step(co, t, %s)\n%s\t\tcontinue %s\n%s\t}\n", tab, tab, g.v(), i, tab, l, tab)
+		fmt.Fprintf(b, "%s\tt.Printf(\"label loop %%d\", %s)\n%s}\n", tab, i, tab)
+	case 34:
+		// A type assertion left of a call that changes its operand.
+		fmt.Fprintf(b, "%sif _, ok := ay.(int); ok {\n%s\t%s = ay.(int) + swap(co, t, &ay, %s)\n%s}\n", tab, tab, g.v(), g.expr(1), tab)
 	case 17:
 		l := g.fresh("L")
 		fmt.Fprintf(b, "%sif %s {\n%s\tgoto %s\n%s}\n%s{\n", tab, g.cond(1), tab, l, tab, tab)
@@ -381,6 +668,8 @@ func TestRandomProgramsCover(t *testing.T) {
 		"defer t.Printf": 0, "defer func()": 0, "recover()": 0, "panic(": 0,
 		"cosync.Select(": 0, "guard(co": 0, ":= func(d": 0, "}()": 0, "goto ": 0,
 		"range seq(": 0, "fallthrough": 0,
+		"range misbehave(": 0, "range panicky(": 0, "range deferSeq(": 0, "named(co": 0, ".(type)": 0,
+		"grow(co": 0, "bump(co": 0, "swap(co": 0, "min(len(": 0, "type pt": 0, "case any(": 0, "%2 == 0 {": 0,
 	}
 	for seed := int64(1); seed <= 24; seed++ {
 		p := randProgram("p", seed)
@@ -394,5 +683,67 @@ func TestRandomProgramsCover(t *testing.T) {
 		if n == 0 {
 			t.Errorf("no random program has %q", k)
 		}
+	}
+}
+
+// TestRandomPrograms is the long mode of the differential test's random
+// programs: COGEN_RANDOM_LONG=n runs the n programs of seeds
+// COGEN_RANDOM_FIRST (default 100000) onwards, in batches of
+// COGEN_RANDOM_BATCH (default 250) programs, each batch generated, vetted,
+// built into one harness and run in both models in a module of its own.
+// COGEN_RANDOM_PER_PACKAGE programs (default 10) share a package and its
+// helpers (randPackage): a program costs less than half the CPU it costs
+// alone. CI runs 2,000; a long run 20,000 or more:
+//
+//	COGEN_RANDOM_LONG=20000 go test ./gen -run TestRandomPrograms -timeout 0
+//
+// A failing program is reproduced alone with the same seed:
+// COGEN_RANDOM_LONG=1 COGEN_RANDOM_FIRST=<seed>.
+func TestRandomPrograms(t *testing.T) {
+	n := envInt("COGEN_RANDOM_LONG", 0)
+	if n == 0 {
+		t.Skip("COGEN_RANDOM_LONG=n runs n random programs (CI: 2000)")
+	}
+	first, batch := envInt("COGEN_RANDOM_FIRST", 100000), envInt("COGEN_RANDOM_BATCH", 250)
+	perPkg := max(1, envInt("COGEN_RANDOM_PER_PACKAGE", 10))
+	if batch == 0 {
+		batch = 250
+	}
+	for start := first; start < first+n; start += batch {
+		end := min(start+batch, first+n)
+		t.Run(fmt.Sprintf("seeds%d-%d", start, end-1), func(t *testing.T) {
+			w := &workspace{}
+			defer func() {
+				if w.dir != "" {
+					os.RemoveAll(w.dir)
+				}
+			}()
+			if err := w.module(); err != nil {
+				t.Fatal(err)
+			}
+			for pkg := start; pkg < end; pkg += perPkg {
+				var seeds []int64
+				for seed := pkg; seed < min(pkg+perPkg, end); seed++ {
+					seeds = append(seeds, int64(seed))
+				}
+				name := fmt.Sprintf("random%d", pkg)
+				if err := w.writeProgram(name, randPackage(name, seeds)); err != nil {
+					t.Fatal(err)
+				}
+				w.random = append(w.random, name)
+			}
+			if err := w.generate(); err != nil {
+				t.Fatal(err)
+			}
+			w.run()
+			if w.runErr != nil {
+				t.Fatal(w.runErr)
+			}
+			t.Logf("CPU seconds of %d programs in %d packages: cogen %.1f, build %.1f, vet %.1f, run %.1f", end-start, len(w.random),
+				w.cpu["cogen"].Seconds(), w.cpu["build"].Seconds(), w.cpu["vet"].Seconds(), w.cpu["run"].Seconds())
+			for _, c := range w.random {
+				t.Run(c, func(t *testing.T) { checkResults(t, w, c) })
+			}
+		})
 	}
 }
