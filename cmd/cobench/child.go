@@ -105,6 +105,8 @@ func (t task) run() (any, error) {
 		return bench.Sleepers(t.Mode, t.N, t.D)
 	case "idle":
 		return bench.IdleConns(t.Mode, t.N)
+	case "coromicro":
+		return runCoroMicros(t.D, t.N)
 	case "echo":
 		return bench.RunEcho(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "http":

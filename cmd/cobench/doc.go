@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	cobench [-quick | -long] [-peers] [-only groups] [-format markdown|json|csv] [-o file] [-svg file] [-memn n]
+//	cobench [-quick | -long] [-peers] [-coroswitch] [-only groups] [-format markdown|json|csv] [-o file] [-svg file] [-memn n]
 //
 // With no flags it measures every group of rows, in about 3 minutes on two
 // cores once built (5 from a cold build cache, a minute of it building
@@ -110,6 +110,11 @@
 //	-quick    a short run (about 20 s once built): fewer coroutines, short windows
 //	-long     longer windows, more rounds, 1,000,000 coroutines for memory
 //	-peers    also measure gnet and fasthttp (built from bench/peers)
+//	-coroswitch also measure the stackful switch and create rows in a
+//	          build with the cogen_coroswitch tag (runtime/stackful on the
+//	          raw runtime.coroswitch), built from the source tree; their
+//	          notes give the ratio to iter.Pull measured in that build's
+//	          process
 //	-only     a comma-separated list of groups to run
 //	-format   markdown (default), json or csv
 //	-o        write the table to a file instead of standard output

@@ -17,7 +17,7 @@ import (
 // temporary directory as name, and returns the binary and the function that
 // removes it. Nested modules keep their dependencies (gnet, fasthttp,
 // go-redis) out of this module's.
-func buildNested(p *progress, dir, pkg, name, what string) (exe string, cleanup func(), err error) {
+func buildNested(p *progress, dir, pkg, name, what string, flags ...string) (exe string, cleanup func(), err error) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		return "", nil, fmt.Errorf("go env GOMOD: %w", err)
@@ -36,7 +36,7 @@ func buildNested(p *progress, dir, pkg, name, what string) (exe string, cleanup 
 	}
 	exe = filepath.Join(tmp, name)
 	p.step("%s: building %s (%s)", name, filepath.Join(src, pkg), what)
-	cmd := exec.Command("go", "build", "-o", exe, pkg)
+	cmd := exec.Command("go", append(append([]string{"build", "-o", exe}, flags...), pkg)...)
 	cmd.Dir = src
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		os.RemoveAll(tmp)

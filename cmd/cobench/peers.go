@@ -34,6 +34,12 @@ var peersExe string
 // childExe returns the binary that runs t: the peers binary for a peer's
 // model, this one for ours.
 func childExe(t task) (string, error) {
+	if t.Kind == "coromicro" {
+		if coroExe == "" {
+			return "", fmt.Errorf("coromicro: no coroswitch build")
+		}
+		return coroExe, nil
+	}
 	if slices.Contains(peerModels[t.Kind], t.Mode) {
 		if peersExe == "" {
 			return "", fmt.Errorf("%s %s: a peer's row without -peers", t.Kind, t.Mode)

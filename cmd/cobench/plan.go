@@ -48,6 +48,7 @@ type settings struct {
 	conns     []int         // echo connection counts
 	httpConns int
 	peers     bool // the load groups also run the peers' servers
+	coro      bool // the stackful micro rows again in a cogen_coroswitch build
 	quick     bool
 }
 
@@ -71,6 +72,7 @@ func settingsFor(o *options) settings {
 		s.memN = o.memN
 	}
 	s.peers = o.peers
+	s.coro = o.coroswitch
 	s.quick = o.quick
 	return s
 }
@@ -126,6 +128,13 @@ func run(o *options) ([]Row, error) {
 			return nil, err
 		}
 		rows = append(rows, r...)
+	}
+	if s.coro && (sel("switch") || sel("create")) {
+		r, err := runCoroswitch(s, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = insertCoroRows(rows, r)
 	}
 	if sel("timers") {
 		r, err := runSleepers(s, p)

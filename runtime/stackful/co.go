@@ -2,7 +2,6 @@ package stackful
 
 import (
 	"fmt"
-	"iter"
 
 	"github.com/cogen-go/cogen/runtime/loop"
 )
@@ -65,6 +64,7 @@ type Co struct {
 	// whole fits the 160-byte size class: the budget for a suspended
 	// coroutine is 3 KB, and its goroutine takes 2.7 of it.
 	w     loop.Waiter
+	sw    coSwitch // the build's switch state: empty, or the raw coro (switch_*.go)
 	env   *Env
 	fn    func(*Co)
 	next  func() (struct{}, bool) // switch into the coroutine: iter.Pull's next, or a starter (see start)
@@ -231,7 +231,11 @@ func (co *Co) Resume() {
 	e.current = co
 	e.noteResume(co)
 	co.state = stateRunning
-	co.next()
+	if co.sw.raw() { // a constant false unless built with cogen_coroswitch
+		co.sw.enter() // inlined: Resume calls runtime.coroswitch itself
+	} else {
+		co.next()
+	}
 	if co.state == statePanicked {
 		co.raise()
 	}
@@ -260,7 +264,11 @@ func (co *Co) Yield() {
 	e.current = e.stack[e.depth-1]
 	e.noteCurrent(e.current)
 	co.state = stateSuspended
-	co.yield(struct{}{})
+	if co.sw.raw() {
+		co.sw.leave()
+	} else {
+		co.yield(struct{}{})
+	}
 	if co.state == stateUnwinding {
 		panic(errUnwind) // Env.Close resumed co to unwind it
 	}
@@ -274,7 +282,11 @@ func (co *Co) suspend(state uint8) {
 	e.current = e.stack[e.depth-1]
 	e.noteCurrent(e.current)
 	co.state = state
-	co.yield(struct{}{})
+	if co.sw.raw() {
+		co.sw.leave()
+	} else {
+		co.yield(struct{}{})
+	}
 	if co.state == stateUnwinding {
 		panic(errUnwind)
 	}
@@ -299,8 +311,7 @@ func (co *Co) start(share *ShareStack) {
 		share.start(co)
 		return
 	}
-	co.next, _ = iter.Pull(e.body) // Env.Close unwinds through next, not stop
-	co.next()
+	co.startOwn() // switch_*.go
 }
 
 // run calls fn on the coroutine's goroutine and always returns normally,
@@ -338,7 +349,11 @@ func (co *Co) finish(p any, stack string, normal bool) {
 		co.state = statePanicked
 	}
 	// p == nil without a normal return is runtime.Goexit: iter.Pull
-	// propagates it to the resumer.
+	// propagates it to the resumer; the raw switch leaves it to raise.
+	if !normal && p == nil && co.sw.raw() {
+		co.ext().panicValue = errGoexit
+		co.state = statePanicked
+	}
 	co.w.Disarm()
 	co.endPoll()
 	if co.extra != nil {
@@ -355,6 +370,7 @@ func (co *Co) finish(p any, stack string, normal bool) {
 	e.current = e.stack[d-1]
 	e.noteCurrent(e.current)
 	co.next, co.yield = e.starter, nil // for Reset; a share stack's carrier puts its own
+	co.sw = coSwitch{}
 }
 
 // A misuseError is the panic value of a misused Resume or Yield: a snapshot

@@ -437,9 +437,15 @@ func testAttrs() []namedAttr {
 
 func TestCoSize(t *testing.T) {
 	// 160 is a size class; the 3 KB budget per suspended coroutine has
-	// no room for the next one (176).
-	if n := unsafe.Sizeof(Co{}); n > 160 {
-		t.Fatalf("Co is %d bytes", n)
+	// no room for the next one (176). The raw switch's coro pointer takes
+	// the Co to 168 bytes (176 allocated) and saves iter.Pull's state
+	// (about 190 bytes in five allocations).
+	limit := uintptr(160)
+	if RawSwitch {
+		limit = 168
+	}
+	if n := unsafe.Sizeof(Co{}); n > limit {
+		t.Fatalf("Co is %d bytes, want at most %d", n, limit)
 	}
 }
 

@@ -18,9 +18,39 @@
 // hand-written stack swap onto memory Go does not own (libco's coctx_swap
 // onto malloc'ed stacks) cannot work for Go code: the garbage collector scans
 // only stacks the runtime knows, stacks grow by being copied into runtime
-// memory, and preemption and tracebacks need runtime frames. A raw
-// coroswitch through go:linkname would save about 20 ns per round trip but
-// needs -ldflags=-checklinkname=0; it is not offered.
+// memory, and preemption and tracebacks need runtime frames.
+//
+// # The raw switch (build tag cogen_coroswitch)
+//
+// Built with -tags cogen_coroswitch and linked with
+// -ldflags=-checklinkname=0, a coroutine with a goroutine of its own is a
+// bare runtime coro instead of an iter.Pull: runtime.newcoro creates it
+// and runtime.coroswitch, reached through go:linkname as package iter
+// reaches it, enters and leaves it, called from Resume and Yield
+// themselves ([RawSwitch] reports the build). Every behaviour is the
+// default build's: panics and runtime.Goexit cross Resume, Release and
+// Reset, Env.Close's unwinding, the stall watchdog, Co.Where and dumps,
+// and the race detector (the switch makes iter.Pull's happens-before
+// edges); CI runs the stackful and cosync suites under the tag, also with
+// -race. Share-stack carriers keep iter.Pull. Measured side by side on the
+// 2-core VM (BenchmarkStackfulSwitchRatio, BenchmarkStackfulCreateRatio:
+// medians of per-chunk ratios, five runs each, min/median/max):
+//
+//	switch round trip / bare iter.Pull     1.28/1.31/1.31 default, 0.92/0.94/0.96 raw
+//	create+run+release / iter.Pull's       1.49/1.50/1.51 default, 1.09/1.09/1.09 raw
+//	allocations per create+run+release     7 default, 3 raw (a Co of 176 bytes, not 160)
+//
+// It depends on runtime internals Go does not promise to keep: the
+// functions runtime.newcoro(func(*coro)) *coro and runtime.coroswitch(*coro)
+// with their semantics of Go 1.23 to 1.26 (src/runtime/coro.go). How a user
+// notices a change: without -ldflags=-checklinkname=0 the link fails with
+// "invalid reference to runtime.coroswitch"; on a Go release after 1.26 the
+// tag fails to compile (undefined:
+// cogen_coroswitch_supports_go1_23_to_go1_26_only_build_without_the_tag)
+// until the package is checked against that runtime; a renamed or removed
+// function fails the link ("relocation target ... not defined"). A change
+// of meaning under the same signature is what the Go version check is for.
+// Use the default build unless the switch's last 30 % matters.
 //
 // Invariants, for an env e:
 //
@@ -235,9 +265,10 @@
 // inlined (calling next alone takes most of the inliner's budget).
 // BenchmarkStackfulSwitchRatio measures the three side by side: at load
 // average 12, medians of per-chunk ratios 1.29–1.31x bare iter.Pull and
-// 1.05–1.07x iter.Pull with one wrapper level per side. Removing the level
-// would take switching with runtime.coroswitch directly, below iter.Pull;
-// the linker refuses that (invalid reference to runtime.coroswitch).
+// 1.05–1.07x iter.Pull with one wrapper level per side. The level is not
+// available in the default build: Resume already calls iter.Pull's next
+// directly, and Resume itself cannot be inlined. Removing it takes the raw
+// switch (above), where Resume calls runtime.coroswitch itself.
 //
 // # Threads
 //

@@ -206,7 +206,11 @@ func (e *Env) Close() error {
 		e.depth++
 		e.current = co
 		e.noteResume(co)
-		co.next() // co's Yield or wait sees stateUnwinding and panics
+		if co.sw.raw() { // co's Yield or wait sees stateUnwinding and panics
+			co.sw.enter()
+		} else {
+			co.next()
+		}
 		switch co.state {
 		case stateDead:
 		case statePanicked:

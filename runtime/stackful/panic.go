@@ -1,6 +1,7 @@
 package stackful
 
 import (
+	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -76,6 +77,13 @@ func sameValue(a, b any) (same bool) {
 func (co *Co) raise() {
 	x := co.more()
 	v := x.panicValue
+	if v == errGoexit {
+		// The coroutine called runtime.Goexit (raw switch build): so does
+		// its resumer, as with iter.Pull.
+		x.panicValue = nil
+		co.state = stateDead
+		runtime.Goexit()
+	}
 	if e := co.env; e.current != &e.main {
 		e.current.ext().reraised = x
 	}
