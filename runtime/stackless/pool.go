@@ -128,12 +128,14 @@ func (h Pooled[F, P]) Release() {
 	// over. cosync records of an operation this task abandoned may still
 	// name the waiter and the slot: they are dead by identity (the slot
 	// never holds them again, see cosync's record.alive).
-	t.top = nil
-	if e := t.ext; e != nil {
+	// Every other field is reset by assigning a fresh Task, so that a field
+	// added to Task (or taskExt) later starts zero too; the waiter is
+	// detached (Kill), so writing its own bytes back is the identity.
+	e := t.ext
+	if e != nil {
 		clear(e.callers[:cap(e.callers)])
-		e.callers = e.callers[:0]
-		e.pending = nil
+		*e = taskExt{callers: e.callers[:0]}
 	}
-	t.state, t.waking, t.canceled, t.yielded, t.closing = taskNew, false, false, false, false
+	*t = Task{w: t.w, ext: e}
 	h.p.free = append(h.p.free, b)
 }

@@ -84,7 +84,27 @@ func TestPoolReuse(t *testing.T) {
 	if h2.Frame().r != 6 {
 		t.Fatalf("second task's result %d, want 6", h2.Frame().r)
 	}
+	// A task canceled in its sleep leaves no trace in the next one.
 	h2.Release()
+	h3 := p.Spawn(sleepyFrame{id: 3, d: time.Hour})
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	h3.Task().Cancel()
+	runPooled(t, l, h3)
+	if !h3.Frame().canceled {
+		t.Fatal("the canceled task did not see its cancel")
+	}
+	h3.Release()
+	h4 := p.Spawn(sleepyFrame{id: 4})
+	if task := h4.Task(); task.Canceled() || task.carry != carryNone || task.waking || task.closing {
+		t.Fatalf("reused task carries its last task's state: %+v", *task)
+	}
+	runPooled(t, l, h4)
+	if h4.Frame().canceled || h4.Frame().r != 12 {
+		t.Fatalf("fourth task: %+v", *h4.Frame())
+	}
+	h4.Release()
 }
 
 // TestPoolStaleHandle: every use of a released handle panics, also once
