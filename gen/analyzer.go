@@ -166,7 +166,7 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.Slice(res.Funcs, func(i, j int) bool { return res.Funcs[i].Decl.Pos() < res.Funcs[j].Decl.Pos() })
 
 	for _, f := range res.Funcs {
-		f.OK = checkSignature(pass, f)
+		f.OK = checkSignature(pass, f) && checkPredeclared(pass, f)
 	}
 	checkNames(pass, res.Funcs)
 	names, imported := newPkgNames(pass, res.Funcs), importedNames(pass)

@@ -328,19 +328,61 @@
 //     labels, the locals of the code it writes) also avoids every
 //     identifier of the function, so it can shadow none of them, and the
 //     file's imports.
+//   - A type declared in the function's body keeps its name, so %T,
+//     reflection and error texts read the same in both models. Types
+//     declared outside statements copied whole move to the top of Step;
+//     a package-level type one of them shadows is named there by an alias
+//     (type item1 = item) declared first, which changes no type's name or
+//     identity. Variables leave the names of the function's types to them.
+//
+// Only a declaration that hides a predeclared identifier from generated
+// code cannot be worked around: it is a diagnostic (see Diagnostics).
 //
 // # Diagnostics
 //
-// [Analyzer] reports, at file:line:col: unknown or misplaced //co:
-// directives; marked functions without the handle as first parameter;
-// misuse of the handle; and the constructs it does not rewrite: deferred
-// calls that suspend, closures that suspend and escape, select with a suspension point in it,
-// range across a suspension over a map whose keys can be NaN, values live
-// across a suspension whose type is declared inside the function (the
-// frame is a package-level type; such types are otherwise hoisted to the
-// top of Step), and variables whose type generated code cannot name
-// (unexported in another package). A construct the transformer cannot
-// handle is a diagnostic, never wrong code.
+// [Analyzer] reports, at file:line:col, every construct cogen does not
+// rewrite; this is the complete list (a construct the transformer cannot
+// handle is a diagnostic, never wrong code):
+//
+//   - unknown or misplaced //co: directives, and //co:stackless with
+//     arguments;
+//   - a marked function without a body, without the handle *stackful.Co
+//     as its first parameter or with a variadic one, and a method whose
+//     receiver type cannot name a frame;
+//   - a frame or constructor name that collides with a package-level
+//     declaration, with the name of an import of a file of the package,
+//     or with the generated names of another marked function;
+//   - misuse of the handle: using it other than by calling its waiting
+//     methods (stored, passed to an unmarked function other than for a
+//     handle-protocol parameter, or used by a closure that cannot be
+//     rewritten with it), a method value of it, its methods called on
+//     another handle, methods without a stackless counterpart, a marked
+//     function called without the caller's handle, the handle spread from a
+//     slice;
+//   - a go statement whose call suspends, and a deferred call that suspends;
+//   - a closure that suspends and escapes (passed, stored, returned, used
+//     as a value), and a closure that suspends in a generic function;
+//   - select with a suspension point in it (cosync.Select is the way);
+//   - a range statement whose iteration targets contain a suspension point
+//     (for a[next(co)] = range s);
+//   - range across a suspension over a map whose keys can be NaN;
+//   - a value live across a suspension whose type is declared inside the
+//     function (the frame is a package-level type; a local alias of a
+//     package-level type is fine: the frame names the aliased type), and
+//     a variable whose type generated code cannot name (unexported in
+//     another package);
+//   - a type declared in the function's body outside statements copied
+//     whole that cannot keep its name at the top of Step (see Names): a
+//     second one with the same name, one named like a predeclared
+//     identifier, one that shadows a package-level function, variable,
+//     constant or generic type the function also uses;
+//   - a package-level declaration or a type parameter of a marked function
+//     that hides a predeclared identifier generated code uses on its own
+//     (any, append, bool, false, len, make, new, nil, panic, string), or
+//     the predeclared type of a value generated code declares (a
+//     package-level int and a variable of type int).
+//
+// A diagnostic that starts with "internal error" is a bug of cogen.
 //
 // The same analyzer runs under go vet:
 //

@@ -28,8 +28,12 @@ type emitter struct {
 	file    *jen.File
 	srcName string
 	// locals names the types declared inside the function being emitted
-	// (hoisted to the top of its Step, possibly renamed).
+	// (hoisted to the top of its Step with their own names).
 	locals map[types.Object]string
+	// stepAliases names the package-level types shadowed in the Step being
+	// emitted (plan.pkgAliases).
+	stepAliases map[types.Object]string
+	aliasUsed   map[types.Object]bool
 	// imports names the packages the generated file refers to, by path;
 	// importNames holds those names (the namers of funcs see it, so that
 	// names invented while rendering avoid them).

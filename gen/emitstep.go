@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"sort"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -11,10 +12,26 @@ import (
 // The Step method: a dispatch loop over the states, each rendered from its
 // nodes and terminator.
 
-func (e *emitter) stepBody(fn *Func) []jen.Code {
+func (e *emitter) stepBody(fn *Func) (out []jen.Code) {
 	p := fn.plan
 	r := &rctx{e: e, p: p}
 	var body []jen.Code
+	e.stepAliases, e.aliasUsed = p.pkgAliases, map[types.Object]bool{}
+	defer func() { e.stepAliases, e.aliasUsed = nil, nil }()
+	defer func() {
+		// The aliases of the shadowed package-level types that Step
+		// names come first.
+		var shadowed []types.Object
+		for obj := range e.aliasUsed {
+			shadowed = append(shadowed, obj)
+		}
+		sort.Slice(shadowed, func(i, j int) bool { return shadowed[i].Name() < shadowed[j].Name() })
+		var aliases []jen.Code
+		for _, obj := range shadowed {
+			aliases = append(aliases, jen.Type().Id(p.pkgAliases[obj]).Op("=").Id(obj.Name()))
+		}
+		out = append(aliases, out...)
+	}()
 	for _, gd := range p.hoisted {
 		body = append(body, r.genDecl(gd))
 	}

@@ -5,4 +5,6 @@ package gen
 var (
 	GenPackages  = genPackages
 	FrameMembers = frameMembers
+	// PredeclaredUsed are the predeclared identifiers generated code uses.
+	PredeclaredUsed = predeclaredUsed
 )

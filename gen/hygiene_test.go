@@ -274,6 +274,34 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// builtinRE finds the predeclared identifiers gen writes with jennifer's
+// helpers (jen.Len(...), s.Append(...), .Any()).
+var builtinRE = regexp.MustCompile(`(?:jen|\))\.([A-Z][a-z]*)\(`)
+
+// TestPredeclaredUsed checks that every predeclared identifier the
+// emitter writes on its own is one whose shadowing is a diagnostic.
+func TestPredeclaredUsed(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range builtinRE.FindAllStringSubmatch(string(src), -1) {
+			name := strings.ToLower(m[1])
+			if predeclared(name) && !contains(gen.PredeclaredUsed, name) {
+				t.Errorf("%s writes the predeclared %s, missing from predeclaredUsed", f, name)
+			}
+		}
+	}
+}
+
 // TestHygiene runs the hygiene corpus in both models (its programs are in
 // the differential test's workspace and harness).
 func TestHygiene(t *testing.T) {

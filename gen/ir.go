@@ -31,6 +31,10 @@ type plan struct {
 	// hoisted holds local const and type declarations, rendered at the
 	// top of Step in source order.
 	hoisted []*ast.GenDecl
+	// pkgAliases name, in Step, the package-level types that a hoisted
+	// local type of the same name shadows there: Step starts with
+	// type <alias> = <name> for each.
+	pkgAliases map[types.Object]string
 	// params are the frame fields set by the constructor, in order; nil
 	// entries are blank or unnamed parameters.
 	params  []*variable

@@ -64,6 +64,14 @@ func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *
 		captured: map[*variable]bool{},
 	}
 	l.p.info, l.p.objVars, l.p.synth, l.p.stypes = l.info, l.vars, l.synth, l.stypes
+	// Variables leave the names of the function's types to them.
+	l.names.types = map[string]bool{}
+	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok {
+			l.names.types[ts.Name.Name] = true
+		}
+		return true
+	})
 	defer func() {
 		if r := recover(); r != nil {
 			pass.Reportf(fn.Decl.Name.Pos(), "internal error: cogen cannot rewrite %s: %v", fn.Decl.Name.Name, r)
@@ -399,7 +407,7 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) {
 		for _, spec := range gd.Specs {
 			ts := spec.(*ast.TypeSpec)
 			if obj := l.info.Defs[ts.Name]; obj != nil {
-				l.declareObj(obj, kConst, ts.Pos())
+				l.localType(ts, obj)
 			}
 		}
 		l.p.hoisted = append(l.p.hoisted, gd)
@@ -429,6 +437,55 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) {
 			l.assign(&ast.AssignStmt{Lhs: lhs, TokPos: vs.Pos(), Tok: token.DEFINE, Rhs: vs.Values})
 		}
 	}
+}
+
+// localType declares a type of the function that moves to the top of Step.
+// It keeps its name, so that %T, reflection and error texts read the same
+// in both models (a local type's name is the one it is declared with). A
+// package-level type it shadows is named in Step by an alias declared
+// first; what cannot keep the name is a diagnostic.
+func (l *lowerer) localType(ts *ast.TypeSpec, obj types.Object) {
+	name := obj.Name()
+	if name == "_" {
+		l.declareObj(obj, kConst, ts.Pos())
+		return
+	}
+	refuse := func(why string) {
+		l.errorf(ts.Name.Pos(), "cannot keep the name of local type %s: %s (generated code declares the types of the function's body in one scope at the top of Step; rename it or declare it inside a statement without a suspension point)", name, why)
+	}
+	switch {
+	case l.names.taken[name]:
+		refuse("another type or constant of the function has that name")
+	case types.Universe.Lookup(name) != nil:
+		refuse("it shadows the predeclared " + name + ", which generated code may use")
+	case l.names.pkg[name]:
+		outer := l.pass.Pkg.Scope().Lookup(name)
+		if outer == nil || inGeneratedFile(l.pass, outer.Pos()) {
+			refuse("generated code names the package-level " + name)
+			break
+		}
+		if tn, ok := outer.(*types.TypeName); ok {
+			if n, ok := types.Unalias(tn.Type()).(*types.Named); ok && n.TypeParams().Len() > 0 || tn.IsAlias() && tn.Type().(*types.Alias).TypeParams().Len() > 0 {
+				refuse("it shadows the generic package-level type " + name)
+				break
+			}
+			if l.p.pkgAliases == nil {
+				l.p.pkgAliases = map[types.Object]string{}
+			}
+			if _, ok := l.p.pkgAliases[outer]; !ok {
+				l.p.pkgAliases[outer] = l.names.fresh(name)
+			}
+			break
+		}
+		for id, used := range l.info.Uses {
+			if used == outer && id.Pos() >= l.fn.Decl.Pos() && id.End() <= l.fn.Decl.End() {
+				refuse("it shadows the package-level " + name + ", which the function also uses")
+				break
+			}
+		}
+	}
+	l.names.taken[name] = true
+	l.newVar(name, obj.Type(), obj, kConst, ts.Pos())
 }
 
 // newVars declares the variables an assignment defines and returns those

@@ -104,6 +104,7 @@ type namer struct {
 	pkg     pkgNames        // package-level names
 	user    map[string]bool // every identifier of the function
 	imports map[string]bool // names of the generated file's imports, once emitting
+	types   map[string]bool // names of the types declared in the function
 }
 
 func newNamer(pkg pkgNames, user map[string]bool) *namer {
@@ -131,7 +132,7 @@ func (n *namer) captures(name string) bool { return n.user[name] || n.taken[name
 
 // variable names a variable of the source: its own name when free.
 func (n *namer) variable(name string) string {
-	if name != "_" && name != "" && !n.taken[name] && !n.reserved(name) {
+	if name != "_" && name != "" && !n.taken[name] && !n.reserved(name) && !n.types[name] {
 		n.taken[name] = true
 		return name
 	}

@@ -107,6 +107,10 @@ func (r *rctx) expr1(x ast.Expr, op bool) *jen.Statement {
 		if obj == nil {
 			obj = r.p.info.Defs[x]
 		}
+		if name, ok := r.e.stepAliases[obj]; ok && obj != nil {
+			r.e.aliasUsed[obj] = true
+			return jen.Id(name)
+		}
 		if obj != nil && obj.Pkg() != nil && obj.Pkg() != r.e.pkg && obj.Parent() == obj.Pkg().Scope() {
 			return r.e.qualPath(obj.Pkg().Path(), obj.Pkg().Name(), x.Name) // dot import
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -12,6 +14,11 @@ func (e *emitter) typ(t types.Type) *jen.Statement {
 	switch t := t.(type) {
 	case *types.Alias:
 		obj := t.Obj()
+		if localObj(obj) {
+			// A local alias stands for its type wherever the frame needs
+			// it (an alias is not part of a type's identity or name).
+			return e.typ(t.Rhs())
+		}
 		s := e.qual(obj)
 		if args := t.TypeArgs(); args != nil && args.Len() > 0 {
 			s = s.Types(e.typeList(args)...)
@@ -128,15 +135,66 @@ func (e *emitter) qual(obj types.Object) *jen.Statement {
 	if name, ok := e.locals[obj]; ok {
 		return jen.Id(name)
 	}
+	if name, ok := e.stepAliases[obj]; ok {
+		e.aliasUsed[obj] = true
+		return jen.Id(name)
+	}
 	if obj.Pkg() == nil {
 		return jen.Id(obj.Name())
 	}
 	return e.qualPath(obj.Pkg().Path(), obj.Pkg().Name(), obj.Name())
 }
 
+// shadowedPredeclared returns the declarations that hide a predeclared
+// identifier from the generated code of fn: package-level ones (outside
+// earlier output) and fn's type parameters, by name.
+func shadowedPredeclared(pass *analysis.Pass, fn *Func) map[string]types.Object {
+	out := map[string]types.Object{}
+	for _, name := range types.Universe.Names() {
+		if obj := pass.Pkg.Scope().Lookup(name); obj != nil && !inGeneratedFile(pass, obj.Pos()) {
+			out[name] = obj
+		}
+	}
+	sig := fn.Obj.Type().(*types.Signature)
+	for _, tps := range []*types.TypeParamList{sig.TypeParams(), sig.RecvTypeParams()} {
+		for tp := range tps.TypeParams() {
+			if types.Universe.Lookup(tp.Obj().Name()) != nil {
+				out[tp.Obj().Name()] = tp.Obj()
+			}
+		}
+	}
+	return out
+}
+
+// predeclaredUsed are the predeclared identifiers generated code uses on
+// its own (beyond the types of the source's values): a declaration that
+// hides one from it is a diagnostic.
+var predeclaredUsed = []string{"any", "append", "bool", "false", "len", "make", "new", "nil", "panic", "string"}
+
+// checkPredeclared reports the declarations that hide from fn's generated
+// code a predeclared identifier it uses on its own.
+func checkPredeclared(pass *analysis.Pass, fn *Func) bool {
+	ok := true
+	shadowed := shadowedPredeclared(pass, fn)
+	for _, name := range predeclaredUsed {
+		if obj := shadowed[name]; obj != nil {
+			pass.Reportf(fn.Decl.Name.Pos(), "%s declared at %s hides the predeclared %s, which the code generated for %s uses; rename it", name, pass.Fset.Position(obj.Pos()), name, fn.Decl.Name.Name)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// localObj reports whether obj is declared inside a function.
+func localObj(obj types.Object) bool {
+	return obj.Pkg() != nil && obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope()
+}
+
 // unnameable returns a named type inside t that the generated code cannot
-// name: one declared inside a function, or unexported in another package.
-func unnameable(t types.Type, pkg *types.Package, hoisted map[types.Object]bool) types.Object {
+// name: one declared inside a function, unexported in another package, or
+// a predeclared type that a declaration in shadowed hides (the object of
+// that declaration is returned then).
+func unnameable(t types.Type, pkg *types.Package, hoisted map[types.Object]bool, shadowed map[string]types.Object) types.Object {
 	var bad types.Object
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type)
@@ -147,6 +205,9 @@ func unnameable(t types.Type, pkg *types.Package, hoisted map[types.Object]bool)
 		seen[t] = true
 		check := func(obj types.Object) {
 			if obj.Pkg() == nil {
+				if s := shadowed[obj.Name()]; s != nil {
+					bad = s
+				}
 				return
 			}
 			if hoisted[obj] {
@@ -158,6 +219,10 @@ func unnameable(t types.Type, pkg *types.Package, hoisted map[types.Object]bool)
 		}
 		switch t := t.(type) {
 		case *types.Alias:
+			if localObj(t.Obj()) {
+				walk(t.Rhs()) // generated code names the aliased type
+				return
+			}
 			check(t.Obj())
 			if args := t.TypeArgs(); args != nil {
 				for a := range args.Types() {
@@ -169,6 +234,12 @@ func unnameable(t types.Type, pkg *types.Package, hoisted map[types.Object]bool)
 			if args := t.TypeArgs(); args != nil {
 				for a := range args.Types() {
 					walk(a)
+				}
+			}
+		case *types.Basic:
+			if b, ok := types.Default(t).(*types.Basic); ok && b.Kind() != types.UnsafePointer {
+				if s := shadowed[b.Name()]; s != nil {
+					bad = s
 				}
 			}
 		case *types.Pointer:
@@ -222,6 +293,7 @@ func unnameable(t types.Type, pkg *types.Package, hoisted map[types.Object]bool)
 // the top of Step); a frame field may not.
 func (l *lowerer) checkTypes() bool {
 	hoisted := map[types.Object]bool{}
+	shadowed := shadowedPredeclared(l.pass, l.fn)
 	for _, v := range l.p.vars {
 		if _, ok := v.obj.(*types.TypeName); ok {
 			hoisted[v.obj] = true
@@ -247,14 +319,18 @@ func (l *lowerer) checkTypes() bool {
 			pos = l.fn.Decl.Name.Pos()
 		}
 		if v.field {
-			if bad := unnameable(v.typ, l.pass.Pkg, nil); bad != nil {
-				if hoisted[bad] {
+			if bad := unnameable(v.typ, l.pass.Pkg, nil, shadowed); bad != nil {
+				if shadowed[bad.Name()] == bad {
+					l.errorf(pos, "the type of %s mentions the predeclared %s, which %s declared at %s hides from generated code; rename that", name, bad.Name(), bad.Name(), l.pass.Fset.Position(bad.Pos()))
+				} else if hoisted[bad] {
 					l.errorf(pos, "%s lives across a suspension but its type mentions %s, declared inside the function; declare the type at package level (v1)", name, bad.Name())
 				} else {
 					l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", name, bad.Name())
 				}
 			}
-		} else if bad := unnameable(v.typ, l.pass.Pkg, hoisted); bad != nil {
+		} else if bad := unnameable(v.typ, l.pass.Pkg, hoisted, shadowed); bad != nil && shadowed[bad.Name()] == bad {
+			l.errorf(pos, "the type of %s mentions the predeclared %s, which %s declared at %s hides from generated code; rename that", name, bad.Name(), bad.Name(), l.pass.Fset.Position(bad.Pos()))
+		} else if bad != nil {
 			l.errorf(pos, "the type of %s mentions %s, which generated code cannot name; declare the variable with a package-level type (v1)", name, bad.Name())
 		}
 	}

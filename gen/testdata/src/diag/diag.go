@@ -1,6 +1,7 @@
 package diag
 
 import (
+	collideImportFrame "strings"
 	"time"
 
 	"diag/other"
@@ -137,6 +138,72 @@ type collideFrame struct{}
 
 //co:stackless
 func collide(co *stackful.Co) {} // want `generated name collideFrame of collide collides with collideFrame declared at`
+
+var _ = collideImportFrame.ToUpper
+
+//co:stackless
+func collideImport(co *stackful.Co) {} // want `generated name collideImportFrame of collideImport collides with the import named collideImportFrame at`
+
+// Local types keep their names in generated code, or are refused.
+
+//co:stackless
+func twoLocalTypes(co *stackful.Co) {
+	{
+		type dup int
+		co.Gosched()
+		_ = dup(1)
+	}
+	{
+		type dup string // want `cannot keep the name of local type dup: another type or constant of the function has that name`
+		co.Gosched()
+		_ = dup("x")
+	}
+	{
+		type dup2 int // fine: a statement without a suspension point keeps its own scope
+		_ = dup2(1)
+	}
+	{
+		type dup2 string
+		_ = dup2("x")
+	}
+}
+
+//co:stackless
+func shadowsPredeclared(co *stackful.Co) {
+	type error int // want `cannot keep the name of local type error: it shadows the predeclared error`
+	co.Gosched()
+	_ = error(1)
+}
+
+func helperFn() int { return 1 }
+
+//co:stackless
+func shadowsFunc(co *stackful.Co) {
+	n := helperFn()
+	co.Gosched()
+	type helperFn struct{} // want `cannot keep the name of local type helperFn: it shadows the package-level helperFn, which the function also uses`
+	_ = helperFn{}
+	_ = n
+}
+
+type shadowedType struct{ n int }
+
+//co:stackless
+func shadowsType(co *stackful.Co) {
+	a := shadowedType{1} // fine: Step names the package-level type by an alias
+	co.Gosched()
+	type shadowedType struct{ s string }
+	b := shadowedType{"x"}
+	_, _ = a, b
+}
+
+//co:stackless
+func localAlias(co *stackful.Co) {
+	type alias = shadowedType
+	v := alias{1} // fine: the frame names the aliased type
+	co.Gosched()
+	_ = v
+}
 
 func notMarked(co *stackful.Co) {
 	//co:stackless // want `misplaced //co:stackless`
