@@ -118,6 +118,16 @@ func TestCLI(t *testing.T) {
 	if out, code := cogen(t, nd, "-n"); code != 1 || !strings.Contains(out, "ncheck_cogen.go is no longer needed") {
 		t.Errorf("-n with a file no longer needed: exit %d, output:\n%s", code, out)
 	}
+	// More references to names about to be generated than the compiler
+	// lists (10, then "too many errors") are expected too.
+	refs := nsrc + strings.Repeat("\nvar _ = NewRunFrame", 12) + "\n"
+	if err := os.WriteFile(srcPath, []byte(refs), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(outPath)
+	if out, code := cogen(t, nd); code != 0 {
+		t.Errorf("12 references to a generated name: exit %d, output:\n%s", code, out)
+	}
 	os.RemoveAll(nd)
 	if out, code := cogen(t, w.dir, "./nosuchdir"); code != 1 || !strings.HasPrefix(out, "cogen: ") {
 		t.Errorf("missing package: exit %d, output:\n%s", code, out)

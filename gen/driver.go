@@ -233,14 +233,26 @@ var undefinedRE = regexp.MustCompile(`^undefined: (?:\w+\.)?(\w+)$`)
 // unexpectedErrors returns the errors of a package other than references
 // to the names generated files will declare (outside marked functions):
 // a package may use its generated frames, which do not exist yet.
+//
+// The compiler that go list runs stops after 10 errors with a line
+// "too many errors": that line is expected when every other error of the
+// package is (the ones it did not list are then references to generated
+// names too, or real errors that the build after generating reports).
 func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]bool) []string {
-	var out []string
+	var out, tooMany []string
+	expectedSome := false
 	for _, e := range p.Errors {
 		expected := true
+		lines := 0
 		for _, line := range strings.Split(e.Msg, "\n") {
 			if strings.HasPrefix(line, "# ") || line == "" {
 				continue
 			}
+			if strings.HasSuffix(line, ": too many errors") || line == "too many errors" {
+				tooMany = append(tooMany, e.Error())
+				continue
+			}
+			lines++
 			pos, name := e.Pos, ""
 			if m := undefinedRE.FindStringSubmatch(line); m != nil {
 				name = m[1]
@@ -251,9 +263,15 @@ func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]boo
 				expected = false
 			}
 		}
-		if !expected {
+		switch {
+		case !expected:
 			out = append(out, e.Error())
+		case lines > 0:
+			expectedSome = true
 		}
+	}
+	if len(out) > 0 || !expectedSome {
+		out = append(out, tooMany...)
 	}
 	return out
 }
