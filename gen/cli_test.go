@@ -221,10 +221,24 @@ func TestFixedPoint(t *testing.T) {
 	if out, code := cogen(t, w.dir, "-n", "./cases/..."); code != 0 {
 		t.Errorf("cogen -n right after cogen: exit %d\n%s", code, out)
 	}
+	// go vet also reports the corpus's waits in Go's scheduler (the
+	// blocking check): only a stale report, or a failure without reports,
+	// is a failure here.
 	cmd := exec.Command("go", "vet", "-vettool="+os.Args[0], "./cases/...")
 	cmd.Dir = w.dir
 	cmd.Env = append(goEnv(w.dir), asCogen+"=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	blocking := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case line == "" || strings.HasPrefix(line, "# "):
+		case strings.Contains(line, "freezes the coroutine's whole env"):
+			blocking++
+		default:
+			t.Errorf("go vet -vettool=cogen right after cogen: %s", line)
+		}
+	}
+	if err != nil && blocking == 0 {
 		t.Errorf("go vet -vettool=cogen right after cogen: %v\n%s", err, out)
 	}
 }
