@@ -39,6 +39,24 @@ type scan struct {
 	memo      map[ast.Node]bool
 }
 
+// scopeless reports whether id names a package, a field or a method: no
+// name declared in a scope can capture it.
+func scopeless(info *types.Info, id *ast.Ident) bool {
+	obj := info.Uses[id]
+	if obj == nil {
+		obj = info.Defs[id]
+	}
+	switch o := obj.(type) {
+	case *types.PkgName:
+		return true
+	case *types.Var:
+		return o.IsField()
+	case *types.Func:
+		return o.Type().(*types.Signature).Recv() != nil
+	}
+	return false
+}
+
 func (s *scan) errorf(pos token.Pos, format string, args ...any) {
 	s.pass.Reportf(pos, format, args...)
 	s.ok = false
@@ -59,12 +77,11 @@ func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
 		memo:      map[ast.Node]bool{},
 	}
 	ast.Inspect(fn.Decl, func(n ast.Node) bool {
-		// A package name is not a name of the function: generated code
-		// names packages by the generated file's imports.
-		if id, ok := n.(*ast.Ident); ok {
-			if _, pkg := pass.TypesInfo.Uses[id].(*types.PkgName); !pkg {
-				s.names[id.Name] = true
-			}
+		// Package names, fields and methods are not names of the
+		// function's scopes: generated code names packages by its own
+		// imports, and a selector cannot be captured.
+		if id, ok := n.(*ast.Ident); ok && !scopeless(pass.TypesInfo, id) {
+			s.names[id.Name] = true
 		}
 		return true
 	})

@@ -415,8 +415,8 @@ func _() {
 type connValueFrame struct {
 	stackless.Base
 	c        *Conn
-	r1       Value
-	r2       error
+	r        Value
+	r1       error
 	callLine *connLineFrame
 	v        Value
 	n        int64
@@ -431,7 +431,7 @@ func newConnValueFrame(c *Conn) *connValueFrame {
 
 // Result returns the results of Conn.value once the frame is done.
 func (f *connValueFrame) Result() (Value, error) {
-	return f.r1, f.r2
+	return f.r, f.r1
 }
 
 // Step runs Conn.value from its resume point to its next suspension, call or return.
@@ -450,19 +450,19 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			return co.Call(f.callLine)
 		case 1:
-			r3, r4 := f.callLine.Result()
+			r2, r3 := f.callLine.Result()
 			f.callLine = nil
-			line, err = r3, r4
+			line, err = r2, r3
 //line resp.go:184
 			if err != nil {
 //line resp.go:185
-				f.r1, f.r2 = Value{}, err
+				f.r, f.r1 = Value{}, err
 				return stackless.Done
 			}
 //line resp.go:187
 			if len(line) == 0 {
 //line resp.go:188
-				f.r1, f.r2 = Value{}, fmt.Errorf("%w: empty line", ErrProtocol)
+				f.r, f.r1 = Value{}, fmt.Errorf("%w: empty line", ErrProtocol)
 				return stackless.Done
 			}
 //line resp.go:190
@@ -480,13 +480,13 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			continue
 		case 3:
 //line resp.go:216
-			f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
+			f.r, f.r1 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 			return stackless.Done
 		case 4:
 //line resp.go:193
 			f.v.Str = line[1:]
 //line resp.go:194
-			f.r1, f.r2 = f.v, nil
+			f.r, f.r1 = f.v, nil
 			return stackless.Done
 		case 5:
 //line resp.go:196
@@ -494,7 +494,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 //line resp.go:197
 			if err1 != nil {
 //line resp.go:198
-				f.r1, f.r2 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
+				f.r, f.r1 = Value{}, fmt.Errorf("%w: %q", ErrProtocol, line)
 				return stackless.Done
 			}
 //line resp.go:200
@@ -502,13 +502,13 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 //line resp.go:201
 			if f.n < 0 && f.v.Kind != Integer {
 //line resp.go:202
-				f.r1, f.r2 = Value{Kind: Null}, nil
+				f.r, f.r1 = Value{Kind: Null}, nil
 				return stackless.Done
 			}
 //line resp.go:204
 			if f.v.Kind != BulkString {
 //line resp.go:205
-				f.r1, f.r2 = f.v, nil
+				f.r, f.r1 = f.v, nil
 				return stackless.Done
 			}
 			fallthrough
@@ -525,9 +525,9 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 14
 			return co.Call(f.callFill)
 		case 14:
-			r5 := f.callFill.Result()
+			r4 := f.callFill.Result()
 			f.callFill = nil
-			err2 = r5
+			err2 = r4
 //line resp.go:208
 			if err2 == nil {
 				f.PC = 9
@@ -536,7 +536,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 16:
 //line resp.go:209
-			f.r1, f.r2 = Value{}, err2
+			f.r, f.r1 = Value{}, err2
 			return stackless.Done
 		case 12:
 //line resp.go:212
@@ -544,7 +544,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 //line resp.go:213
 			f.c.r += int(f.n) + 2
 //line resp.go:214
-			f.r1, f.r2 = f.v, nil
+			f.r, f.r1 = f.v, nil
 			return stackless.Done
 		default:
 			panic("cogen: connValueFrame: invalid resume point")
@@ -573,8 +573,8 @@ func _() {
 type connLineFrame struct {
 	stackless.Base
 	c        *Conn
-	r1       []byte
-	r2       error
+	r        []byte
+	r1       error
 	callFill *connFillFrame
 }
 
@@ -586,7 +586,7 @@ func newConnLineFrame(c *Conn) *connLineFrame {
 
 // Result returns the results of Conn.line once the frame is done.
 func (f *connLineFrame) Result() ([]byte, error) {
-	return f.r1, f.r2
+	return f.r, f.r1
 }
 
 // Step runs Conn.line from its resume point to its next suspension, call or return.
@@ -604,7 +604,7 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 //line resp.go:226
 				f.c.r += i + 2
 //line resp.go:227
-				f.r1, f.r2 = l, nil
+				f.r, f.r1 = l, nil
 				return stackless.Done
 			}
 //line resp.go:229
@@ -612,9 +612,9 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			return co.Call(f.callFill)
 		case 6:
-			r3 := f.callFill.Result()
+			r2 := f.callFill.Result()
 			f.callFill = nil
-			err = r3
+			err = r2
 //line resp.go:229
 			if err == nil {
 				f.PC = 2
@@ -623,7 +623,7 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 8:
 //line resp.go:230
-			f.r1, f.r2 = nil, err
+			f.r, f.r1 = nil, err
 			return stackless.Done
 		default:
 			panic("cogen: connLineFrame: invalid resume point")
@@ -650,7 +650,7 @@ func _() {
 type connFillFrame struct {
 	stackless.Base
 	c    *Conn
-	r1   error
+	r    error
 	tmp  int
 	tmp1 []byte
 }
@@ -663,7 +663,7 @@ func newConnFillFrame(c *Conn) *connFillFrame {
 
 // Result returns the results of Conn.fill once the frame is done.
 func (f *connFillFrame) Result() error {
-	return f.r1
+	return f.r
 }
 
 // Step runs Conn.fill from its resume point to its next suspension, call or return.
@@ -694,27 +694,27 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 1:
 //line resp.go:248
-			r2, r3 := co.Read(f.tmp, f.tmp1)
+			r1, r2 := co.Read(f.tmp, f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-			n, err = r2, r3
+			n, err = r1, r2
 //line resp.go:249
 			if err != nil {
 //line resp.go:250
-				f.r1 = fmt.Errorf("resp: read: %w", err)
+				f.r = fmt.Errorf("resp: read: %w", err)
 				return stackless.Done
 			}
 //line resp.go:252
 			if n == 0 {
 //line resp.go:253
-				f.r1 = fmt.Errorf("resp: read: %w", io.ErrUnexpectedEOF)
+				f.r = fmt.Errorf("resp: read: %w", io.ErrUnexpectedEOF)
 				return stackless.Done
 			}
 //line resp.go:255
 			f.c.w += n
 //line resp.go:256
-			f.r1 = nil
+			f.r = nil
 			return stackless.Done
 		default:
 			panic("cogen: connFillFrame: invalid resume point")
