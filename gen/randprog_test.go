@@ -22,8 +22,9 @@ import (
 //
 // The grammar reaches the shapes that broke transforms before (issue 23):
 // the variables are named like the identifiers and packages generated code
-// introduces (hygieneNames), and a package-level variable like a package
-// that only generated code imports; bool, interface and type switches with
+// introduces (hygieneNames), and so are the imports of trace and stackful
+// (aliasImports) and package-level variables (the packages that only
+// generated code imports); bool, interface and type switches with
 // suspending cases; range over functions that misbehave (yield called
 // after it returned false), panic, or see a body's panic pass through their
 // deferred calls; local types printed with %T; named results changed by
@@ -61,7 +62,7 @@ var randPkgNames = []string{"stackless", "utf8", "unsafe"}
 
 // randProgramSized is randProgram with statements nested up to depth.
 func randProgramSized(pkg string, seed int64, depth int) string {
-	return randHeader(pkg) + randRun("Run", seed, depth)
+	return aliasImports(randHeader(pkg)+randRun("Run", seed, depth), seed)
 }
 
 // randPackage holds the random programs of seeds in one package: each is
@@ -79,7 +80,31 @@ func randPackage(pkg string, seeds []int64) string {
 		fmt.Fprintf(&b, "\tt.Printf(\"program %d\")\n\trun%d(co, t)\n", seed, seed)
 	}
 	b.WriteString("}\n")
-	return b.String()
+	return aliasImports(b.String(), seeds[0])
+}
+
+// aliasImports imports trace and stackful under names that generated code
+// could introduce, for two seeds in three: every use of those packages in
+// a random program is a selector trace.X or stackful.X.
+func aliasImports(src string, seed int64) string {
+	pool := randNames()
+	r := rand.New(rand.NewSource(seed))
+	for _, imp := range []struct{ name, path string }{
+		{"trace", "cogentest/trace"},
+		{"stackful", "github.com/cogen-go/cogen/runtime/stackful"},
+	} {
+		if r.Intn(3) == 0 {
+			continue
+		}
+		alias := pool[r.Intn(len(pool))]
+		switch alias {
+		case "fmt", "iter", "cosync", "stackful", "trace", "stackless", "utf8", "unsafe":
+			continue // the programs' imports and package-level variables
+		}
+		src = strings.Replace(src, "\t\""+imp.path+"\"\n", "\t"+alias+" \""+imp.path+"\"\n", 1)
+		src = regexp.MustCompile(`\b`+imp.name+`\.`).ReplaceAllString(src, alias+".")
+	}
+	return src
 }
 
 // randRun writes the function name of the random program of seed.
