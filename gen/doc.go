@@ -244,13 +244,13 @@
 //
 // Range over a function iterator keeps Go's semantics exactly, those of
 // the code gc compiles for it (cmd/compile's rangefunc rewrite), misbehaving
-// iterators included. A loop whose body does not suspend is copied as it
-// is; a jump or return that leaves it for a state of the frame changes
-// state only after the iterator function has returned, so the iterators
-// of loops around it are stopped and the frame's deferred calls run after
-// it, as in Go. A loop whose body suspends runs its iterator as a pull
-// iterator, stackless.Range (on iter.Pull), which keeps gc's state per
-// loop:
+// iterators included. A loop without suspension points is copied as it
+// is, so gc compiles it; a jump or return that leaves it for a state of
+// the frame changes state only after its iterator function has returned,
+// so the iterators of loops around it are stopped and the frame's deferred
+// calls run after it, as in Go. A loop whose body (or range expression)
+// suspends runs its iterator as a pull iterator, stackless.Range (on
+// iter.Pull), which keeps gc's state per loop:
 //
 //   - each iteration resumes the iterator, whose yield returns true; a
 //     break, return, goto or branch to an outer statement makes yield return
@@ -273,11 +273,13 @@
 // The panic values are the runtime's own (runtime.Error values, equal
 // under == to those of compiled loops). The yield parameter may have a
 // defined type (type yieldFn func(int) bool): the iterator is given a
-// yield of that type. One difference remains: the iterator function runs
-// on a goroutine of its own (iter.Pull's coroutine), so runtime.Caller and
-// stack traces from it show that goroutine, and a kept yield called after
-// the iterator function itself panicked and the panic was recovered
-// returns false where gc's code would run the body again. Range over
+// yield of that type. What differs comes from the iterator function
+// running on a goroutine of its own (iter.Pull's coroutine) while the body
+// runs in the frame: runtime.Caller and stack traces from the iterator show
+// that goroutine; runtime.Goexit in it ends the goroutine that runs the
+// loop (iter.Pull passes it on); and a kept yield called after the
+// iterator function itself panicked, and the panic was recovered, returns
+// false where gc's code would run the loop body again. Range over
 // a map iterates over a snapshot of its keys, looking each one up before
 // its iteration: entries deleted before they are reached are not produced,
 // as the language requires.
