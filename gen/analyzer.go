@@ -66,8 +66,11 @@ type Func struct {
 	Pkg *types.Package
 	// OK reports whether the function has no diagnostics; only then does it
 	// have a plan and get generated.
-	OK   bool
-	plan *plan
+	OK bool
+	// Durable: marked //co:stackless durable; its frame can be snapshotted
+	// (durable.go).
+	Durable bool
+	plan    *plan
 	// lit is set for a function literal that suspends, rewritten as a frame
 	// of its own; lits are those of a marked function (nested ones
 	// included), in the order they were found.
@@ -146,8 +149,8 @@ func run(pass *analysis.Pass) (any, error) {
 					// Marks a line for checkBlocking (blocking.go).
 				case name != "stackless":
 					pass.Reportf(c.Pos(), "unknown directive %s%s (cogen knows //co:stackless)", directivePrefix, name)
-				case strings.TrimSpace(args) != "":
-					pass.Reportf(c.Pos(), "//co:stackless takes no arguments")
+				case strings.TrimSpace(args) != "" && strings.TrimSpace(args) != "durable":
+					pass.Reportf(c.Pos(), "//co:stackless takes no argument but durable")
 				case docs[cg] == nil:
 					pass.Reportf(c.Pos(), "misplaced //co:stackless: it must be in the doc comment of a function")
 				default:
@@ -156,7 +159,7 @@ func run(pass *analysis.Pass) (any, error) {
 					if obj == nil || marked[obj] != nil {
 						continue
 					}
-					f := &Func{Decl: fd, Obj: obj, File: file}
+					f := &Func{Decl: fd, Obj: obj, File: file, Durable: strings.TrimSpace(args) == "durable"}
 					marked[obj] = f
 					res.Funcs = append(res.Funcs, f)
 				}
@@ -179,6 +182,9 @@ func run(pass *analysis.Pass) (any, error) {
 				lf := f.lits.list[i]
 				lf.plan, lf.OK = lowerFunc(pass, lf, marked)
 				f.OK = lf.OK
+			}
+			if f.OK && f.Durable {
+				f.OK = checkDurable(pass, f)
 			}
 		}
 	}

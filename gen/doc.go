@@ -284,6 +284,49 @@
 // its iteration: entries deleted before they are reached are not produced,
 // as the language requires.
 //
+// # Durable functions
+//
+// //co:stackless durable marks a function whose frame can be carried in
+// bytes: runtime/stackless's Snapshot encodes a task suspended in Gosched,
+// Yield or Sleep whose frames are all durable, and Restore resumes it on
+// any loop, in this process or another one running the same code. Besides
+// Step, the frame of a durable function gets Durable (its registered name,
+// the function's package path and name, and a fingerprint), EncodeState and
+// DecodeState, helper methods cogenEncN and cogenDecN (one pair per
+// encoded composite type), and an init function that registers the frame
+// type: no user code is needed.
+//
+// Every frame field (the parameters, the results and the values live
+// across a suspension) is encoded by its type: booleans, integers, floats,
+// complex numbers and strings of any named or unnamed type; slices, arrays
+// and maps of encodable types (nil and empty stay distinct; maps are
+// written in iteration order, so snapshots are not byte-for-byte
+// reproducible); structs whose fields are all encodable and either
+// exported or of the package being generated (blank fields restore to
+// zero); pointers, through a table that keeps sharing: two pointers of
+// one type to one value restore to one value, cycles included (slices that
+// share a backing array restore to separate arrays); types whose pointer
+// implements encoding.BinaryMarshaler and BinaryUnmarshaler (time.Time),
+// through those methods; and the frames of durable callees, of this
+// package or another. Integers are written as 64-bit varints.
+//
+// Anything else that a durable function keeps in its frame is reported at
+// its position, naming the variable and its type: channels, funcs,
+// interfaces (error included: the dynamic type is not known), unsafe
+// pointers, structs of other packages with unexported fields (os.File,
+// sync.Mutex, ...), types declared inside a function, generic types, and
+// calls of marked functions that are not durable. So are a defer
+// statement (its pending calls are funcs), a function literal that
+// suspends, a range-over-func loop that suspends, and a generic durable
+// function (its frame types are not known at init).
+//
+// The fingerprint is a hash of the generated Step code (without its //line
+// directives, so that moving the function in its file keeps it) and of
+// the frame fields' names and type layouts, named types expanded. Restore
+// refuses bytes whose fingerprint is not the running program's, naming the
+// function; runtime/stackless's durable.go documents the format and how
+// to change a durable function while snapshots of it exist.
+//
 // # Using cogen
 //
 //	cogen [-n] [-tags list] [packages]

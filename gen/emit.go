@@ -383,7 +383,8 @@ func (e *emitter) function(fn *Func) {
 
 	// Step.
 	e.file.Commentf("Step runs %s from its resume point to its next suspension, call or return.", name)
-	e.file.Func().Params(recv()).Id("Step").Params(jen.Id(p.task).Op("*").Qual(stacklessPath, "Task")).Qual(stacklessPath, "Status").Block(e.stepBody(fn)...)
+	step := e.stepBody(fn)
+	e.file.Func().Params(recv()).Id("Step").Params(jen.Id(p.task).Op("*").Qual(stacklessPath, "Task")).Qual(stacklessPath, "Status").Block(step...)
 
 	// Unwind.
 	if len(p.stops) > 0 {
@@ -401,6 +402,10 @@ func (e *emitter) function(fn *Func) {
 	// Where.
 	e.file.Commentf("Where returns the source position of %s's resume point (stackless.Locator).", name)
 	e.file.Func().Params(recv()).Id("Where").Params().String().Block(e.whereBody(fn)...)
+
+	if fn.Durable {
+		e.durable(fn, name, step)
+	}
 
 	// Stale guard.
 	if decl == nil && fn.lit == nil {

@@ -309,3 +309,14 @@ func (d *Decoder) Callee() Frame {
 func (d *Decoder) WrongType(want string, got any) {
 	d.Fail(fmt.Errorf("a %T where the frame holds a %s", got, want))
 }
+
+// CheckPC records an error unless pc is one of valid: a frame's resume
+// point must be one its Step knows.
+func (d *Decoder) CheckPC(pc int, valid ...int) {
+	for _, v := range valid {
+		if pc == v {
+			return
+		}
+	}
+	d.Fail(fmt.Errorf("resume point %d is not one of the frame's", pc))
+}

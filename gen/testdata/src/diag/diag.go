@@ -13,7 +13,7 @@ import (
 //co:stackfull // want `unknown directive //co:stackfull`
 func unknown() {}
 
-//co:stackless please // want `//co:stackless takes no arguments`
+//co:stackless please // want `//co:stackless takes no argument but durable`
 func withArgs(co *stackful.Co) {}
 
 //co:stackless // want `misplaced //co:stackless: it must be in the doc comment of a function`

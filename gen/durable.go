@@ -1,0 +1,515 @@
+package gen
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/go/analysis"
+)
+
+// Durable functions (//co:stackless durable). Their frames get, beside
+// Step, what runtime/stackless needs to snapshot and restore them:
+//
+//	Durable() (name string, fingerprint uint64)
+//	EncodeState(*stackless.Encoder) / DecodeState(*stackless.Decoder)
+//	an init function calling stackless.RegisterDurable
+//
+// plus one pair of helper methods per encoded type that is not a basic
+// one (cogenEncN / cogenDecN, N counting from 1 within the frame).
+//
+// checkDurable runs after lowering: it receives a function whose plan is
+// known and guarantees that every frame field has a type the encoder
+// handles, or reports each one that has not, at the variable's position,
+// naming it and its type. The emitter then never meets an unencodable
+// type.
+
+// checkDurable reports what keeps f's frame from being carried in bytes.
+func checkDurable(pass *analysis.Pass, f *Func) bool {
+	ok := true
+	report := func(pos token.Pos, format string, args ...any) {
+		if !pos.IsValid() {
+			pos = f.Decl.Name.Pos()
+		}
+		pass.Reportf(pos, "durable function %s: "+format, append([]any{f.Decl.Name.Name}, args...)...)
+		ok = false
+	}
+	sig := f.Obj.Type().(*types.Signature)
+	if sig.TypeParams() != nil || sig.RecvTypeParams() != nil {
+		report(f.Decl.Name.Pos(), "a generic function cannot be durable (its frame types are not known at init)")
+		return false
+	}
+	p := f.plan
+	if p.hasDefer {
+		pos := token.NoPos
+		ast.Inspect(f.Decl.Body, func(n ast.Node) bool {
+			if d, isDefer := n.(*ast.DeferStmt); isDefer && !pos.IsValid() {
+				pos = d.Pos()
+			}
+			return !pos.IsValid()
+		})
+		report(pos, "a defer statement: pending deferred calls cannot be carried in a snapshot")
+	}
+	if len(p.stops) > 0 {
+		report(f.Decl.Name.Pos(), "a range-over-func loop suspends: its iterator cannot be carried in a snapshot")
+	}
+	if f.lits != nil && len(f.lits.list) > 0 {
+		report(f.lits.list[0].lit.node.Pos(), "a function literal suspends: its frame and captures cannot be carried in a snapshot")
+	}
+	callPos := map[*variable]token.Pos{}
+	for _, b := range p.blocks {
+		if ct, isCall := b.term.(*callTerm); isCall {
+			if _, seen := callPos[ct.child]; !seen {
+				callPos[ct.child] = ct.pos
+			}
+		}
+	}
+	for _, v := range p.fieldVars() {
+		if (v.kind == kParam && v.obj == nil) || slices.Contains(p.stops, v) {
+			continue // unnamed; a range-over-func iterator, reported above
+		}
+		what := v.name
+		switch {
+		case v.obj != nil:
+			what = v.obj.Name()
+		case v.desc != "":
+			what = v.desc
+		case v.kind == kResult:
+			what = "a result"
+		}
+		if v.kind == kChild {
+			if v.child.fn.lit == nil && !calleeDurable(v.child.fn) {
+				report(callPos[v], "it calls %s, which is not durable (mark it //co:stackless durable)", v.child.fn.Obj.Name())
+			}
+			continue
+		}
+		t := v.typ
+		if v.boxed {
+			t = types.NewPointer(t)
+		}
+		if why := unencodable(pass.Pkg, t, map[types.Type]bool{}); why != "" {
+			report(v.pos, "%s (%s) lives in the frame, and %s", what, types.TypeString(v.typ, types.RelativeTo(pass.Pkg)), why)
+		}
+	}
+	return ok
+}
+
+// calleeDurable reports whether a marked callee's frame is durable: the
+// package's own functions by their directive, another package's by the
+// generated frame's EncodeState method.
+func calleeDurable(fn *Func) bool {
+	if fn.Pkg == nil {
+		return fn.Durable
+	}
+	obj := fn.Pkg.Scope().Lookup(fn.FrameName)
+	if obj == nil {
+		return false
+	}
+	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, fn.Pkg, "EncodeState")
+	return m != nil
+}
+
+// unencodable returns why values of type t cannot be encoded, or "".
+func unencodable(pkg *types.Package, t types.Type, seen map[types.Type]bool) string {
+	t = types.Unalias(t)
+	if seen[t] {
+		return ""
+	}
+	seen[t] = true
+	if isBinaryCodec(t) {
+		return ""
+	}
+	if n, ok := t.(*types.Named); ok {
+		if n.TypeParams() != nil || n.TypeArgs() != nil {
+			return fmt.Sprintf("the generic type %s cannot be encoded", n.Obj().Name())
+		}
+		if obj := n.Obj(); obj.Pkg() != nil && obj.Parent() != obj.Pkg().Scope() {
+			return fmt.Sprintf("%s is declared inside a function, where the encoder cannot name it", obj.Name())
+		}
+	}
+	name := types.TypeString(t, types.RelativeTo(pkg))
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Kind() == types.UnsafePointer:
+			return "an unsafe.Pointer cannot be encoded"
+		case u.Info()&(types.IsBoolean|types.IsInteger|types.IsFloat|types.IsComplex|types.IsString) != 0:
+			return ""
+		}
+		return fmt.Sprintf("%s cannot be encoded", name)
+	case *types.Slice:
+		return unencodable(pkg, u.Elem(), seen)
+	case *types.Array:
+		return unencodable(pkg, u.Elem(), seen)
+	case *types.Pointer:
+		return unencodable(pkg, u.Elem(), seen)
+	case *types.Map:
+		if why := unencodable(pkg, u.Key(), seen); why != "" {
+			return why
+		}
+		return unencodable(pkg, u.Elem(), seen)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			fld := u.Field(i)
+			if fld.Name() == "_" {
+				continue
+			}
+			if !fld.Exported() && fld.Pkg() != pkg {
+				return fmt.Sprintf("%s has unexported fields of another package (field %s) and does not implement encoding.BinaryMarshaler and BinaryUnmarshaler", name, fld.Name())
+			}
+			if why := unencodable(pkg, fld.Type(), seen); why != "" {
+				return why
+			}
+		}
+		return ""
+	case *types.Chan:
+		return fmt.Sprintf("a channel (%s) cannot be carried in a snapshot", name)
+	case *types.Signature:
+		return fmt.Sprintf("a func (%s) cannot be carried in a snapshot", name)
+	case *types.Interface:
+		return fmt.Sprintf("an interface (%s) cannot be encoded: its dynamic type is not known", name)
+	}
+	return fmt.Sprintf("%s cannot be encoded", name)
+}
+
+var binaryMarshaler, binaryUnmarshaler = func() (*types.Interface, *types.Interface) {
+	bs := types.NewSlice(types.Typ[types.Byte])
+	errType := types.Universe.Lookup("error").Type()
+	m := types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "MarshalBinary",
+		types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewParam(token.NoPos, nil, "", bs), types.NewParam(token.NoPos, nil, "", errType)), false))}, nil)
+	u := types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "UnmarshalBinary",
+		types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewParam(token.NoPos, nil, "", bs)), types.NewTuple(types.NewParam(token.NoPos, nil, "", errType)), false))}, nil)
+	return m.Complete(), u.Complete()
+}()
+
+// isBinaryCodec reports whether a *t marshals and unmarshals itself.
+func isBinaryCodec(t types.Type) bool {
+	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
+		return false
+	}
+	if _, isIface := t.Underlying().(*types.Interface); isIface {
+		return false
+	}
+	p := types.NewPointer(t)
+	return types.Implements(p, binaryMarshaler) && types.Implements(p, binaryUnmarshaler)
+}
+
+// durableCodec writes the encoding of one frame.
+type durableCodec struct {
+	e       *emitter
+	fn      *Func
+	frame   string
+	helpers []types.Type // by helper number - 1
+}
+
+// durable emits the durable methods, helpers and registration of fn's
+// frame; step is its Step body, which the fingerprint hashes.
+func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
+	p := fn.plan
+	c := &durableCodec{e: e, fn: fn, frame: fn.FrameName}
+	regName := e.pkg.Path() + "." + name
+	fields := durableFields(p)
+	fp := c.fingerprint(step, fields)
+	fr := func() *jen.Statement { return jen.Id(p.recv).Op("*").Id(fn.FrameName) }
+	sl := func(sel string) *jen.Statement { return e.gq(stacklessPath, sel) }
+
+	e.file.Commentf("Durable returns the registered name and the layout fingerprint of %s's frame (stackless.DurableFrame).", name)
+	e.file.Func().Params(fr()).Id("Durable").Params().Params(jen.String(), jen.Uint64()).Block(
+		jen.Return(jen.Lit(regName), jen.Lit(fp)))
+
+	var encBody, decBody []jen.Code
+	decBody = append(decBody, jen.Id("dec").Dot("CheckPC").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
+	for _, v := range fields {
+		lv := func() *jen.Statement { return jen.Id(p.recv).Dot(v.name) }
+		if v.kind == kChild {
+			encBody = append(encBody, jen.Id("enc").Dot("Callee").Call(lv()))
+			ft := e.fieldType(v)
+			decBody = append(decBody, jen.If(jen.Id("c").Op(":=").Id("dec").Dot("Callee").Call(), jen.Id("c").Op("!=").Nil()).Block(
+				jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("c").Assert(ft),
+				jen.If(jen.Op("!").Id("ok")).Block(jen.Id("dec").Dot("WrongType").Call(jen.Lit(fmt.Sprintf("%#v", ft)), jen.Id("c")), jen.Return()),
+				lv().Op("=").Id("x"),
+			))
+			continue
+		}
+		t := v.typ
+		if v.boxed {
+			t = types.NewPointer(t)
+		}
+		encBody = append(encBody, c.enc(t, lv))
+		decBody = append(decBody, c.dec(t, lv))
+	}
+	e.file.Commentf("EncodeState writes the fields of %s's frame into a snapshot (stackless.DurableFrame).", name)
+	e.file.Func().Params(fr()).Id("EncodeState").Params(jen.Id("enc").Op("*").Add(sl("Encoder"))).Block(encBody...)
+	e.file.Commentf("DecodeState reads back what EncodeState wrote (stackless.DurableFrame).")
+	e.file.Func().Params(fr()).Id("DecodeState").Params(jen.Id("dec").Op("*").Add(sl("Decoder"))).Block(decBody...)
+
+	for i := 0; i < len(c.helpers); i++ { // helpers may add helpers
+		c.helper(i + 1)
+	}
+
+	e.file.Func().Id("init").Params().Block(
+		sl("RegisterDurable").Call(jen.Lit(regName), jen.Lit(fp), jen.Func().Params().Add(sl("DurableFrame")).Block(
+			jen.Return(jen.New(jen.Id(fn.FrameName))))))
+}
+
+// durableFields are the frame's fields in struct order.
+func durableFields(p *plan) []*variable {
+	var out []*variable
+	for _, v := range p.vars {
+		if v.field && v.shares == nil && !(v.kind == kParam && v.obj == nil) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// resumePoints lists the PCs a suspended frame can stand at: the entry,
+// the states that start with a waiting call, and the states after a call.
+func (c *durableCodec) resumePoints() []jen.Code {
+	pcs := map[int]bool{0: true}
+	for _, b := range c.fn.plan.blocks {
+		if b.suspend {
+			pcs[b.index] = true
+		}
+		if ct, ok := b.term.(*callTerm); ok {
+			pcs[ct.next.index] = true
+		}
+	}
+	var sorted []int
+	for pc := range pcs {
+		sorted = append(sorted, pc)
+	}
+	sort.Ints(sorted)
+	var out []jen.Code
+	for _, pc := range sorted {
+		out = append(out, jen.Lit(pc))
+	}
+	return out
+}
+
+var lineDirectiveRE = regexp.MustCompile(`//line [^\n]*|/\*line [^*]*\*/`)
+
+// fingerprint hashes what the frame's encoding and resumption depend on:
+// the Step code (without its //line directives, so that moving the
+// function in its file keeps it) and the fields' names and type layouts.
+func (c *durableCodec) fingerprint(step []jen.Code, fields []*variable) uint64 {
+	h := sha256.New()
+	code := lineDirectiveRE.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(step...)), "")
+	fmt.Fprintf(h, "cogen durable 1\n%s\n", code)
+	for _, v := range fields {
+		if v.kind == kChild {
+			fmt.Fprintf(h, "%s child %s\n", v.name, v.child.fn.FrameName)
+			continue
+		}
+		fmt.Fprintf(h, "%s %t %s\n", v.name, v.boxed, c.schema(v.typ, map[types.Type]bool{}))
+	}
+	sum := h.Sum(nil)
+	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+// schema describes the layout of t as the encoder sees it.
+func (c *durableCodec) schema(t types.Type, seen map[types.Type]bool) string {
+	t = types.Unalias(t)
+	qual := func(t types.Type) string { return types.TypeString(t, nil) }
+	if n, ok := t.(*types.Named); ok {
+		if isBinaryCodec(t) {
+			return "binary(" + qual(t) + ")"
+		}
+		if seen[t] {
+			return "ref(" + qual(t) + ")"
+		}
+		seen[t] = true
+		return qual(t) + "=" + c.schema(n.Underlying(), seen)
+	}
+	switch u := t.(type) {
+	case *types.Slice:
+		return "[]" + c.schema(u.Elem(), seen)
+	case *types.Array:
+		return fmt.Sprintf("[%d]%s", u.Len(), c.schema(u.Elem(), seen))
+	case *types.Pointer:
+		return "*" + c.schema(u.Elem(), seen)
+	case *types.Map:
+		return "map[" + c.schema(u.Key(), seen) + "]" + c.schema(u.Elem(), seen)
+	case *types.Struct:
+		var b strings.Builder
+		b.WriteString("struct{")
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			fmt.Fprintf(&b, "%s %s;", f.Name(), c.schema(f.Type(), seen))
+		}
+		return b.String() + "}"
+	}
+	return qual(t)
+}
+
+// helperIndex returns the number of the helper pair of t, adding it.
+func (c *durableCodec) helperIndex(t types.Type) int {
+	for i, h := range c.helpers {
+		if types.Identical(h, t) {
+			return i + 1
+		}
+	}
+	c.helpers = append(c.helpers, t)
+	return len(c.helpers)
+}
+
+// basic returns t's basic underlying type if values of t are encoded
+// inline, else nil.
+func basic(t types.Type) *types.Basic {
+	if isBinaryCodec(t) {
+		return nil
+	}
+	b, _ := t.Underlying().(*types.Basic)
+	return b
+}
+
+// enc writes the value of the addressable expression lv, of type t.
+func (c *durableCodec) enc(t types.Type, lv func() *jen.Statement) jen.Code {
+	b := basic(t)
+	if b == nil {
+		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenEnc%d", c.helperIndex(t))).Call(jen.Id("enc"), jen.Op("&").Add(lv()))
+	}
+	enc := func(m string, conv string, x jen.Code) jen.Code {
+		return jen.Id("enc").Dot(m).Call(jen.Id(conv).Parens(x))
+	}
+	switch i := b.Info(); {
+	case i&types.IsBoolean != 0:
+		return enc("Bool", "bool", lv())
+	case i&types.IsUnsigned != 0:
+		return enc("Uint", "uint64", lv())
+	case i&types.IsInteger != 0:
+		return enc("Int", "int64", lv())
+	case i&types.IsFloat != 0:
+		return enc("Float", "float64", lv())
+	case i&types.IsComplex != 0:
+		return jen.Block(enc("Float", "float64", jen.Real(lv())), enc("Float", "float64", jen.Imag(lv())))
+	case i&types.IsString != 0:
+		return enc("String", "string", lv())
+	}
+	panic("cogen: internal error: unencodable basic type " + b.String())
+}
+
+// dec reads a value of type t into the addressable expression lv.
+func (c *durableCodec) dec(t types.Type, lv func() *jen.Statement) jen.Code {
+	b := basic(t)
+	if b == nil {
+		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenDec%d", c.helperIndex(t))).Call(jen.Id("dec"), jen.Op("&").Add(lv()))
+	}
+	T := c.e.typ(t)
+	set := func(x jen.Code) jen.Code { return lv().Op("=").Add(T).Parens(x) }
+	bits := 64
+	switch b.Kind() {
+	case types.Int8, types.Uint8:
+		bits = 8
+	case types.Int16, types.Uint16:
+		bits = 16
+	case types.Int32, types.Uint32:
+		bits = 32
+	}
+	switch i := b.Info(); {
+	case i&types.IsBoolean != 0:
+		return set(jen.Id("dec").Dot("Bool").Call())
+	case i&types.IsUnsigned != 0:
+		return set(jen.Id("dec").Dot("UintN").Call(jen.Lit(bits)))
+	case i&types.IsInteger != 0:
+		return set(jen.Id("dec").Dot("IntN").Call(jen.Lit(bits)))
+	case i&types.IsFloat != 0:
+		return set(jen.Id("dec").Dot("Float").Call())
+	case i&types.IsComplex != 0:
+		return set(jen.Complex(jen.Id("dec").Dot("Float").Call(), jen.Id("dec").Dot("Float").Call()))
+	case i&types.IsString != 0:
+		return set(jen.Id("dec").Dot("String").Call())
+	}
+	panic("cogen: internal error: undecodable basic type " + b.String())
+}
+
+// helper emits the encoding and decoding methods of helper n.
+func (c *durableCodec) helper(n int) {
+	t := c.helpers[n-1]
+	T := func() *jen.Statement { return c.e.typ(t) }
+	x := func() *jen.Statement { return jen.Parens(jen.Op("*").Id("x")) }
+	var enc, dec []jen.Code
+	if isBinaryCodec(t) {
+		enc = append(enc, jen.Id("enc").Dot("Binary").Call(jen.Id("x")))
+		dec = append(dec, jen.Id("dec").Dot("Binary").Call(jen.Id("x")))
+	} else {
+		switch u := t.Underlying().(type) {
+		case *types.Slice, *types.Array:
+			var elem types.Type
+			if s, ok := u.(*types.Slice); ok {
+				elem = s.Elem()
+				enc = append(enc, jen.Id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()))
+				dec = append(dec,
+					jen.Id("n").Op(":=").Id("dec").Dot("Len").Call(),
+					jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Op("*").Id("x").Op("=").Nil(), jen.Return()),
+					jen.Op("*").Id("x").Op("=").Make(T(), jen.Id("n")))
+			} else {
+				elem = u.(*types.Array).Elem()
+			}
+			el := func() *jen.Statement { return x().Index(jen.Id("i")) }
+			enc = append(enc, jen.For(jen.Id("i").Op(":=").Range().Add(x())).Block(c.enc(elem, el)))
+			dec = append(dec, jen.For(jen.Id("i").Op(":=").Range().Add(x())).Block(
+				jen.If(jen.Id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
+				c.dec(elem, el)))
+		case *types.Map:
+			enc = append(enc,
+				jen.Id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()),
+				jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(x())).Block(
+					c.enc(u.Key(), func() *jen.Statement { return jen.Id("k") }),
+					c.enc(u.Elem(), func() *jen.Statement { return jen.Id("v") })))
+			dec = append(dec,
+				jen.Id("n").Op(":=").Id("dec").Dot("Len").Call(),
+				jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Op("*").Id("x").Op("=").Nil(), jen.Return()),
+				jen.Op("*").Id("x").Op("=").Make(T(), jen.Id("n")),
+				jen.For(jen.Range().Id("n")).Block(
+					jen.Var().Id("k").Add(c.e.typ(u.Key())),
+					jen.Var().Id("v").Add(c.e.typ(u.Elem())),
+					c.dec(u.Key(), func() *jen.Statement { return jen.Id("k") }),
+					c.dec(u.Elem(), func() *jen.Statement { return jen.Id("v") }),
+					jen.If(jen.Id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
+					x().Index(jen.Id("k")).Op("=").Id("v")))
+		case *types.Struct:
+			for i := range u.NumFields() {
+				f := u.Field(i)
+				if f.Name() == "_" {
+					continue
+				}
+				fl := func() *jen.Statement { return jen.Id("x").Dot(f.Name()) }
+				enc = append(enc, c.enc(f.Type(), fl))
+				dec = append(dec, c.dec(f.Type(), fl))
+			}
+		case *types.Pointer:
+			elem := u.Elem()
+			ET := c.e.typ(t)
+			enc = append(enc, jen.If(jen.Id("enc").Dot("Ref").Call(jen.Op("*").Id("x"))).Block(
+				c.enc(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Id("x")) })))
+			dec = append(dec,
+				jen.List(jen.Id("p"), jen.Id("fresh")).Op(":=").Id("dec").Dot("Ref").Call(),
+				jen.Switch().Block(
+					jen.Case(jen.Id("fresh")).Block(
+						jen.Op("*").Id("x").Op("=").New(c.e.typ(elem)),
+						jen.Id("dec").Dot("Define").Call(jen.Op("*").Id("x")),
+						c.dec(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Id("x")) })),
+					jen.Case(jen.Id("p").Op("!=").Nil()).Block(
+						jen.List(jen.Id("q"), jen.Id("ok")).Op(":=").Id("p").Assert(ET),
+						jen.If(jen.Op("!").Id("ok")).Block(jen.Id("dec").Dot("WrongType").Call(jen.Lit(types.TypeString(t, nil)), jen.Id("p")), jen.Return()),
+						jen.Op("*").Id("x").Op("=").Id("q"))))
+		default:
+			// A basic type reaches a helper only as the element of a
+			// composite, where enc and dec write it inline.
+			enc = append(enc, c.enc(t, x))
+			dec = append(dec, c.dec(t, x))
+		}
+	}
+	recv := func() *jen.Statement { return jen.Id(c.fn.plan.recv).Op("*").Id(c.frame) }
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenEnc%d", n)).Params(jen.Id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), jen.Id("x").Op("*").Add(T())).Block(enc...)
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenDec%d", n)).Params(jen.Id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), jen.Id("x").Op("*").Add(T())).Block(dec...)
+}
