@@ -93,6 +93,9 @@ func lvKind(k operandKind) bool    { return k.lv }
 func rangeKind(k operandKind) bool { return k.rng }
 func okKind(k operandKind) bool    { return k.ok }
 
+// printable kinds print the same in both runs (no func values).
+func printable(k operandKind) bool { return !strings.HasPrefix(k.typ, "func") }
+
 var positions = []position{
 	{name: "eqleft", ok: cmpKind, code: "a := ({{E}}) == {{S}}\n\tb := 0"},
 	{name: "eqright", ok: cmpKind, code: "a := {{S}} == ({{E}})\n\tb := 0"},
@@ -102,6 +105,7 @@ var positions = []position{
 	{name: "ifaceargs", typed: true, ok: any2, code: "ia, ib := passAny({{E}}, {{S}})\n\ta, b := ia.({{T}}), ib.({{T}})"},
 	{name: "ifaceelems", typed: true, ok: any2, code: "l := []any{{{E}}, {{S}}}\n\ta, b := l[0].({{T}}), l[1].({{T}})"},
 	{name: "ifaceassign", typed: true, ok: any2, code: "var ia, ib any\n\tia, ib = {{E}}, {{S}}\n\ta, b := ia.({{T}}), ib.({{T}})"},
+	{name: "sprint", ok: printable, code: "a := fmt.Sprint({{E}}, {{S}})\n\tb := 0"},
 	{name: "variadic", typed: true, ok: any2, code: "l := list({{E}}, {{S}})\n\ta, b := l[0], l[1]"},
 	{name: "sliceelems", typed: true, ok: any2, code: "l := []{{T}}{{{E}}, {{S}}}\n\ta, b := l[0], l[1]"},
 	{name: "fields", typed: true, ok: any2, code: "l := struct{ a, b {{T}} }{{{E}}, {{S}}}\n\ta, b := l.a, l.b"},
