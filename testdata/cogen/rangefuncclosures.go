@@ -82,6 +82,35 @@ func Run(co *stackful.Co, t *trace.T) {
 			t.Printf("nested a=%d b=%d %s", a, b, s)
 		}
 	}
+	// A literal that suspends has its own frame: a panic of its loop body
+	// unwinds the iterator (which re-panics with context) before the
+	// literal's deferred call recovers it.
+	res := func() (s string) {
+		defer func() {
+			if r := recover(); r != nil {
+				s = fmt.Sprint("recovered: ", r)
+			}
+		}()
+		for v := range func(yield func(int) bool) {
+			defer func() {
+				if r := recover(); r != nil {
+					panic(fmt.Sprint("iterator: ", r))
+				}
+			}()
+			for k := range 3 {
+				if !yield(k) {
+					return
+				}
+			}
+		} {
+			co.Gosched()
+			if v == 1 {
+				panic("body")
+			}
+		}
+		return "no panic"
+	}()
+	t.Printf("literal: %s", res)
 	t.Printf("labels: %v", labels(co, t))
 	t.Printf("returns: %v", returns(co, t, 1+t.Rand.Intn(3)))
 }
