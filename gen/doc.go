@@ -357,7 +357,7 @@
 //     while the name is taken at package level.
 //   - Each generated file imports the packages it refers to (those of the
 //     source and those it reaches only through types, plus
-//     runtime/stackless, iter, unicode/utf8 and unsafe) under the
+//     runtime/stackless, unicode/utf8 and unsafe) under the
 //     package's own name when that name is free, else under name1, name2,
 //     and so on. A name is free when it is not a keyword, a predeclared
 //     identifier, a package-level name of the package (earlier output

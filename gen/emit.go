@@ -53,7 +53,6 @@ type emitter struct {
 // that the source does not mention.
 var genPackages = map[string]string{
 	stacklessPath:  "stackless",
-	"iter":         "iter",
 	"unicode/utf8": "utf8",
 	"unsafe":       "unsafe",
 }

@@ -38,7 +38,8 @@ var inventedRE = regexp.MustCompile(`(?:\.fresh|tempNamed|bind)\((?:[^"\n]*, )?"
 // child frame field (runFunc1Frame, callHhelper).
 func hygieneNames() ([]string, error) {
 	set := map[string]bool{"v": true, "runFunc1": true, "runFunc1Frame": true, "newRunFunc1Frame": true, "callHhelper": true,
-		"rand": true, "loop": true, "trace": true, "stackful": true, "fmt": true, "strings": true, "unsafe": true}
+		"rand": true, "loop": true, "trace": true, "stackful": true, "fmt": true, "strings": true, "unsafe": true,
+		"iter": true} // what range-over-func sources import
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		return nil, err
