@@ -12,7 +12,7 @@ import (
 )
 
 // groups are the row groups, in the order they run and print.
-var groups = []string{"switch", "create", "timers", "chan", "memory", "echo", "http", "scale", "db", "tfb"}
+var groups = []string{"switch", "create", "timers", "chan", "durable", "memory", "echo", "http", "scale", "db", "tfb"}
 
 // A Row is one line of the table.
 type Row struct {
@@ -106,6 +106,11 @@ func micros() []micro {
 		micro{"timers", tm, "time.AfterFunc + Stop", bench.AfterFuncStop, false, "Go: 182 ns"},
 	)
 	ms = append(ms, chanMicros()...) // chan.go
+	const dur = "durable task: to bytes and back (3 frames: maps, shared and cyclic pointers)"
+	ms = append(ms,
+		micro{"durable", dur, "stackless Snapshot", bench.DurableSnapshot, true, "stackful, libco, goroutines: not possible (a stack is not data)"},
+		micro{"durable", dur, "stackless Restore (scheduled on a loop)", bench.DurableRestore, false, ""},
+	)
 	return ms
 }
 
@@ -235,6 +240,7 @@ func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
 	ns := make([][]float64, len(ms))
 	cpu := make([][]float64, len(ms)) // a body's "cpu-ns/op" metric, if it reports one
 	allocs := make([]int64, len(ms))
+	size := make([]float64, len(ms)) // a body's "bytes/task" metric, if it reports one
 	for round := range s.rounds {
 		for i, m := range ms {
 			p.step("%s: %s (round %d/%d)", m.group, m.model, round+1, s.rounds)
@@ -247,6 +253,7 @@ func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
 				cpu[i] = append(cpu[i], c)
 			}
 			allocs[i] = r.AllocsPerOp()
+			size[i] = r.Extra["bytes/task"]
 		}
 	}
 	rows := make([]Row, len(ms))
@@ -259,6 +266,9 @@ func runMicros(ms []micro, s settings, p *progress) ([]Row, error) {
 		}
 		if len(cpu[i]) > 0 {
 			rows[i].Note += fmt.Sprintf("; CPU %s ns/op", formatValue(median(cpu[i])))
+		}
+		if size[i] > 0 {
+			rows[i].Note += fmt.Sprintf("; %.0f bytes/task", size[i])
 		}
 	}
 	return rows, nil
