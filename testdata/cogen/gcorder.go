@@ -38,6 +38,34 @@ func Run(co *stackful.Co, t *trace.T) {
 	t.Printf("map literal %v", lit)
 	ok := b.x > 0 && b.x < 500
 	t.Printf("logical %v %v %d", ok, b.x > 0 && b.x < 500, bump(co, b))
+	h := &holder{b: &box{x: 1}}
+	t.Printf("receiver %d", h.b.add(swap(co, h)))
+	f := func(n int) int { return n + 1 }
+	t.Printf("callee %d", f(setFunc(co, &f)))
+	func() {
+		defer h.b.show(t, swap(co, h))
+		h.b = &box{x: 1000}
+	}()
+}
+
+type holder struct{ b *box }
+
+func (b *box) add(n int) int { return b.x + n }
+
+func (b *box) show(t *trace.T, n int) { t.Printf("deferred receiver %d %d", b.x, n) }
+
+//co:stackless
+func swap(co *stackful.Co, h *holder) int {
+	co.Gosched()
+	h.b = &box{x: h.b.x + 10}
+	return 5
+}
+
+//co:stackless
+func setFunc(co *stackful.Co, f *func(int) int) int {
+	co.Gosched()
+	*f = func(n int) int { return n * 100 }
+	return 3
 }
 
 //co:stackless
