@@ -48,17 +48,20 @@ func TestMain(m *testing.M) {
 }
 
 type workspace struct {
-	once    sync.Once
-	dir     string
-	cases   []string // testdata programs
-	random  []string // random programs (differential test only)
-	hygiene []string // the hygiene corpus (hygiene_test.go)
-	matrix  []string // packages of the evaluation-order matrix (ordermatrix_test.go)
-	err     error
-	genOut  string
-	runOnce sync.Once
-	results map[string][]string // case -> harness lines
-	runErr  error
+	once   sync.Once
+	dir    string
+	cases  []string // testdata programs
+	random []string // packages of random programs (differential test only)
+	// programs is how many random programs they hold: the time limits
+	// of generating and building grow with it.
+	programs int
+	hygiene  []string // the hygiene corpus (hygiene_test.go)
+	matrix   []string // packages of the evaluation-order matrix (ordermatrix_test.go)
+	err      error
+	genOut   string
+	runOnce  sync.Once
+	results  map[string][]string // case -> harness lines
+	runErr   error
 	// cpu is the CPU time of each phase's commands (cogen, build, vet,
 	// run), children included.
 	cpu map[string]time.Duration
@@ -132,6 +135,7 @@ func (w *workspace) build() error {
 	// The random programs share packages of randomPerPackage (see
 	// randPackage): their helpers compile once.
 	end := firstRandom + int64(randomPrograms)
+	w.programs = randomPrograms
 	for pkg := firstRandom; pkg < end; pkg += randomPerPackage {
 		var seeds []int64
 		for seed := pkg; seed < min(pkg+randomPerPackage, end); seed++ {
@@ -194,7 +198,7 @@ func (w *workspace) module() error {
 
 // generate runs cogen on every program of the module.
 func (w *workspace) generate() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+time.Duration(len(w.random))*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+2*time.Duration(w.programs)*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
 	cmd.Dir = w.dir
@@ -388,7 +392,7 @@ func (w *workspace) run() {
 		w.runErr = err
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute+2*time.Duration(len(w.random))*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute+4*time.Duration(w.programs)*time.Second)
 	defer cancel()
 	bin := filepath.Join(w.dir, "harness.bin")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./harness")

@@ -746,6 +746,7 @@ func TestRandomPrograms(t *testing.T) {
 			if err := w.module(); err != nil {
 				t.Fatal(err)
 			}
+			w.programs = end - start
 			for pkg := start; pkg < end; pkg += perPkg {
 				var seeds []int64
 				for seed := pkg; seed < min(pkg+perPkg, end); seed++ {
