@@ -101,6 +101,9 @@ func aliasImports(src string, seed int64) string {
 		case "fmt", "iter", "cosync", "stackful", "trace", "stackless", "utf8", "unsafe":
 			continue // the programs' imports and package-level variables
 		}
+		if strings.Contains(src, "\t"+alias+" \"") {
+			continue // the other import's alias
+		}
 		src = strings.Replace(src, "\t\""+imp.path+"\"\n", "\t"+alias+" \""+imp.path+"\"\n", 1)
 		src = regexp.MustCompile(`\b`+imp.name+`\.`).ReplaceAllString(src, alias+".")
 	}
