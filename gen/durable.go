@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -208,13 +209,33 @@ type durableCodec struct {
 	fn      *Func
 	frame   string
 	helpers []types.Type // by helper number - 1
+	// locals maps the names of the generated methods' parameters and
+	// locals to names that neither a package-level name nor an import
+	// of the generated file can be captured by.
+	locals map[string]string
+}
+
+// id names the local base of a generated method.
+func (c *durableCodec) id(base string) *jen.Statement {
+	name, ok := c.locals[base]
+	if !ok {
+		taken := func(s string) bool {
+			return c.e.pkgNames[s] || c.e.importNames[s] || s == c.fn.plan.recv || slices.Contains(slices.Collect(maps.Values(c.locals)), s)
+		}
+		name = base
+		for i := 1; taken(name); i++ {
+			name = fmt.Sprintf("%s%d", base, i)
+		}
+		c.locals[base] = name
+	}
+	return jen.Id(name)
 }
 
 // durable emits the durable methods, helpers and registration of fn's
 // frame; step is its Step body, which the fingerprint hashes.
 func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 	p := fn.plan
-	c := &durableCodec{e: e, fn: fn, frame: fn.FrameName}
+	c := &durableCodec{e: e, fn: fn, frame: fn.FrameName, locals: map[string]string{}}
 	regName := e.pkg.Path() + "." + name
 	fields := durableFields(p)
 	fp := c.fingerprint(step, fields)
@@ -226,16 +247,16 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 		jen.Return(jen.Lit(regName), jen.Lit(fp)))
 
 	var encBody, decBody []jen.Code
-	decBody = append(decBody, jen.Id("dec").Dot("CheckPC").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
+	decBody = append(decBody, c.id("dec").Dot("CheckPC").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
 	for _, v := range fields {
 		lv := func() *jen.Statement { return jen.Id(p.recv).Dot(v.name) }
 		if v.kind == kChild {
-			encBody = append(encBody, jen.Id("enc").Dot("Callee").Call(lv()))
+			encBody = append(encBody, c.id("enc").Dot("Callee").Call(lv()))
 			ft := e.fieldType(v)
-			decBody = append(decBody, jen.If(jen.Id("c").Op(":=").Id("dec").Dot("Callee").Call(), jen.Id("c").Op("!=").Nil()).Block(
-				jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("c").Assert(ft),
-				jen.If(jen.Op("!").Id("ok")).Block(jen.Id("dec").Dot("WrongType").Call(jen.Lit(fmt.Sprintf("%#v", ft)), jen.Id("c")), jen.Return()),
-				lv().Op("=").Id("x"),
+			decBody = append(decBody, jen.If(c.id("c").Op(":=").Add(c.id("dec")).Dot("Callee").Call(), c.id("c").Op("!=").Nil()).Block(
+				jen.List(c.id("x"), c.id("ok")).Op(":=").Add(c.id("c")).Assert(ft),
+				jen.If(jen.Op("!").Add(c.id("ok"))).Block(c.id("dec").Dot("WrongType").Call(jen.Lit(fmt.Sprintf("%#v", ft)), c.id("c")), jen.Return()),
+				lv().Op("=").Add(c.id("x")),
 			))
 			continue
 		}
@@ -247,9 +268,9 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 		decBody = append(decBody, c.dec(t, lv))
 	}
 	e.file.Commentf("EncodeState writes the fields of %s's frame into a snapshot (stackless.DurableFrame).", name)
-	e.file.Func().Params(fr()).Id("EncodeState").Params(jen.Id("enc").Op("*").Add(sl("Encoder"))).Block(encBody...)
+	e.file.Func().Params(fr()).Id("EncodeState").Params(c.id("enc").Op("*").Add(sl("Encoder"))).Block(encBody...)
 	e.file.Commentf("DecodeState reads back what EncodeState wrote (stackless.DurableFrame).")
-	e.file.Func().Params(fr()).Id("DecodeState").Params(jen.Id("dec").Op("*").Add(sl("Decoder"))).Block(decBody...)
+	e.file.Func().Params(fr()).Id("DecodeState").Params(c.id("dec").Op("*").Add(sl("Decoder"))).Block(decBody...)
 
 	for i := 0; i < len(c.helpers); i++ { // helpers may add helpers
 		c.helper(i + 1)
@@ -375,10 +396,10 @@ func basic(t types.Type) *types.Basic {
 func (c *durableCodec) enc(t types.Type, lv func() *jen.Statement) jen.Code {
 	b := basic(t)
 	if b == nil {
-		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenEnc%d", c.helperIndex(t))).Call(jen.Id("enc"), jen.Op("&").Add(lv()))
+		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenEnc%d", c.helperIndex(t))).Call(c.id("enc"), jen.Op("&").Add(lv()))
 	}
 	enc := func(m string, conv string, x jen.Code) jen.Code {
-		return jen.Id("enc").Dot(m).Call(jen.Id(conv).Parens(x))
+		return c.id("enc").Dot(m).Call(jen.Id(conv).Parens(x))
 	}
 	switch i := b.Info(); {
 	case i&types.IsBoolean != 0:
@@ -401,7 +422,7 @@ func (c *durableCodec) enc(t types.Type, lv func() *jen.Statement) jen.Code {
 func (c *durableCodec) dec(t types.Type, lv func() *jen.Statement) jen.Code {
 	b := basic(t)
 	if b == nil {
-		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenDec%d", c.helperIndex(t))).Call(jen.Id("dec"), jen.Op("&").Add(lv()))
+		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenDec%d", c.helperIndex(t))).Call(c.id("dec"), jen.Op("&").Add(lv()))
 	}
 	T := c.e.typ(t)
 	set := func(x jen.Code) jen.Code { return lv().Op("=").Add(T).Parens(x) }
@@ -416,17 +437,17 @@ func (c *durableCodec) dec(t types.Type, lv func() *jen.Statement) jen.Code {
 	}
 	switch i := b.Info(); {
 	case i&types.IsBoolean != 0:
-		return set(jen.Id("dec").Dot("Bool").Call())
+		return set(c.id("dec").Dot("Bool").Call())
 	case i&types.IsUnsigned != 0:
-		return set(jen.Id("dec").Dot("UintN").Call(jen.Lit(bits)))
+		return set(c.id("dec").Dot("UintN").Call(jen.Lit(bits)))
 	case i&types.IsInteger != 0:
-		return set(jen.Id("dec").Dot("IntN").Call(jen.Lit(bits)))
+		return set(c.id("dec").Dot("IntN").Call(jen.Lit(bits)))
 	case i&types.IsFloat != 0:
-		return set(jen.Id("dec").Dot("Float").Call())
+		return set(c.id("dec").Dot("Float").Call())
 	case i&types.IsComplex != 0:
-		return set(jen.Complex(jen.Id("dec").Dot("Float").Call(), jen.Id("dec").Dot("Float").Call()))
+		return set(jen.Complex(c.id("dec").Dot("Float").Call(), c.id("dec").Dot("Float").Call()))
 	case i&types.IsString != 0:
-		return set(jen.Id("dec").Dot("String").Call())
+		return set(c.id("dec").Dot("String").Call())
 	}
 	panic("cogen: internal error: undecodable basic type " + b.String())
 }
@@ -435,73 +456,73 @@ func (c *durableCodec) dec(t types.Type, lv func() *jen.Statement) jen.Code {
 func (c *durableCodec) helper(n int) {
 	t := c.helpers[n-1]
 	T := func() *jen.Statement { return c.e.typ(t) }
-	x := func() *jen.Statement { return jen.Parens(jen.Op("*").Id("x")) }
+	x := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("x"))) }
 	var enc, dec []jen.Code
 	if isBinaryCodec(t) {
-		enc = append(enc, jen.Id("enc").Dot("Binary").Call(jen.Id("x")))
-		dec = append(dec, jen.Id("dec").Dot("Binary").Call(jen.Id("x")))
+		enc = append(enc, c.id("enc").Dot("Binary").Call(c.id("x")))
+		dec = append(dec, c.id("dec").Dot("Binary").Call(c.id("x")))
 	} else {
 		switch u := t.Underlying().(type) {
 		case *types.Slice, *types.Array:
 			var elem types.Type
 			if s, ok := u.(*types.Slice); ok {
 				elem = s.Elem()
-				enc = append(enc, jen.Id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()))
+				enc = append(enc, c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()))
 				dec = append(dec,
-					jen.Id("n").Op(":=").Id("dec").Dot("Len").Call(),
-					jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Op("*").Id("x").Op("=").Nil(), jen.Return()),
-					jen.Op("*").Id("x").Op("=").Make(T(), jen.Id("n")))
+					c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
+					jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
+					jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")))
 			} else {
 				elem = u.(*types.Array).Elem()
 			}
-			el := func() *jen.Statement { return x().Index(jen.Id("i")) }
-			enc = append(enc, jen.For(jen.Id("i").Op(":=").Range().Add(x())).Block(c.enc(elem, el)))
-			dec = append(dec, jen.For(jen.Id("i").Op(":=").Range().Add(x())).Block(
-				jen.If(jen.Id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
+			el := func() *jen.Statement { return x().Index(c.id("i")) }
+			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(elem, el)))
+			dec = append(dec, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(
+				jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
 				c.dec(elem, el)))
 		case *types.Map:
 			enc = append(enc,
-				jen.Id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()),
-				jen.For(jen.List(jen.Id("k"), jen.Id("v")).Op(":=").Range().Add(x())).Block(
-					c.enc(u.Key(), func() *jen.Statement { return jen.Id("k") }),
-					c.enc(u.Elem(), func() *jen.Statement { return jen.Id("v") })))
+				c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()),
+				jen.For(jen.List(c.id("k"), c.id("v")).Op(":=").Range().Add(x())).Block(
+					c.enc(u.Key(), func() *jen.Statement { return c.id("k") }),
+					c.enc(u.Elem(), func() *jen.Statement { return c.id("v") })))
 			dec = append(dec,
-				jen.Id("n").Op(":=").Id("dec").Dot("Len").Call(),
-				jen.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Op("*").Id("x").Op("=").Nil(), jen.Return()),
-				jen.Op("*").Id("x").Op("=").Make(T(), jen.Id("n")),
-				jen.For(jen.Range().Id("n")).Block(
-					jen.Var().Id("k").Add(c.e.typ(u.Key())),
-					jen.Var().Id("v").Add(c.e.typ(u.Elem())),
-					c.dec(u.Key(), func() *jen.Statement { return jen.Id("k") }),
-					c.dec(u.Elem(), func() *jen.Statement { return jen.Id("v") }),
-					jen.If(jen.Id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
-					x().Index(jen.Id("k")).Op("=").Id("v")))
+				c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
+				jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
+				jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")),
+				jen.For(jen.Range().Add(c.id("n"))).Block(
+					jen.Var().Add(c.id("k")).Add(c.e.typ(u.Key())),
+					jen.Var().Add(c.id("v")).Add(c.e.typ(u.Elem())),
+					c.dec(u.Key(), func() *jen.Statement { return c.id("k") }),
+					c.dec(u.Elem(), func() *jen.Statement { return c.id("v") }),
+					jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
+					x().Index(c.id("k")).Op("=").Add(c.id("v"))))
 		case *types.Struct:
 			for i := range u.NumFields() {
 				f := u.Field(i)
 				if f.Name() == "_" {
 					continue
 				}
-				fl := func() *jen.Statement { return jen.Id("x").Dot(f.Name()) }
+				fl := func() *jen.Statement { return c.id("x").Dot(f.Name()) }
 				enc = append(enc, c.enc(f.Type(), fl))
 				dec = append(dec, c.dec(f.Type(), fl))
 			}
 		case *types.Pointer:
 			elem := u.Elem()
 			ET := c.e.typ(t)
-			enc = append(enc, jen.If(jen.Id("enc").Dot("Ref").Call(jen.Op("*").Id("x"))).Block(
-				c.enc(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Id("x")) })))
+			enc = append(enc, jen.If(c.id("enc").Dot("Ref").Call(jen.Op("*").Add(c.id("x")))).Block(
+				c.enc(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) })))
 			dec = append(dec,
-				jen.List(jen.Id("p"), jen.Id("fresh")).Op(":=").Id("dec").Dot("Ref").Call(),
+				jen.List(c.id("p"), c.id("fresh")).Op(":=").Add(c.id("dec")).Dot("Ref").Call(),
 				jen.Switch().Block(
-					jen.Case(jen.Id("fresh")).Block(
-						jen.Op("*").Id("x").Op("=").New(c.e.typ(elem)),
-						jen.Id("dec").Dot("Define").Call(jen.Op("*").Id("x")),
-						c.dec(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Id("x")) })),
-					jen.Case(jen.Id("p").Op("!=").Nil()).Block(
-						jen.List(jen.Id("q"), jen.Id("ok")).Op(":=").Id("p").Assert(ET),
-						jen.If(jen.Op("!").Id("ok")).Block(jen.Id("dec").Dot("WrongType").Call(jen.Lit(types.TypeString(t, nil)), jen.Id("p")), jen.Return()),
-						jen.Op("*").Id("x").Op("=").Id("q"))))
+					jen.Case(c.id("fresh")).Block(
+						jen.Op("*").Add(c.id("x")).Op("=").New(c.e.typ(elem)),
+						c.id("dec").Dot("Define").Call(jen.Op("*").Add(c.id("x"))),
+						c.dec(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) })),
+					jen.Case(c.id("p").Op("!=").Nil()).Block(
+						jen.List(c.id("q"), c.id("ok")).Op(":=").Add(c.id("p")).Assert(ET),
+						jen.If(jen.Op("!").Add(c.id("ok"))).Block(c.id("dec").Dot("WrongType").Call(jen.Lit(types.TypeString(t, nil)), c.id("p")), jen.Return()),
+						jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("q")))))
 		default:
 			// A basic type reaches a helper only as the element of a
 			// composite, where enc and dec write it inline.
@@ -510,6 +531,6 @@ func (c *durableCodec) helper(n int) {
 		}
 	}
 	recv := func() *jen.Statement { return jen.Id(c.fn.plan.recv).Op("*").Id(c.frame) }
-	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenEnc%d", n)).Params(jen.Id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), jen.Id("x").Op("*").Add(T())).Block(enc...)
-	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenDec%d", n)).Params(jen.Id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), jen.Id("x").Op("*").Add(T())).Block(dec...)
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenEnc%d", n)).Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("x").Op("*").Add(T())).Block(enc...)
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenDec%d", n)).Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("x").Op("*").Add(T())).Block(dec...)
 }

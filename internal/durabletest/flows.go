@@ -12,6 +12,8 @@ var Log = func(line string) {}
 
 func logf(format string, args ...any) { Log(fmt.Sprintf(format, args...)) }
 
+func logfString(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
 // Status is a named integer kind.
 type Status int8
 

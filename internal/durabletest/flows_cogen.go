@@ -13,7 +13,7 @@ import (
 // LedgerFrame is the stackless frame of Ledger: it holds the values of Ledger that live across a suspension.
 type LedgerFrame struct {
 	stackless.Base
-	n            int
+	n1           int
 	r            string
 	alice        *Person
 	bob          *Person
@@ -27,8 +27,8 @@ type LedgerFrame struct {
 
 // NewLedgerFrame returns a frame that runs Ledger when a task steps it: pass it to stackless.Spawn,
 // or let generated code call it from another frame.
-func NewLedgerFrame(n int) *LedgerFrame {
-	return &LedgerFrame{n: n}
+func NewLedgerFrame(n1 int) *LedgerFrame {
+	return &LedgerFrame{n1: n1}
 }
 
 // Result returns the results of Ledger once the frame is done.
@@ -47,32 +47,32 @@ func (f *LedgerFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line flows.go:41
-			f.alice = &Person{Name: "alice", Score: 1.5}
-//line flows.go:42
-			f.bob = &Person{Name: "bob", Next: f.alice}
 //line flows.go:43
-			f.alice.Next = f.bob
+			f.alice = &Person{Name: "alice", Score: 1.5}
 //line flows.go:44
-			start = time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC)
+			f.bob = &Person{Name: "bob", Next: f.alice}
 //line flows.go:45
-			f.accts = []*Account{{name: "a1", balance: 100, owner: f.alice, created: start, limits: [2]uint16{10, 20}}, {name: "a2", balance: 50, owner: f.bob, created: /*line flows.go:47*/ start.Add(time.Hour)}, {name: "a3", balance: 7, owner: f.alice, tags: []string{"x"}}}
-//line flows.go:50
-			f.history = map[string][]int64{}
+			f.alice.Next = f.bob
+//line flows.go:46
+			start = time.Date(2026, 11, 25, 18, 0, 0, 0, time.UTC)
+//line flows.go:47
+			f.accts = []*Account{{name: "a1", balance: 100, owner: f.alice, created: start, limits: [2]uint16{10, 20}}, {name: "a2", balance: 50, owner: f.bob, created: /*line flows.go:49*/ start.Add(time.Hour)}, {name: "a3", balance: 7, owner: f.alice, tags: []string{"x"}}}
 //line flows.go:52
+			f.history = map[string][]int64{}
+//line flows.go:54
 			f.i = 0
 			fallthrough
 		case 1:
-//line flows.go:52
-			if f.i >= f.n {
+//line flows.go:54
+			if f.i >= f.n1 {
 				f.PC = 4
 				continue
 			}
 			fallthrough
 		case 2:
-//line flows.go:53
+//line flows.go:55
 			f.from, f.to = f.accts[f.i%3], f.accts[(f.i+1)%3]
-//line flows.go:54
+//line flows.go:56
 			f.callTransfer = newTransferFrame(f.from, f.to, int64(f.i+1))
 			f.PC = 6
 			return co.Call(f.callTransfer)
@@ -80,45 +80,45 @@ func (f *LedgerFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callTransfer.Result()
 			f.callTransfer = nil
 			amount = r1
-//line flows.go:55
-			f.history[f.from.name] = append(f.history[f.from.name], -amount)
-//line flows.go:56
-			f.history[f.to.name] = append(f.history[f.to.name], amount)
 //line flows.go:57
-			st = Status(f.i % 3)
+			f.history[f.from.name] = append(f.history[f.from.name], -amount)
 //line flows.go:58
-			logf("ledger i=%d st=%d %s=%d %s=%d", f.i, st, f.from.name, f.from.balance, f.to.name, f.to.balance)
+			f.history[f.to.name] = append(f.history[f.to.name], amount)
 //line flows.go:59
+			st = Status(f.i % 3)
+//line flows.go:60
+			logf("ledger i=%d st=%d %s=%d %s=%d", f.i, st, f.from.name, f.from.balance, f.to.name, f.to.balance)
+//line flows.go:61
 			logf("ledger nap %d", f.i)
 			f.PC = 8
 			fallthrough
 		case 8:
-//line flows.go:60
+//line flows.go:62
 			co.Sleep(time.Duration(f.i%2) * time.Millisecond)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			fallthrough
 		case 3:
-//line flows.go:52
+//line flows.go:54
 			f.i++
 			f.PC = 1
 			continue
 		case 4:
-//line flows.go:62
-			f.alice.Score += 1
-//line flows.go:63
-			summary = fmt.Sprintf("alice=%v bob.next=%s ring=%v same=%v", f.accts[0].owner.Score, f.bob.Next.Name, f.alice.Next.Next == f.alice, f.accts[0].owner == f.accts[2].owner)
 //line flows.go:64
-			for _, a := range f.accts {
+			f.alice.Score += 1
 //line flows.go:65
+			summary = fmt.Sprintf("alice=%v bob.next=%s ring=%v same=%v", f.accts[0].owner.Score, f.bob.Next.Name, f.alice.Next.Next == f.alice, f.accts[0].owner == f.accts[2].owner)
+//line flows.go:66
+			for _, a := range f.accts {
+//line flows.go:67
 				summary += fmt.Sprintf(" %s:%d:%v:%v:%s", a.name, a.balance, a.tags, a.limits, a.created.Format(time.RFC3339))
 			}
-//line flows.go:67
-			summary += fmt.Sprintf(" history=%v", f.history)
-//line flows.go:68
-			logf("ledger done %s", summary)
 //line flows.go:69
+			summary += fmt.Sprintf(" history=%v", f.history)
+//line flows.go:70
+			logf("ledger done %s", summary)
+//line flows.go:71
 			f.r = summary
 			return stackless.Done
 		default:
@@ -132,21 +132,21 @@ func (f *LedgerFrame) Step(co *stackless.Task) stackless.Status {
 func (f *LedgerFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:54"
+		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:56"
 	case 8:
-		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:60"
+		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:62"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:40"
+	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:42"
 }
 
 // Durable returns the registered name and the layout fingerprint of Ledger's frame (stackless.DurableFrame).
 func (f *LedgerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x44f52815c81d4911)
+	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0xffe2f1af03aced4c)
 }
 
 // EncodeState writes the fields of Ledger's frame into a snapshot (stackless.DurableFrame).
 func (f *LedgerFrame) EncodeState(enc *stackless.Encoder) {
-	enc.Int(int64(f.n))
+	enc.Int(int64(f.n1))
 	enc.String(string(f.r))
 	f.cogenEnc1(enc, &f.alice)
 	f.cogenEnc1(enc, &f.bob)
@@ -161,7 +161,7 @@ func (f *LedgerFrame) EncodeState(enc *stackless.Encoder) {
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *LedgerFrame) DecodeState(dec *stackless.Decoder) {
 	dec.CheckPC(f.PC, 0, 6, 8)
-	f.n = int(dec.IntN(64))
+	f.n1 = int(dec.IntN(64))
 	f.r = string(dec.String())
 	f.cogenDec1(dec, &f.alice)
 	f.cogenDec1(dec, &f.bob)
@@ -171,188 +171,188 @@ func (f *LedgerFrame) DecodeState(dec *stackless.Decoder) {
 	f.cogenDec4(dec, &f.from)
 	f.cogenDec4(dec, &f.to)
 	if c := dec.Callee(); c != nil {
-		x, ok := c.(*transferFrame)
+		x1, ok := c.(*transferFrame)
 		if !ok {
 			dec.WrongType("*transferFrame", c)
 			return
 		}
-		f.callTransfer = x
+		f.callTransfer = x1
 	}
 }
-func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x **Person) {
-	if enc.Ref(*x) {
-		f.cogenEnc5(enc, &(**x))
+func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
+	if enc.Ref(*x1) {
+		f.cogenEnc5(enc, &(**x1))
 	}
 }
-func (f *LedgerFrame) cogenDec1(dec *stackless.Decoder, x **Person) {
+func (f *LedgerFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(Person)
-		dec.Define(*x)
-		f.cogenDec5(dec, &(**x))
+		*x1 = new(Person)
+		dec.Define(*x1)
+		f.cogenDec5(dec, &(**x1))
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
 			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
 			return
 		}
-		*x = q
+		*x1 = q
 	}
 }
-func (f *LedgerFrame) cogenEnc2(enc *stackless.Encoder, x *[]*Account) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		f.cogenEnc4(enc, &(*x)[i])
+func (f *LedgerFrame) cogenEnc2(enc *stackless.Encoder, x1 *[]*Account) {
+	enc.Len(len((*x1)), (*x1) == nil)
+	for i := range *x1 {
+		f.cogenEnc4(enc, &(*x1)[i])
 	}
 }
-func (f *LedgerFrame) cogenDec2(dec *stackless.Decoder, x *[]*Account) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
+func (f *LedgerFrame) cogenDec2(dec *stackless.Decoder, x1 *[]*Account) {
+	n1 := dec.Len()
+	if n1 < 0 {
+		*x1 = nil
 		return
 	}
-	*x = make([]*Account, n)
-	for i := range *x {
+	*x1 = make([]*Account, n1)
+	for i := range *x1 {
 		if dec.Err() != nil {
 			return
 		}
-		f.cogenDec4(dec, &(*x)[i])
+		f.cogenDec4(dec, &(*x1)[i])
 	}
 }
-func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x *map[string][]int64) {
-	enc.Len(len((*x)), (*x) == nil)
-	for k, v := range *x {
-		enc.String(string(k))
+func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x1 *map[string][]int64) {
+	enc.Len(len((*x1)), (*x1) == nil)
+	for k1, v := range *x1 {
+		enc.String(string(k1))
 		f.cogenEnc6(enc, &v)
 	}
 }
-func (f *LedgerFrame) cogenDec3(dec *stackless.Decoder, x *map[string][]int64) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
+func (f *LedgerFrame) cogenDec3(dec *stackless.Decoder, x1 *map[string][]int64) {
+	n1 := dec.Len()
+	if n1 < 0 {
+		*x1 = nil
 		return
 	}
-	*x = make(map[string][]int64, n)
-	for range n {
-		var k string
+	*x1 = make(map[string][]int64, n1)
+	for range n1 {
+		var k1 string
 		var v []int64
-		k = string(dec.String())
+		k1 = string(dec.String())
 		f.cogenDec6(dec, &v)
 		if dec.Err() != nil {
 			return
 		}
-		(*x)[k] = v
+		(*x1)[k1] = v
 	}
 }
-func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x **Account) {
-	if enc.Ref(*x) {
-		f.cogenEnc7(enc, &(**x))
+func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x1 **Account) {
+	if enc.Ref(*x1) {
+		f.cogenEnc7(enc, &(**x1))
 	}
 }
-func (f *LedgerFrame) cogenDec4(dec *stackless.Decoder, x **Account) {
+func (f *LedgerFrame) cogenDec4(dec *stackless.Decoder, x1 **Account) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(Account)
-		dec.Define(*x)
-		f.cogenDec7(dec, &(**x))
+		*x1 = new(Account)
+		dec.Define(*x1)
+		f.cogenDec7(dec, &(**x1))
 	case p != nil:
 		q, ok := p.(*Account)
 		if !ok {
 			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
 			return
 		}
-		*x = q
+		*x1 = q
 	}
 }
-func (f *LedgerFrame) cogenEnc5(enc *stackless.Encoder, x *Person) {
-	enc.String(string(x.Name))
-	enc.Float(float64(x.Score))
-	f.cogenEnc1(enc, &x.Next)
+func (f *LedgerFrame) cogenEnc5(enc *stackless.Encoder, x1 *Person) {
+	enc.String(string(x1.Name))
+	enc.Float(float64(x1.Score))
+	f.cogenEnc1(enc, &x1.Next)
 }
-func (f *LedgerFrame) cogenDec5(dec *stackless.Decoder, x *Person) {
-	x.Name = string(dec.String())
-	x.Score = float64(dec.Float())
-	f.cogenDec1(dec, &x.Next)
+func (f *LedgerFrame) cogenDec5(dec *stackless.Decoder, x1 *Person) {
+	x1.Name = string(dec.String())
+	x1.Score = float64(dec.Float())
+	f.cogenDec1(dec, &x1.Next)
 }
-func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x *[]int64) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.Int(int64((*x)[i]))
+func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int64) {
+	enc.Len(len((*x1)), (*x1) == nil)
+	for i := range *x1 {
+		enc.Int(int64((*x1)[i]))
 	}
 }
-func (f *LedgerFrame) cogenDec6(dec *stackless.Decoder, x *[]int64) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
+func (f *LedgerFrame) cogenDec6(dec *stackless.Decoder, x1 *[]int64) {
+	n1 := dec.Len()
+	if n1 < 0 {
+		*x1 = nil
 		return
 	}
-	*x = make([]int64, n)
-	for i := range *x {
+	*x1 = make([]int64, n1)
+	for i := range *x1 {
 		if dec.Err() != nil {
 			return
 		}
-		(*x)[i] = int64(dec.IntN(64))
+		(*x1)[i] = int64(dec.IntN(64))
 	}
 }
-func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x *Account) {
-	enc.String(string(x.name))
-	enc.Int(int64(x.balance))
-	f.cogenEnc8(enc, &x.tags)
-	f.cogenEnc9(enc, &x.limits)
-	f.cogenEnc1(enc, &x.owner)
-	f.cogenEnc10(enc, &x.created)
+func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x1 *Account) {
+	enc.String(string(x1.name))
+	enc.Int(int64(x1.balance))
+	f.cogenEnc8(enc, &x1.tags)
+	f.cogenEnc9(enc, &x1.limits)
+	f.cogenEnc1(enc, &x1.owner)
+	f.cogenEnc10(enc, &x1.created)
 }
-func (f *LedgerFrame) cogenDec7(dec *stackless.Decoder, x *Account) {
-	x.name = string(dec.String())
-	x.balance = int64(dec.IntN(64))
-	f.cogenDec8(dec, &x.tags)
-	f.cogenDec9(dec, &x.limits)
-	f.cogenDec1(dec, &x.owner)
-	f.cogenDec10(dec, &x.created)
+func (f *LedgerFrame) cogenDec7(dec *stackless.Decoder, x1 *Account) {
+	x1.name = string(dec.String())
+	x1.balance = int64(dec.IntN(64))
+	f.cogenDec8(dec, &x1.tags)
+	f.cogenDec9(dec, &x1.limits)
+	f.cogenDec1(dec, &x1.owner)
+	f.cogenDec10(dec, &x1.created)
 }
-func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
+func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]string) {
+	enc.Len(len((*x1)), (*x1) == nil)
+	for i := range *x1 {
+		enc.String(string((*x1)[i]))
 	}
 }
-func (f *LedgerFrame) cogenDec8(dec *stackless.Decoder, x *[]string) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
+func (f *LedgerFrame) cogenDec8(dec *stackless.Decoder, x1 *[]string) {
+	n1 := dec.Len()
+	if n1 < 0 {
+		*x1 = nil
 		return
 	}
-	*x = make([]string, n)
-	for i := range *x {
+	*x1 = make([]string, n1)
+	for i := range *x1 {
 		if dec.Err() != nil {
 			return
 		}
-		(*x)[i] = string(dec.String())
+		(*x1)[i] = string(dec.String())
 	}
 }
-func (f *LedgerFrame) cogenEnc9(enc *stackless.Encoder, x *[2]uint16) {
-	for i := range *x {
-		enc.Uint(uint64((*x)[i]))
+func (f *LedgerFrame) cogenEnc9(enc *stackless.Encoder, x1 *[2]uint16) {
+	for i := range *x1 {
+		enc.Uint(uint64((*x1)[i]))
 	}
 }
-func (f *LedgerFrame) cogenDec9(dec *stackless.Decoder, x *[2]uint16) {
-	for i := range *x {
+func (f *LedgerFrame) cogenDec9(dec *stackless.Decoder, x1 *[2]uint16) {
+	for i := range *x1 {
 		if dec.Err() != nil {
 			return
 		}
-		(*x)[i] = uint16(dec.UintN(16))
+		(*x1)[i] = uint16(dec.UintN(16))
 	}
 }
-func (f *LedgerFrame) cogenEnc10(enc *stackless.Encoder, x *time.Time) {
-	enc.Binary(x)
+func (f *LedgerFrame) cogenEnc10(enc *stackless.Encoder, x1 *time.Time) {
+	enc.Binary(x1)
 }
-func (f *LedgerFrame) cogenDec10(dec *stackless.Decoder, x *time.Time) {
-	dec.Binary(x)
+func (f *LedgerFrame) cogenDec10(dec *stackless.Decoder, x1 *time.Time) {
+	dec.Binary(x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x44f52815c81d4911), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0xffe2f1af03aced4c), func() stackless.DurableFrame {
 		return new(LedgerFrame)
 	})
 }
@@ -388,46 +388,46 @@ func (f *transferFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line flows.go:77
+//line flows.go:79
 			if f.from.balance < f.amount {
-//line flows.go:78
+//line flows.go:80
 				f.amount = f.from.balance
 			}
-//line flows.go:80
-			f.from.balance -= f.amount
-//line flows.go:81
-			f.from.tags = append(f.from.tags, fmt.Sprintf("-%d", f.amount))
 //line flows.go:82
+			f.from.balance -= f.amount
+//line flows.go:83
+			f.from.tags = append(f.from.tags, fmt.Sprintf("-%d", f.amount))
+//line flows.go:84
 			logf("transfer %s -> %s: %d debited", f.from.name, f.to.name, f.amount)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line flows.go:83
+//line flows.go:85
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line flows.go:84
+//line flows.go:86
 			f.callAudit = newAuditFrame(f.from.owner, f.amount)
 			f.PC = 2
 			return co.Call(f.callAudit)
 		case 2:
 			f.callAudit = nil
-//line flows.go:85
-			f.to.balance += f.amount
-//line flows.go:86
-			f.to.limits[1]++
 //line flows.go:87
+			f.to.balance += f.amount
+//line flows.go:88
+			f.to.limits[1]++
+//line flows.go:89
 			logf("transfer %s -> %s: %d credited", f.from.name, f.to.name, f.amount)
 			f.PC = 4
 			fallthrough
 		case 4:
-//line flows.go:88
+//line flows.go:90
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line flows.go:89
+//line flows.go:91
 			f.r = f.amount
 			return stackless.Done
 		default:
@@ -441,13 +441,13 @@ func (f *transferFrame) Step(co *stackless.Task) stackless.Status {
 func (f *transferFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:83"
+		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:85"
 	case 2:
-		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:84"
+		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:86"
 	case 4:
-		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:88"
+		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:90"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:76"
+	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:78"
 }
 
 // Durable returns the registered name and the layout fingerprint of transfer's frame (stackless.DurableFrame).
@@ -472,120 +472,120 @@ func (f *transferFrame) DecodeState(dec *stackless.Decoder) {
 	f.amount = int64(dec.IntN(64))
 	f.r = int64(dec.IntN(64))
 	if c := dec.Callee(); c != nil {
-		x, ok := c.(*auditFrame)
+		x1, ok := c.(*auditFrame)
 		if !ok {
 			dec.WrongType("*auditFrame", c)
 			return
 		}
-		f.callAudit = x
+		f.callAudit = x1
 	}
 }
-func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x **Account) {
-	if enc.Ref(*x) {
-		f.cogenEnc2(enc, &(**x))
+func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x1 **Account) {
+	if enc.Ref(*x1) {
+		f.cogenEnc2(enc, &(**x1))
 	}
 }
-func (f *transferFrame) cogenDec1(dec *stackless.Decoder, x **Account) {
+func (f *transferFrame) cogenDec1(dec *stackless.Decoder, x1 **Account) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(Account)
-		dec.Define(*x)
-		f.cogenDec2(dec, &(**x))
+		*x1 = new(Account)
+		dec.Define(*x1)
+		f.cogenDec2(dec, &(**x1))
 	case p != nil:
 		q, ok := p.(*Account)
 		if !ok {
 			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
 			return
 		}
-		*x = q
+		*x1 = q
 	}
 }
-func (f *transferFrame) cogenEnc2(enc *stackless.Encoder, x *Account) {
-	enc.String(string(x.name))
-	enc.Int(int64(x.balance))
-	f.cogenEnc3(enc, &x.tags)
-	f.cogenEnc4(enc, &x.limits)
-	f.cogenEnc5(enc, &x.owner)
-	f.cogenEnc6(enc, &x.created)
+func (f *transferFrame) cogenEnc2(enc *stackless.Encoder, x1 *Account) {
+	enc.String(string(x1.name))
+	enc.Int(int64(x1.balance))
+	f.cogenEnc3(enc, &x1.tags)
+	f.cogenEnc4(enc, &x1.limits)
+	f.cogenEnc5(enc, &x1.owner)
+	f.cogenEnc6(enc, &x1.created)
 }
-func (f *transferFrame) cogenDec2(dec *stackless.Decoder, x *Account) {
-	x.name = string(dec.String())
-	x.balance = int64(dec.IntN(64))
-	f.cogenDec3(dec, &x.tags)
-	f.cogenDec4(dec, &x.limits)
-	f.cogenDec5(dec, &x.owner)
-	f.cogenDec6(dec, &x.created)
+func (f *transferFrame) cogenDec2(dec *stackless.Decoder, x1 *Account) {
+	x1.name = string(dec.String())
+	x1.balance = int64(dec.IntN(64))
+	f.cogenDec3(dec, &x1.tags)
+	f.cogenDec4(dec, &x1.limits)
+	f.cogenDec5(dec, &x1.owner)
+	f.cogenDec6(dec, &x1.created)
 }
-func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
+func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]string) {
+	enc.Len(len((*x1)), (*x1) == nil)
+	for i := range *x1 {
+		enc.String(string((*x1)[i]))
 	}
 }
-func (f *transferFrame) cogenDec3(dec *stackless.Decoder, x *[]string) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
+func (f *transferFrame) cogenDec3(dec *stackless.Decoder, x1 *[]string) {
+	n1 := dec.Len()
+	if n1 < 0 {
+		*x1 = nil
 		return
 	}
-	*x = make([]string, n)
-	for i := range *x {
+	*x1 = make([]string, n1)
+	for i := range *x1 {
 		if dec.Err() != nil {
 			return
 		}
-		(*x)[i] = string(dec.String())
+		(*x1)[i] = string(dec.String())
 	}
 }
-func (f *transferFrame) cogenEnc4(enc *stackless.Encoder, x *[2]uint16) {
-	for i := range *x {
-		enc.Uint(uint64((*x)[i]))
+func (f *transferFrame) cogenEnc4(enc *stackless.Encoder, x1 *[2]uint16) {
+	for i := range *x1 {
+		enc.Uint(uint64((*x1)[i]))
 	}
 }
-func (f *transferFrame) cogenDec4(dec *stackless.Decoder, x *[2]uint16) {
-	for i := range *x {
+func (f *transferFrame) cogenDec4(dec *stackless.Decoder, x1 *[2]uint16) {
+	for i := range *x1 {
 		if dec.Err() != nil {
 			return
 		}
-		(*x)[i] = uint16(dec.UintN(16))
+		(*x1)[i] = uint16(dec.UintN(16))
 	}
 }
-func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x **Person) {
-	if enc.Ref(*x) {
-		f.cogenEnc7(enc, &(**x))
+func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
+	if enc.Ref(*x1) {
+		f.cogenEnc7(enc, &(**x1))
 	}
 }
-func (f *transferFrame) cogenDec5(dec *stackless.Decoder, x **Person) {
+func (f *transferFrame) cogenDec5(dec *stackless.Decoder, x1 **Person) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(Person)
-		dec.Define(*x)
-		f.cogenDec7(dec, &(**x))
+		*x1 = new(Person)
+		dec.Define(*x1)
+		f.cogenDec7(dec, &(**x1))
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
 			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
 			return
 		}
-		*x = q
+		*x1 = q
 	}
 }
-func (f *transferFrame) cogenEnc6(enc *stackless.Encoder, x *time.Time) {
-	enc.Binary(x)
+func (f *transferFrame) cogenEnc6(enc *stackless.Encoder, x1 *time.Time) {
+	enc.Binary(x1)
 }
-func (f *transferFrame) cogenDec6(dec *stackless.Decoder, x *time.Time) {
-	dec.Binary(x)
+func (f *transferFrame) cogenDec6(dec *stackless.Decoder, x1 *time.Time) {
+	dec.Binary(x1)
 }
-func (f *transferFrame) cogenEnc7(enc *stackless.Encoder, x *Person) {
-	enc.String(string(x.Name))
-	enc.Float(float64(x.Score))
-	f.cogenEnc5(enc, &x.Next)
+func (f *transferFrame) cogenEnc7(enc *stackless.Encoder, x1 *Person) {
+	enc.String(string(x1.Name))
+	enc.Float(float64(x1.Score))
+	f.cogenEnc5(enc, &x1.Next)
 }
-func (f *transferFrame) cogenDec7(dec *stackless.Decoder, x *Person) {
-	x.Name = string(dec.String())
-	x.Score = float64(dec.Float())
-	f.cogenDec5(dec, &x.Next)
+func (f *transferFrame) cogenDec7(dec *stackless.Decoder, x1 *Person) {
+	x1.Name = string(dec.String())
+	x1.Score = float64(dec.Float())
+	f.cogenDec5(dec, &x1.Next)
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411), func() stackless.DurableFrame {
@@ -621,11 +621,11 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line flows.go:97
+//line flows.go:99
 			f.c = complex(float64(f.amount), 1)
-//line flows.go:98
+//line flows.go:100
 			f.tmp = 2
-//line flows.go:98
+//line flows.go:100
 			f.index = 0
 			fallthrough
 		case 1:
@@ -635,18 +635,18 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line flows.go:98
-			i = f.index
-//line flows.go:99
-			f.seen[i] = true
 //line flows.go:100
-			f.p.Score += real(f.c) / 10
+			i = f.index
 //line flows.go:101
+			f.seen[i] = true
+//line flows.go:102
+			f.p.Score += real(f.c) / 10
+//line flows.go:103
 			logf("audit %s %d %.2f %v", f.p.Name, i, f.p.Score, f.seen)
 			f.PC = 6
 			fallthrough
 		case 6:
-//line flows.go:102
+//line flows.go:104
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
@@ -669,9 +669,9 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 func (f *auditFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:102"
+		return "github.com/cogen-go/cogen/internal/durabletest/flows.go:104"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:95"
+	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:97"
 }
 
 // Durable returns the registered name and the layout fingerprint of audit's frame (stackless.DurableFrame).
@@ -702,49 +702,49 @@ func (f *auditFrame) DecodeState(dec *stackless.Decoder) {
 	f.tmp = int(dec.IntN(64))
 	f.index = int(dec.IntN(64))
 }
-func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x **Person) {
-	if enc.Ref(*x) {
-		f.cogenEnc3(enc, &(**x))
+func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
+	if enc.Ref(*x1) {
+		f.cogenEnc3(enc, &(**x1))
 	}
 }
-func (f *auditFrame) cogenDec1(dec *stackless.Decoder, x **Person) {
+func (f *auditFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(Person)
-		dec.Define(*x)
-		f.cogenDec3(dec, &(**x))
+		*x1 = new(Person)
+		dec.Define(*x1)
+		f.cogenDec3(dec, &(**x1))
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
 			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
 			return
 		}
-		*x = q
+		*x1 = q
 	}
 }
-func (f *auditFrame) cogenEnc2(enc *stackless.Encoder, x *[3]bool) {
-	for i := range *x {
-		enc.Bool(bool((*x)[i]))
+func (f *auditFrame) cogenEnc2(enc *stackless.Encoder, x1 *[3]bool) {
+	for i := range *x1 {
+		enc.Bool(bool((*x1)[i]))
 	}
 }
-func (f *auditFrame) cogenDec2(dec *stackless.Decoder, x *[3]bool) {
-	for i := range *x {
+func (f *auditFrame) cogenDec2(dec *stackless.Decoder, x1 *[3]bool) {
+	for i := range *x1 {
 		if dec.Err() != nil {
 			return
 		}
-		(*x)[i] = bool(dec.Bool())
+		(*x1)[i] = bool(dec.Bool())
 	}
 }
-func (f *auditFrame) cogenEnc3(enc *stackless.Encoder, x *Person) {
-	enc.String(string(x.Name))
-	enc.Float(float64(x.Score))
-	f.cogenEnc1(enc, &x.Next)
+func (f *auditFrame) cogenEnc3(enc *stackless.Encoder, x1 *Person) {
+	enc.String(string(x1.Name))
+	enc.Float(float64(x1.Score))
+	f.cogenEnc1(enc, &x1.Next)
 }
-func (f *auditFrame) cogenDec3(dec *stackless.Decoder, x *Person) {
-	x.Name = string(dec.String())
-	x.Score = float64(dec.Float())
-	f.cogenDec1(dec, &x.Next)
+func (f *auditFrame) cogenDec3(dec *stackless.Decoder, x1 *Person) {
+	x1.Name = string(dec.String())
+	x1.Score = float64(dec.Float())
+	f.cogenDec1(dec, &x1.Next)
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x34f4d67d4baa04a0), func() stackless.DurableFrame {

@@ -135,6 +135,39 @@ func TestEverySuspension(t *testing.T) {
 	}))
 }
 
+// TestTallyEverySuspension: the same differential test on a frame whose
+// types are named like the generated encoding's locals.
+func TestTallyEverySuspension(t *testing.T) {
+	words := []string{"a", "b", "a", "c", "b", "a"}
+	l := newLoop(t)
+	want := record(t, func(int) {})
+	run(t, l, stackless.Spawn(l, NewTallyFrame(words)))
+	if last := (*want)[len(*want)-1]; last != "tally done a:3 b:2 c:1 " {
+		t.Fatalf("uninterrupted run: %q", last)
+	}
+	points := 0
+	for k := 1; k <= len(*want); k++ {
+		data, prefix, ok := snapshotAt(t, k, NewTallyFrame(words))
+		if !ok {
+			continue
+		}
+		points++
+		l2 := newLoop(t)
+		rest := record(t, func(int) {})
+		task, err := stackless.Restore(l2, data)
+		if err != nil {
+			t.Fatalf("Restore after line %d: %v", k, err)
+		}
+		run(t, l2, task)
+		if got := append(prefix, *rest...); !slices.Equal(got, *want) {
+			t.Fatalf("snapshot after line %d:\n got %q\nwant %q", k, got, *want)
+		}
+	}
+	if points != len(words) {
+		t.Fatalf("%d snapshots, want one per word (%d)", points, len(words))
+	}
+}
+
 // TestChangedCode: bytes whose fingerprint is not the program's are
 // refused with an error naming the function.
 func TestChangedCode(t *testing.T) {
