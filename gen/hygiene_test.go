@@ -277,7 +277,7 @@ func contains(list []string, s string) bool {
 
 // builtinRE finds the predeclared identifiers gen writes with jennifer's
 // helpers (jen.Len(...), s.Append(...), .Any()).
-var builtinRE = regexp.MustCompile(`(?:jen|\))\.([A-Z][a-z]*)\(`)
+var builtinRE = regexp.MustCompile(`(?:jen|\))\.([A-Z][a-z0-9]*)\(`)
 
 // TestPredeclaredUsed checks that every predeclared identifier the
 // emitter writes on its own is one whose shadowing is a diagnostic.
