@@ -431,9 +431,9 @@ func _() {
 type connReceiveFrame struct {
 	stackless.Base
 	c        *Conn
-	r1       byte
-	r2       []byte
-	r3       error
+	r        byte
+	r1       []byte
+	r2       error
 	callFill *connFillFrame
 	n        int
 }
@@ -446,7 +446,7 @@ func newConnReceiveFrame(c *Conn) *connReceiveFrame {
 
 // Result returns the results of Conn.receive once the frame is done.
 func (f *connReceiveFrame) Result() (byte, []byte, error) {
-	return f.r1, f.r2, f.r3
+	return f.r, f.r1, f.r2
 }
 
 // Step runs Conn.receive from its resume point to its next suspension, call or return.
@@ -463,7 +463,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 //line conn.go:402
 			if f.c.err != nil {
 //line conn.go:403
-				f.r1, f.r2, f.r3 = 0, nil, f.c.err
+				f.r, f.r1, f.r2 = 0, nil, f.c.err
 				return stackless.Done
 			}
 			fallthrough
@@ -480,9 +480,9 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			return co.Call(f.callFill)
 		case 6:
-			r4 := f.callFill.Result()
+			r3 := f.callFill.Result()
 			f.callFill = nil
-			err = r4
+			err = r3
 //line conn.go:406
 			if err == nil {
 				f.PC = 1
@@ -491,7 +491,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 8:
 //line conn.go:407
-			f.r1, f.r2, f.r3 = 0, nil, err
+			f.r, f.r1, f.r2 = 0, nil, err
 			return stackless.Done
 		case 4:
 //line conn.go:410
@@ -499,7 +499,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 //line conn.go:411
 			if f.n < 4 || f.n > maxMessage {
 //line conn.go:412
-				f.r1, f.r2, f.r3 = 0, nil, f.c.fail(fmt.Errorf("%w: message length %d", ErrProtocol, f.n))
+				f.r, f.r1, f.r2 = 0, nil, f.c.fail(fmt.Errorf("%w: message length %d", ErrProtocol, f.n))
 				return stackless.Done
 			}
 			fallthrough
@@ -516,9 +516,9 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 19
 			return co.Call(f.callFill)
 		case 19:
-			r5 := f.callFill.Result()
+			r4 := f.callFill.Result()
 			f.callFill = nil
-			err1 = r5
+			err1 = r4
 //line conn.go:415
 			if err1 == nil {
 				f.PC = 14
@@ -527,7 +527,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 21:
 //line conn.go:416
-			f.r1, f.r2, f.r3 = 0, nil, err1
+			f.r, f.r1, f.r2 = 0, nil, err1
 			return stackless.Done
 		case 17:
 //line conn.go:419
@@ -535,7 +535,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 //line conn.go:420
 			f.c.r += 1 + f.n
 //line conn.go:421
-			f.r1, f.r2, f.r3 = typ, body, nil
+			f.r, f.r1, f.r2 = typ, body, nil
 			return stackless.Done
 		default:
 			panic("cogen: connReceiveFrame: invalid resume point")
@@ -565,7 +565,7 @@ type connFillFrame struct {
 	stackless.Base
 	c    *Conn
 	need int
-	r1   error
+	r    error
 	tmp  int
 	tmp1 []byte
 	tmp2 time.Duration
@@ -579,7 +579,7 @@ func newConnFillFrame(c *Conn, need int) *connFillFrame {
 
 // Result returns the results of Conn.fill once the frame is done.
 func (f *connFillFrame) Result() error {
-	return f.r1
+	return f.r
 }
 
 // Step runs Conn.fill from its resume point to its next suspension, call or return.
@@ -619,27 +619,27 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 1:
 //line conn.go:440
-			r2, r3 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp2)
+			r1, r2 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-			n, err = r2, r3
+			n, err = r1, r2
 //line conn.go:441
 			if err != nil {
 //line conn.go:442
-				f.r1 = f.c.fail(fmt.Errorf("pg: read: %w", err))
+				f.r = f.c.fail(fmt.Errorf("pg: read: %w", err))
 				return stackless.Done
 			}
 //line conn.go:444
 			if n == 0 {
 //line conn.go:445
-				f.r1 = f.c.fail(fmt.Errorf("pg: read: %w", io.ErrUnexpectedEOF))
+				f.r = f.c.fail(fmt.Errorf("pg: read: %w", io.ErrUnexpectedEOF))
 				return stackless.Done
 			}
 //line conn.go:447
 			f.c.w += n
 //line conn.go:448
-			f.r1 = nil
+			f.r = nil
 			return stackless.Done
 		default:
 			panic("cogen: connFillFrame: invalid resume point")
