@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/internal/cotest"
 	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 )
 
@@ -165,6 +167,23 @@ func TestTallyEverySuspension(t *testing.T) {
 	}
 	if points != len(words) {
 		t.Fatalf("%d snapshots, want one per word (%d)", points, len(words))
+	}
+}
+
+// TestBothModels: the source of the durable functions, run as stackful
+// coroutines, gives the trace the generated frames give.
+func TestBothModels(t *testing.T) {
+	l := newLoop(t)
+	want := record(t, func(int) {})
+	run(t, l, stackless.Spawn(l, NewLedgerFrame(5)), stackless.Spawn(l, NewTallyFrame([]string{"a", "b", "a"})))
+	e := cotest.NewEnv(t)
+	got := record(t, func(int) {})
+	finished := 0
+	cotest.Spawn(e, func(co *stackful.Co) { Ledger(co, 5); finished++ })
+	cotest.Spawn(e, func(co *stackful.Co) { Tally(co, []string{"a", "b", "a"}); finished++ })
+	cotest.RunUntil(t, e, 20*time.Second, func() bool { return finished == 2 })
+	if len(*want) < 30 || !slices.Equal(*got, *want) {
+		t.Fatalf("stackful trace:\n%q\nstackless trace:\n%q", *got, *want)
 	}
 }
 
