@@ -176,7 +176,7 @@ func (w *goWorld) settle() []string {
 			}
 		}
 	}
-	buf := dumpBuf[:]
+	buf := dumpBuf
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		collect()
@@ -189,7 +189,16 @@ func (w *goWorld) settle() []string {
 		if collect() {
 			continue
 		}
-		dump := buf[:runtime.Stack(buf, true)]
+		// A dump that fills the buffer may have cut off an actor (with
+		// -count=2, the first run's finished worlds leave goroutines
+		// behind): grow it and take another.
+		n := runtime.Stack(buf, true)
+		for n == len(buf) {
+			buf = make([]byte, 2*len(buf))
+			n = runtime.Stack(buf, true)
+		}
+		dumpBuf = buf
+		dump := buf[:n]
 		if collect() {
 			continue
 		}
@@ -205,7 +214,7 @@ func (w *goWorld) settle() []string {
 	return lines
 }
 
-var dumpBuf [1 << 18]byte
+var dumpBuf = make([]byte, 1<<18) // grown by settle when a dump fills it
 
 func (w *goWorld) allBlocked(dump []byte) bool {
 	for a, busy := range w.outstanding {
