@@ -169,7 +169,7 @@ func shadowedPredeclared(pass *analysis.Pass, fn *Func) map[string]types.Object 
 // predeclaredUsed are the predeclared identifiers generated code uses on
 // its own (beyond the types of the source's values): a declaration that
 // hides one from it is a diagnostic.
-var predeclaredUsed = []string{"any", "append", "bool", "complex", "false", "imag", "len", "make", "new", "nil", "panic", "real", "string", "uint64"}
+var predeclaredUsed = []string{"any", "append", "bool", "complex", "false", "float64", "imag", "int64", "len", "make", "new", "nil", "panic", "real", "string", "uint64"}
 
 // checkPredeclared reports the declarations that hide from fn's generated
 // code a predeclared identifier it uses on its own.

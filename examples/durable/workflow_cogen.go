@@ -192,7 +192,7 @@ func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
 }
 func (f *WorkflowFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
 	if enc.Ref(*x) {
-		f.cogenEnc3(enc, &(**x))
+		f.cogenEnc3(enc, *x)
 	}
 }
 func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
@@ -201,7 +201,7 @@ func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
 	case fresh:
 		*x = new(Order)
 		dec.Define(*x)
-		f.cogenDec3(dec, &(**x))
+		f.cogenDec3(dec, *x)
 	case p != nil:
 		q, ok := p.(*Order)
 		if !ok {
@@ -213,7 +213,7 @@ func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
 }
 func (f *WorkflowFrame) cogenEnc2(enc *stackless.Encoder, x **lcg) {
 	if enc.Ref(*x) {
-		f.cogenEnc4(enc, &(**x))
+		f.cogenEnc4(enc, *x)
 	}
 }
 func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
@@ -222,7 +222,7 @@ func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
 	case fresh:
 		*x = new(lcg)
 		dec.Define(*x)
-		f.cogenDec4(dec, &(**x))
+		f.cogenDec4(dec, *x)
 	case p != nil:
 		q, ok := p.(*lcg)
 		if !ok {
@@ -406,7 +406,7 @@ func (f *billFrame) DecodeState(dec *stackless.Decoder) {
 }
 func (f *billFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
 	if enc.Ref(*x) {
-		f.cogenEnc2(enc, &(**x))
+		f.cogenEnc2(enc, *x)
 	}
 }
 func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
@@ -415,7 +415,7 @@ func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
 	case fresh:
 		*x = new(Order)
 		dec.Define(*x)
-		f.cogenDec2(dec, &(**x))
+		f.cogenDec2(dec, *x)
 	case p != nil:
 		q, ok := p.(*Order)
 		if !ok {

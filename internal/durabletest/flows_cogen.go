@@ -181,7 +181,7 @@ func (f *LedgerFrame) DecodeState(dec *stackless.Decoder) {
 }
 func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 	if enc.Ref(*x1) {
-		f.cogenEnc5(enc, &(**x1))
+		f.cogenEnc5(enc, *x1)
 	}
 }
 func (f *LedgerFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
@@ -190,7 +190,7 @@ func (f *LedgerFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
 	case fresh:
 		*x1 = new(Person)
 		dec.Define(*x1)
-		f.cogenDec5(dec, &(**x1))
+		f.cogenDec5(dec, *x1)
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
@@ -247,7 +247,7 @@ func (f *LedgerFrame) cogenDec3(dec *stackless.Decoder, x1 *map[string][]int64) 
 }
 func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x1 **Account) {
 	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, &(**x1))
+		f.cogenEnc7(enc, *x1)
 	}
 }
 func (f *LedgerFrame) cogenDec4(dec *stackless.Decoder, x1 **Account) {
@@ -256,7 +256,7 @@ func (f *LedgerFrame) cogenDec4(dec *stackless.Decoder, x1 **Account) {
 	case fresh:
 		*x1 = new(Account)
 		dec.Define(*x1)
-		f.cogenDec7(dec, &(**x1))
+		f.cogenDec7(dec, *x1)
 	case p != nil:
 		q, ok := p.(*Account)
 		if !ok {
@@ -482,7 +482,7 @@ func (f *transferFrame) DecodeState(dec *stackless.Decoder) {
 }
 func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x1 **Account) {
 	if enc.Ref(*x1) {
-		f.cogenEnc2(enc, &(**x1))
+		f.cogenEnc2(enc, *x1)
 	}
 }
 func (f *transferFrame) cogenDec1(dec *stackless.Decoder, x1 **Account) {
@@ -491,7 +491,7 @@ func (f *transferFrame) cogenDec1(dec *stackless.Decoder, x1 **Account) {
 	case fresh:
 		*x1 = new(Account)
 		dec.Define(*x1)
-		f.cogenDec2(dec, &(**x1))
+		f.cogenDec2(dec, *x1)
 	case p != nil:
 		q, ok := p.(*Account)
 		if !ok {
@@ -552,7 +552,7 @@ func (f *transferFrame) cogenDec4(dec *stackless.Decoder, x1 *[2]uint16) {
 }
 func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
 	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, &(**x1))
+		f.cogenEnc7(enc, *x1)
 	}
 }
 func (f *transferFrame) cogenDec5(dec *stackless.Decoder, x1 **Person) {
@@ -561,7 +561,7 @@ func (f *transferFrame) cogenDec5(dec *stackless.Decoder, x1 **Person) {
 	case fresh:
 		*x1 = new(Person)
 		dec.Define(*x1)
-		f.cogenDec7(dec, &(**x1))
+		f.cogenDec7(dec, *x1)
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
@@ -704,7 +704,7 @@ func (f *auditFrame) DecodeState(dec *stackless.Decoder) {
 }
 func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 	if enc.Ref(*x1) {
-		f.cogenEnc3(enc, &(**x1))
+		f.cogenEnc3(enc, *x1)
 	}
 }
 func (f *auditFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
@@ -713,7 +713,7 @@ func (f *auditFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
 	case fresh:
 		*x1 = new(Person)
 		dec.Define(*x1)
-		f.cogenDec3(dec, &(**x1))
+		f.cogenDec3(dec, *x1)
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {

@@ -157,7 +157,7 @@ func (f *TallyFrame) cogenDec1(dec *stackless.Decoder, x1 *[]string) {
 }
 func (f *TallyFrame) cogenEnc2(enc *stackless.Encoder, x1 **x) {
 	if enc.Ref(*x1) {
-		f.cogenEnc4(enc, &(**x1))
+		f.cogenEnc4(enc, *x1)
 	}
 }
 func (f *TallyFrame) cogenDec2(dec *stackless.Decoder, x1 **x) {
@@ -166,7 +166,7 @@ func (f *TallyFrame) cogenDec2(dec *stackless.Decoder, x1 **x) {
 	case fresh:
 		*x1 = new(x)
 		dec.Define(*x1)
-		f.cogenDec4(dec, &(**x1))
+		f.cogenDec4(dec, *x1)
 	case p != nil:
 		q, ok := p.(*x)
 		if !ok {
