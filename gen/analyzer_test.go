@@ -10,8 +10,16 @@ import (
 // TestAnalyzer checks every diagnostic at its position (// want comments
 // in testdata/src/diag) and that correct code has none.
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), gen.Analyzer, "diag", "good", "shadow", "shadowtype", "durable")
+	results := analysistest.Run(t, analysistest.TestData(), gen.Analyzer, "diag", "good", "shadow", "shadowtype", "durable", "extuser")
 	for _, r := range results {
+		if r.Pass.Pkg.Path() == "extuser" {
+			// Calls of another package's marked functions are child frames.
+			good := r.Result.(*gen.Result).Funcs[0]
+			if !good.OK || good.Decl.Name.Name != "Good" {
+				t.Errorf("extuser.Good: ok=%v", good.OK)
+			}
+			continue
+		}
 		if r.Pass.Pkg.Path() != "good" {
 			continue
 		}
