@@ -21,6 +21,9 @@ type Postgres struct {
 	ctl []string // pg_ctl with its data directory, run as the owner
 }
 
+// ErrNoDatabase is StartPostgres's error when no PostgreSQL is installed.
+var ErrNoDatabase = errors.New("tfb: no PostgreSQL: set COGEN_PG_URL or install postgresql")
+
 // StartPostgres starts a throwaway server from the installed PostgreSQL
 // (Debian's /usr/lib/postgresql/N/bin), as the postgres user when run as
 // root (initdb refuses root). ErrNoDatabase if none is installed.

@@ -2,7 +2,6 @@ package tfb
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/runtime/cosync"
@@ -148,5 +147,5 @@ func stackfulOnly(w *cohttp.ResponseWriter, r *cohttp.Request) *noFrame { return
 type noFrame struct{ stackless.Base }
 
 func (*noFrame) Step(*stackless.Task) stackless.Status {
-	panic(fmt.Sprintf("tfb: the pgx handler runs on stackful coroutines only"))
+	panic("tfb: the pgx handler runs on stackful coroutines only")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/valyala/fasthttp"
 )
@@ -72,7 +73,8 @@ func Serve(kind, url string, poolSize int) (*Running, error) {
 		r, err := serveLoop(func(l *loop.Loop, lfd int) (func(), func() error) {
 			if kind == CohttpStackless {
 				s := cohttp.ServeStackless(l, lfd, nativeRouter, serverLimits)
-				return func() {}, func() error { return s.Shutdown(time.Second) }
+				closer := func() { stackless.Run(l, stackless.Spawn(l, pg.NewPoolCloseFrame(nativePool))) }
+				return closer, func() error { return s.Shutdown(time.Second) }
 			}
 			env := stackful.NewEnvOn(l)
 			s := cohttp.ServeStackful(env, lfd, nativeRouter, serverLimits)

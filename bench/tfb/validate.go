@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -194,7 +193,3 @@ func (v *validator) fortunes() {
 		v.errorf("/fortunes: messages %q, want %q (sorted, the added one included)", msgs, want)
 	}
 }
-
-// ErrNoDatabase is returned by FindDatabase when there is neither a URL
-// nor a PostgreSQL installation to start.
-var ErrNoDatabase = errors.New("tfb: no PostgreSQL: set COGEN_PG_URL or install postgresql")

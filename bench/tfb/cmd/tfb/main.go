@@ -258,11 +258,12 @@ func startChild(server, url string, pool int) (*exec.Cmd, string, error) {
 		cmd.Wait()
 		return nil, "", fmt.Errorf("%s: no address from the server (%q, %v)", server, line, err)
 	}
-	_ = stdin // closed by stopChild through cmd.Wait's cleanup
 	children[cmd] = stdin
 	return cmd, addr, nil
 }
 
+// children holds each running child's standard input: closing it ends
+// the child.
 var children = map[*exec.Cmd]io.Closer{}
 
 // stopChild closes the child's standard input, which ends it, and waits.
