@@ -92,36 +92,51 @@ func TestMemoryBlockedOnChan(t *testing.T) {
 // same), its record and the 24-byte home of its operation slot; before the
 // slot had a home of its own it was 240 (the coroutine's 160-byte rarely
 // used state).
+//
+// The same coroutines are measured in both waits: each yields, the heap is
+// measured, then each is resumed into the receive and the heap measured
+// again. Two populations of coroutines, one per wait, would differ by the
+// runtime's goroutine records too (about 450 bytes each), which a new
+// goroutine takes from the runtime's free list when an earlier one has
+// exited and allocates otherwise: with 1,000 goroutines exited before the
+// test, the second population found fewer free records than the first and
+// the difference was 204 bytes, 399 with 3,000 (what earlier tests, more
+// of them under -count and under load, leave on that list).
 func TestMemoryBlockedOnChanStackful(t *testing.T) {
 	const n = 5_000
-	per := func(c *cosync.Chan[int]) float64 {
-		e := NewEnv(t) // its Close unwinds the coroutines
-		cos := make([]*stackful.Co, n)
-		before := heapAlloc()
-		for i := range cos {
-			cos[i] = e.E.Create(func(co *stackful.Co) {
-				if c == nil {
-					co.Yield()
-				} else {
-					c.Recv(co)
-				}
-			}, nil)
-			cos[i].Resume()
-		}
-		per := float64(heapAlloc()-before) / n
-		for _, co := range cos {
-			if co.Status() != stackful.Suspended {
-				t.Fatalf("coroutine %v, want suspended", co.Status())
-			}
-		}
-		runtime.KeepAlive(cos)
-		return per
+	e := NewEnv(t) // its Close unwinds the coroutines
+	c := cosync.NewChan[int](0)
+	cos := make([]*stackful.Co, n)
+	before := heapAlloc()
+	for i := range cos {
+		cos[i] = e.E.Create(func(co *stackful.Co) {
+			co.Yield()
+			c.Recv(co)
+		}, nil)
+		cos[i].Resume()
 	}
-	yield := per(nil)
-	recv := per(cosync.NewChan[int](0))
-	extra := recv - yield
-	t.Logf("a stackful coroutine blocked in Chan.Recv holds %.0f heap bytes, %.0f more than one in Yield (record, slot home)", recv, extra)
+	yielded := heapAlloc()
+	for _, co := range cos {
+		if co.Status() != stackful.Suspended {
+			t.Fatalf("coroutine %v, want suspended in Yield", co.Status())
+		}
+		co.Resume()
+	}
+	recv := heapAlloc()
+	for _, co := range cos {
+		if co.Status() != stackful.Suspended {
+			t.Fatalf("coroutine %v, want suspended in Recv", co.Status())
+		}
+	}
+	runtime.KeepAlive(cos)
+	extra := float64(int64(recv)-int64(yielded)) / n
+	t.Logf("a stackful coroutine blocked in Chan.Recv holds %.0f heap bytes, %.0f more than in Yield (record, slot home)", float64(int64(recv)-int64(before))/n, extra)
 	if extra > 80+24+32 {
 		t.Fatalf("%.0f bytes per blocked receiver beyond a yielded coroutine, want <= 136", extra)
+	}
+	for range n {
+		if !c.TrySend(1) {
+			t.Fatal("a receiver is missing")
+		}
 	}
 }
