@@ -195,11 +195,15 @@ func (t *Task) chain() []Frame {
 }
 
 // sleepDeadline returns the wall-clock time at which a sleeping t wakes:
-// its timer's deadline, or now if the timer has fired already.
+// its timer's deadline, or now if the timer has fired already. The loop
+// clock is read before the wall clock: a pause between the two reads (the
+// thread preempted) then moves the recorded deadline later, never earlier,
+// so a restored sleep may end late, as any timer may, but never early.
 func sleepDeadline(t *Task) time.Time {
+	loopNow := t.Loop().Now()
 	now := time.Now()
 	if d, ok := t.w.Deadline(); ok {
-		return now.Add(d - t.Loop().Now())
+		return now.Add(d - loopNow)
 	}
 	return now
 }

@@ -384,37 +384,59 @@ func TestDurableSleepDeadline(t *testing.T) {
 	}
 }
 
-// TestDurableRemainingSleep: a snapshot of a long sleep restored at once
-// sleeps what was left, no more, and the retried Sleep does not sleep
-// again.
+// TestDurableRemainingSleep: a snapshot of a sleep carries its deadline,
+// not its length: restored at once, a task sleeps what was left of the
+// sleep, no more, and wakes no earlier than the deadline; the retried Sleep
+// does not sleep again.
+//
+// Nothing here is a guess about how soon a loop gets a core: the first
+// part compares deadlines, not times slept (one second passes between the
+// sleep's start and the restore, so sleeping the whole hour again would put
+// the restored deadline a second or more after the original; reading the
+// clocks takes microseconds, and the bound is half a second); the second
+// runs a short sleep to its end and checks only that it did not end early
+// and that the frame finished once.
 func TestDurableRemainingSleep(t *testing.T) {
-	l, _ := tracedLoop(t)
-	job := &sleeperFrame{d: 400 * time.Millisecond}
-	task := Spawn(l, job)
+	const gap = time.Second
+	l := newLoop(t)
+	long := Spawn(l, &sleeperFrame{d: time.Hour})
 	if err := l.RunOnce(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond)
-	data, err := Snapshot(task)
+	want := sleepDeadline(long)
+	time.Sleep(gap)
+	data, err := Snapshot(long)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l2 := newLoop(t)
+	rt, err := Restore(newLoop(t), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := sleepDeadline(rt).Sub(want); d < -gap/2 || d > gap/2 {
+		t.Fatalf("restored sleeper's deadline is %v from the original's, want within %v (the whole sleep again: %v or more)", d, gap/2, gap)
+	}
+
+	sleeperRuns = 0
+	const d = 200 * time.Millisecond
 	start := time.Now()
-	rt, err := Restore(l2, data)
+	task := Spawn(l, &sleeperFrame{d: d})
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if data, err = Snapshot(task); err != nil {
+		t.Fatal(err)
+	}
+	rt, err = Restore(newLoop(t), data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run(t, l2, 10*time.Second, rt)
-	el := time.Since(start)
-	if el >= 400*time.Millisecond {
-		t.Fatalf("restored sleeper slept %v: the whole sleep again", el)
+	run(t, rt.Loop(), 10*time.Second, rt)
+	if el := time.Since(start); el < d {
+		t.Fatalf("restored sleeper woke %v after the sleep began, before its %v deadline", el, d)
 	}
-	if el < 100*time.Millisecond {
-		t.Fatalf("restored sleeper slept %v of the ~200ms left", el)
-	}
-	if n := sleeperRuns; n != 1 {
-		t.Fatalf("sleeper finished %d times", n)
+	if sleeperRuns != 1 {
+		t.Fatalf("sleeper finished %d times, want 1", sleeperRuns)
 	}
 }
 
