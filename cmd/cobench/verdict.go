@@ -225,7 +225,11 @@ func writeVerdicts(w io.Writer, vs []Verdict) {
 			}
 			ms = append(ms, fmt.Sprintf("%s× better than %s (%s, ±%.0f %%)", strconv.FormatFloat(m.Factor, 'f', 2, 64), m.Model, verdict, m.Noise*100))
 		}
-		fmt.Fprintf(w, "- **%s** (%s; %s): **%s**, %s %s; %s\n", v.Group, v.Measure, dir, v.Winner, formatValue(v.Value), v.Unit, strings.Join(ms, "; "))
+		others := strings.Join(ms, "; ")
+		if len(ms) == 0 {
+			others = "no other model family can be measured here"
+		}
+		fmt.Fprintf(w, "- **%s** (%s; %s): **%s**, %s %s; %s\n", v.Group, v.Measure, dir, v.Winner, formatValue(v.Value), v.Unit, others)
 	}
 }
 

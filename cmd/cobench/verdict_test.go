@@ -140,6 +140,18 @@ func TestVerdicts(t *testing.T) {
 	}
 }
 
+// TestVerdictOneFamily: a group where only one model family can be
+// measured (durable: stackful, libco and goroutines cannot snapshot a
+// task) says so instead of ending its line on a dangling separator.
+func TestVerdictOneFamily(t *testing.T) {
+	var sb strings.Builder
+	writeVerdicts(&sb, []Verdict{{Group: "durable", Measure: "to bytes and back", Winner: "stackless Snapshot", Value: 897, Unit: "ns/op"}})
+	want := "- **durable** (to bytes and back; lower is better): **stackless Snapshot**, 897 ns/op; no other model family can be measured here\n"
+	if out := sb.String(); !strings.HasSuffix(out, want) {
+		t.Errorf("verdict line:\n%s\nwant it to end with:\n%s", out, want)
+	}
+}
+
 // TestWarnings: a load above the cores, a slow floor and retried rows are
 // each named, loudly, in the Markdown and the chart.
 func TestWarnings(t *testing.T) {
