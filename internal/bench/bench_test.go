@@ -16,6 +16,7 @@ import (
 
 func TestMain(m *testing.M) {
 	echoload.MaybeRunChild()
+	scaleChild()
 	time.Sleep(time.Millisecond) // the runtime's own poller opens its fds on first use: not a leak of the first test
 	os.Exit(m.Run())
 }
