@@ -142,7 +142,10 @@
 // [ErrChangedCode], naming the function. A task waiting on an fd, a Cond,
 // another task or a cosync object is refused ([ErrNotCarriable]). The
 // format and the versioning story are documented in durable.go; the frames'
-// encoding is generated (see gen's doc).
+// encoding is generated (see gen's doc). A value of a type the generated
+// encoding cannot carry on its own (a type of another package with
+// unexported fields, an interface such as error) is carried by a [Codec]:
+// a package-level variable of type Codec[T], which cogen finds by its type.
 //
 // # Several cores
 //

@@ -235,9 +235,17 @@ func tracedLoop(t testing.TB) (*loop.Loop, *[]string) {
 // k-th suspension and, queued ahead of the job, takes the snapshot before
 // the job steps again.
 func snapshotAt(t testing.TB, k int, job func() Frame) (data []byte, prefix []string, ok bool) {
+	data, prefix, ok, err := trySnapshotAt(t, k, job)
+	if err != nil {
+		t.Fatalf("Snapshot at suspension %d: %v", k, err)
+	}
+	return data, prefix, ok
+}
+
+// trySnapshotAt is snapshotAt returning the error of Snapshot.
+func trySnapshotAt(t testing.TB, k int, job func() Frame) (data []byte, prefix []string, ok bool, snapErr error) {
 	l, tr := tracedLoop(t)
 	var target *Task
-	var snapErr error
 	count := 0
 	stopper := Spawn(l, newFn(func(tk *Task, pc *int) Status {
 		switch *pc {
@@ -270,13 +278,10 @@ func snapshotAt(t testing.TB, k int, job func() Frame) (data []byte, prefix []st
 	target = Spawn(l, job())
 	run(t, l, 10*time.Second, target)
 	if count < k {
-		return nil, *tr, false
+		return nil, *tr, false, nil
 	}
 	run(t, l, 10*time.Second, stopper)
-	if snapErr != nil {
-		t.Fatalf("Snapshot at suspension %d: %v", k, snapErr)
-	}
-	return data, prefix, true
+	return data, prefix, true, snapErr
 }
 
 // TestDurableEverySuspension: for every suspension point k of a job, the
@@ -613,6 +618,9 @@ func FuzzRestore(f *testing.F) {
 		if ok {
 			f.Add(data)
 		}
+	}
+	if data, _, ok := snapshotAt(f, 2, func() Frame { return new(patternFrame) }); ok {
+		f.Add(data) // values carried by codecs (codec_test.go)
 	}
 	f.Add([]byte("CGDS"))
 	f.Add([]byte{})

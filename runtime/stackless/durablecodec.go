@@ -50,6 +50,12 @@ func (e *Encoder) String(s string) {
 	e.buf = append(e.buf, s...)
 }
 
+// bytes writes b as String writes a string.
+func (e *Encoder) bytes(b []byte) {
+	e.Uint(uint64(len(b)))
+	e.buf = append(e.buf, b...)
+}
+
 // Len writes the length of a slice or map: 0 for nil, n+1 otherwise, so
 // that nil and empty stay distinct.
 func (e *Encoder) Len(n int, isNil bool) {
@@ -94,7 +100,7 @@ func (e *Encoder) Binary(m encoding.BinaryMarshaler) {
 		e.Fail(fmt.Errorf("MarshalBinary of %T: %w", m, err))
 		return
 	}
-	e.String(string(b))
+	e.bytes(b)
 }
 
 // Callee writes a frame field that holds a child frame: 1 if it is the
@@ -223,18 +229,22 @@ func (d *Decoder) Float() float64 {
 }
 
 // String reads a length and that many bytes.
-func (d *Decoder) String() string {
+func (d *Decoder) String() string { return string(d.bytes()) }
+
+// bytes reads a length and returns that many bytes of the input, not
+// copied.
+func (d *Decoder) bytes() []byte {
 	n := d.Uint()
 	if d.err != nil {
-		return ""
+		return nil
 	}
 	if n > uint64(len(d.buf)) {
 		d.Fail(errTruncated)
-		return ""
+		return nil
 	}
-	s := string(d.buf[:n])
+	b := d.buf[:n:n]
 	d.buf = d.buf[n:]
-	return s
+	return b
 }
 
 // Len reads what [Encoder.Len] wrote. A length is bounded by the bytes
@@ -277,13 +287,15 @@ func (d *Decoder) Ref() (any, bool) {
 // reported new.
 func (d *Decoder) Define(p any) { d.ptrs = append(d.ptrs, p) }
 
-// Binary reads bytes written by [Encoder.Binary] into u.
+// Binary reads bytes written by [Encoder.Binary] into u. As its contract
+// says, UnmarshalBinary must copy the bytes it keeps: they are the
+// snapshot's. An error or a panic of UnmarshalBinary is recorded in d.
 func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
-	s := d.String()
+	b := d.bytes()
 	if d.err != nil {
 		return
 	}
-	if err := u.UnmarshalBinary([]byte(s)); err != nil {
+	if err := recovering(func() error { return u.UnmarshalBinary(b) }); err != nil {
 		d.Fail(fmt.Errorf("UnmarshalBinary of %T: %w", u, err))
 	}
 }
