@@ -70,7 +70,9 @@ type Func struct {
 	// Durable: marked //co:stackless durable; its frame can be snapshotted
 	// (durable.go).
 	Durable bool
-	plan    *plan
+	// codecs are the codecs a durable function's frame may use (codecs.go).
+	codecs codecView
+	plan   *plan
 	// lit is set for a function literal that suspends, rewritten as a frame
 	// of its own; lits are those of a marked function (nested ones
 	// included), in the order they were found.
@@ -173,6 +175,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	checkNames(pass, res.Funcs)
 	names, imported := newPkgNames(pass, res.Funcs), importedNames(pass)
+	codecs := findCodecs(pass)
 	for _, f := range res.Funcs {
 		if f.OK {
 			f.lits = &litSet{byNode: map[*ast.FuncLit]*Func{}, byObj: map[types.Object]*Func{}, defs: map[ast.Node]bool{}, pkg: names, imported: imported}
@@ -184,6 +187,7 @@ func run(pass *analysis.Pass) (any, error) {
 				f.OK = lf.OK
 			}
 			if f.OK && f.Durable {
+				f.codecs = codecView{set: codecs, test: isTestFile(pass.Fset, f.File)}
 				f.OK = checkDurable(pass, f)
 			}
 		}

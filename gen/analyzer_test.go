@@ -10,7 +10,7 @@ import (
 // TestAnalyzer checks every diagnostic at its position (// want comments
 // in testdata/src/diag) and that correct code has none.
 func TestAnalyzer(t *testing.T) {
-	results := analysistest.Run(t, analysistest.TestData(), gen.Analyzer, "diag", "good", "shadow", "shadowtype", "durable", "extuser")
+	results := analysistest.Run(t, analysistest.TestData(), gen.Analyzer, "diag", "good", "shadow", "shadowtype", "durable", "extuser", "codeclib", "codeclib2")
 	for _, r := range results {
 		if r.Pass.Pkg.Path() == "extuser" {
 			// Calls of another package's marked functions are child frames.

@@ -96,7 +96,7 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 		if v.boxed {
 			t = types.NewPointer(t)
 		}
-		if why := unencodable(pass.Pkg, t, map[types.Type]bool{}); why != "" {
+		if why := unencodable(pass.Pkg, f.codecs, t, map[types.Type]bool{}); why != "" {
 			report(v.pos, "%s (%s) lives in the frame, and %s", what, types.TypeString(v.typ, types.RelativeTo(pass.Pkg)), why)
 		}
 	}
@@ -119,22 +119,26 @@ func calleeDurable(fn *Func) bool {
 }
 
 // unencodable returns why values of type t cannot be encoded, or "".
-func unencodable(pkg *types.Package, t types.Type, seen map[types.Type]bool) string {
+func unencodable(pkg *types.Package, cv codecView, t types.Type, seen map[types.Type]bool) string {
 	t = types.Unalias(t)
-	if seen[t] {
+	if n, ok := t.(*types.Named); ok {
+		obj := n.Obj()
+		if obj.Pkg() != nil && obj.Parent() != obj.Pkg().Scope() {
+			return fmt.Sprintf("%s is declared inside a function, where the encoder cannot name it", obj.Name())
+		}
+		if obj.Pkg() != nil && obj.Pkg() != pkg && !obj.Exported() {
+			return fmt.Sprintf("%s.%s is not exported, and the encoder cannot name it", obj.Pkg().Name(), obj.Name())
+		}
+	}
+	if why := cv.ambiguity(t); why != "" {
+		return why
+	}
+	if seen[t] || cv.codec(t) != nil || isBinaryCodec(t) {
 		return ""
 	}
 	seen[t] = true
-	if isBinaryCodec(t) {
-		return ""
-	}
-	if n, ok := t.(*types.Named); ok {
-		if n.TypeParams() != nil || n.TypeArgs() != nil {
-			return fmt.Sprintf("the generic type %s cannot be encoded", n.Obj().Name())
-		}
-		if obj := n.Obj(); obj.Pkg() != nil && obj.Parent() != obj.Pkg().Scope() {
-			return fmt.Sprintf("%s is declared inside a function, where the encoder cannot name it", obj.Name())
-		}
+	if n, ok := t.(*types.Named); ok && (n.TypeParams() != nil || n.TypeArgs() != nil) {
+		return fmt.Sprintf("the generic type %s cannot be encoded field by field (%s)", n.Obj().Name(), codecHint(pkg, t))
 	}
 	name := types.TypeString(t, types.RelativeTo(pkg))
 	switch u := t.Underlying().(type) {
@@ -147,16 +151,16 @@ func unencodable(pkg *types.Package, t types.Type, seen map[types.Type]bool) str
 		}
 		return fmt.Sprintf("%s cannot be encoded", name)
 	case *types.Slice:
-		return unencodable(pkg, u.Elem(), seen)
+		return unencodable(pkg, cv, u.Elem(), seen)
 	case *types.Array:
-		return unencodable(pkg, u.Elem(), seen)
+		return unencodable(pkg, cv, u.Elem(), seen)
 	case *types.Pointer:
-		return unencodable(pkg, u.Elem(), seen)
+		return unencodable(pkg, cv, u.Elem(), seen)
 	case *types.Map:
-		if why := unencodable(pkg, u.Key(), seen); why != "" {
+		if why := unencodable(pkg, cv, u.Key(), seen); why != "" {
 			return why
 		}
-		return unencodable(pkg, u.Elem(), seen)
+		return unencodable(pkg, cv, u.Elem(), seen)
 	case *types.Struct:
 		for i := range u.NumFields() {
 			fld := u.Field(i)
@@ -164,9 +168,9 @@ func unencodable(pkg *types.Package, t types.Type, seen map[types.Type]bool) str
 				continue
 			}
 			if !fld.Exported() && fld.Pkg() != pkg {
-				return fmt.Sprintf("%s has unexported fields of another package (field %s) and does not implement encoding.BinaryMarshaler and BinaryUnmarshaler", name, fld.Name())
+				return fmt.Sprintf("%s has unexported fields of another package (field %s) and does not implement encoding.BinaryMarshaler and BinaryUnmarshaler: %s", name, fld.Name(), codecHint(pkg, t))
 			}
-			if why := unencodable(pkg, fld.Type(), seen); why != "" {
+			if why := unencodable(pkg, cv, fld.Type(), seen); why != "" {
 				return why
 			}
 		}
@@ -174,9 +178,9 @@ func unencodable(pkg *types.Package, t types.Type, seen map[types.Type]bool) str
 	case *types.Chan:
 		return fmt.Sprintf("a channel (%s) cannot be carried in a snapshot", name)
 	case *types.Signature:
-		return fmt.Sprintf("a func (%s) cannot be carried in a snapshot", name)
+		return fmt.Sprintf("a func (%s) cannot be carried in a snapshot (unless a codec carries it: %s)", name, codecHint(pkg, t))
 	case *types.Interface:
-		return fmt.Sprintf("an interface (%s) cannot be encoded: its dynamic type is not known", name)
+		return fmt.Sprintf("an interface (%s) cannot be encoded: its dynamic type is not known (%s)", name, codecHint(pkg, t))
 	}
 	return fmt.Sprintf("%s cannot be encoded", name)
 }
@@ -209,6 +213,7 @@ type durableCodec struct {
 	fn      *Func
 	frame   string
 	helpers []types.Type // by helper number - 1
+	codecs  codecView
 	// locals maps the names of the generated methods' parameters and
 	// locals to names that neither a package-level name nor an import
 	// of the generated file can be captured by.
@@ -227,6 +232,7 @@ func (c *durableCodec) id(base string) *jen.Statement {
 			name = fmt.Sprintf("%s%d", base, i)
 		}
 		c.locals[base] = name
+		c.e.durableLocals[name] = true
 	}
 	return jen.Id(name)
 }
@@ -235,7 +241,7 @@ func (c *durableCodec) id(base string) *jen.Statement {
 // frame; step is its Step body, which the fingerprint hashes.
 func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 	p := fn.plan
-	c := &durableCodec{e: e, fn: fn, frame: fn.FrameName, locals: map[string]string{}}
+	c := &durableCodec{e: e, fn: fn, frame: fn.FrameName, locals: map[string]string{}, codecs: fn.codecs}
 	regName := e.pkg.Path() + "." + name
 	fields := durableFields(p)
 	fp := c.fingerprint(step, fields)
@@ -336,10 +342,14 @@ func (c *durableCodec) fingerprint(step []jen.Code, fields []*variable) uint64 {
 	return binary.LittleEndian.Uint64(sum[:8])
 }
 
-// schema describes the layout of t as the encoder sees it.
+// schema describes the layout of t as the encoder sees it: for a type a
+// codec serves, the codec's name (what Marshal writes is not known).
 func (c *durableCodec) schema(t types.Type, seen map[types.Type]bool) string {
 	t = types.Unalias(t)
 	qual := func(t types.Type) string { return types.TypeString(t, nil) }
+	if cv := c.codecs.codec(t); cv != nil {
+		return "codec(" + cv.id() + ")" + qual(t)
+	}
 	if n, ok := t.(*types.Named); ok {
 		if isBinaryCodec(t) {
 			return "binary(" + qual(t) + ")"
@@ -384,8 +394,8 @@ func (c *durableCodec) helperIndex(t types.Type) int {
 
 // basic returns t's basic underlying type if values of t are encoded
 // inline, else nil.
-func basic(t types.Type) *types.Basic {
-	if isBinaryCodec(t) {
+func (c *durableCodec) basic(t types.Type) *types.Basic {
+	if c.codecs.codec(t) != nil || isBinaryCodec(t) {
 		return nil
 	}
 	b, _ := t.Underlying().(*types.Basic)
@@ -400,7 +410,7 @@ func (c *durableCodec) enc(t types.Type, lv func() *jen.Statement) jen.Code {
 // encAt is enc with addr, if not nil, the expression of lv's address
 // (written instead of &lv, which staticcheck reports when lv is *p).
 func (c *durableCodec) encAt(t types.Type, lv, addr func() *jen.Statement) jen.Code {
-	b := basic(t)
+	b := c.basic(t)
 	if b == nil {
 		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenEnc%d", c.helperIndex(t))).Call(c.id("enc"), addressOf(lv, addr))
 	}
@@ -431,7 +441,7 @@ func (c *durableCodec) dec(t types.Type, lv func() *jen.Statement) jen.Code {
 
 // decAt is dec with addr as in encAt.
 func (c *durableCodec) decAt(t types.Type, lv, addr func() *jen.Statement) jen.Code {
-	b := basic(t)
+	b := c.basic(t)
 	if b == nil {
 		return jen.Id(c.fn.plan.recv).Dot(fmt.Sprintf("cogenDec%d", c.helperIndex(t))).Call(c.id("dec"), addressOf(lv, addr))
 	}
@@ -469,7 +479,11 @@ func (c *durableCodec) helper(n int) {
 	T := func() *jen.Statement { return c.e.typ(t) }
 	x := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("x"))) }
 	var enc, dec []jen.Code
-	if isBinaryCodec(t) {
+	if cv := c.codecs.codec(t); cv != nil {
+		ref := func() *jen.Statement { return jen.Op("&").Add(c.e.varRef(cv.v)) }
+		enc = append(enc, c.e.gq(stacklessPath, "EncodeWith").Call(c.id("enc"), ref(), c.id("x")))
+		dec = append(dec, c.e.gq(stacklessPath, "DecodeWith").Call(c.id("dec"), ref(), c.id("x")))
+	} else if isBinaryCodec(t) {
 		enc = append(enc, c.id("enc").Dot("Binary").Call(c.id("x")))
 		dec = append(dec, c.id("dec").Dot("Binary").Call(c.id("x")))
 	} else {

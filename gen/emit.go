@@ -39,6 +39,10 @@ type emitter struct {
 	// names invented while rendering avoid them).
 	imports     map[string]string
 	importNames map[string]bool
+	// durableLocals are the names the durable encoding methods of the
+	// file give their parameters and locals (durableCodec.id): an import
+	// chosen after them must not take one.
+	durableLocals map[string]bool
 	funcs       []*Func  // the marked functions of the file
 	pkgNames    pkgNames // package-level names
 	// cur is the source line the generated text being rendered maps to,
@@ -66,7 +70,7 @@ func (e *emitter) qualPath(path, name, sel string) *jen.Statement {
 		return jen.Id(sel)
 	}
 	if _, ok := e.imports[path]; !ok {
-		chosen := importName(name, e.pkgNames, e.importNames, e.funcs)
+		chosen := importName(name, e.pkgNames, e.importNames, e.durableLocals, e.funcs)
 		e.imports[path] = chosen
 		e.importNames[chosen] = true
 		if chosen == name {
@@ -76,6 +80,11 @@ func (e *emitter) qualPath(path, name, sel string) *jen.Statement {
 		}
 	}
 	return jen.Qual(path, sel)
+}
+
+// varRef names a package-level variable, of this package or another.
+func (e *emitter) varRef(v *types.Var) *jen.Statement {
+	return e.qualPath(v.Pkg().Path(), v.Pkg().Name(), v.Name())
 }
 
 // gq names sel in one of genPackages.
@@ -170,7 +179,7 @@ func generateFile(fset *token.FileSet, pkg *types.Package, af *ast.File, src str
 			out, err = nil, fmt.Errorf("cogen: internal error generating code for %s: %v", filepath.Base(src), r)
 		}
 	}()
-	e := &emitter{fset: fset, pkg: pkg, srcName: filepath.Base(src), imports: map[string]string{}, importNames: map[string]bool{}, funcs: funcs}
+	e := &emitter{fset: fset, pkg: pkg, srcName: filepath.Base(src), imports: map[string]string{}, importNames: map[string]bool{}, durableLocals: map[string]bool{}, funcs: funcs}
 	for _, fn := range funcs {
 		e.pkgNames = fn.lits.pkg
 		fn.plan.names.imports = e.importNames

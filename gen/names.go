@@ -159,9 +159,9 @@ func (n *namer) fresh(base string) string {
 // importName chooses the name of an import of the generated file of funcs
 // for a package named name: its own name if free, else name1, name2...
 // (see the naming rule above).
-func importName(name string, pkg pkgNames, chosen map[string]bool, funcs []*Func) string {
+func importName(name string, pkg pkgNames, chosen, locals map[string]bool, funcs []*Func) string {
 	free := func(s string) bool {
-		if token.IsKeyword(s) || types.Universe.Lookup(s) != nil || pkg[s] || chosen[s] {
+		if token.IsKeyword(s) || types.Universe.Lookup(s) != nil || pkg[s] || chosen[s] || locals[s] {
 			return false
 		}
 		for _, fn := range funcs {

@@ -48,13 +48,13 @@ func channels(co *stackful.Co) int {
 }
 
 //co:stackless durable
-func funcs(co *stackful.Co, f func() int) int { // want `durable function funcs: f \(func\(\) int\) lives in the frame, and a func`
+func funcs(co *stackful.Co, f func() int) int { // want `durable function funcs: f \(func\(\) int\) lives in the frame, and a func \(func\(\) int\) cannot be carried in a snapshot \(unless a codec carries it: declare a package-level variable of type stackless.Codec\[func\(\) int\] to carry it\)`
 	co.Gosched()
 	return f()
 }
 
 //co:stackless durable
-func errs(co *stackful.Co) error { // want `durable function errs: a result \(error\) lives in the frame, and an interface \(error\) cannot be encoded`
+func errs(co *stackful.Co) error { // want `durable function errs: a result \(error\) lives in the frame, and an interface \(error\) cannot be encoded: its dynamic type is not known \(declare a package-level variable of type stackless.Codec\[error\] to carry it\)`
 	err := os.ErrClosed // want `durable function errs: err \(error\) lives in the frame`
 	co.Gosched()
 	return err
@@ -67,7 +67,7 @@ func pointers(co *stackful.Co, p unsafe.Pointer) uintptr { // want `durable func
 }
 
 //co:stackless durable
-func files(co *stackful.Co, f *os.File) string { // want `durable function files: f \(\*os.File\) lives in the frame, and os.File has unexported fields of another package`
+func files(co *stackful.Co, f *os.File) string { // want `durable function files: f \(\*os.File\) lives in the frame, and os.File has unexported fields of another package \(field file\) and does not implement encoding.BinaryMarshaler and BinaryUnmarshaler: declare a package-level variable of type stackless.Codec\[os.File\] to carry it`
 	co.Gosched()
 	return f.Name()
 }
