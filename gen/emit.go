@@ -43,8 +43,8 @@ type emitter struct {
 	// file give their parameters and locals (durableCodec.id): an import
 	// chosen after them must not take one.
 	durableLocals map[string]bool
-	funcs       []*Func  // the marked functions of the file
-	pkgNames    pkgNames // package-level names
+	funcs         []*Func  // the marked functions of the file
+	pkgNames      pkgNames // package-level names
 	// cur is the source line the generated text being rendered maps to,
 	// 0 if unknown (after code that spans generated lines). Rendering
 	// runs in the order of the output, so that line and at can tell
