@@ -159,21 +159,21 @@ func (f *LedgerFrame) EncodeState(enc *stackless.Encoder) {
 }
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *LedgerFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 6, 8)
-	f.n1 = int(dec.IntN(64))
-	f.r = string(dec.String())
-	f.cogenDec1(dec, &f.alice)
-	f.cogenDec1(dec, &f.bob)
-	f.cogenDec2(dec, &f.accts)
-	f.cogenDec3(dec, &f.history)
-	f.i = int(dec.IntN(64))
-	f.cogenDec4(dec, &f.from)
-	f.cogenDec4(dec, &f.to)
-	if c := dec.Callee(); c != nil {
+func (f *LedgerFrame) DecodeState(dec1 *stackless.Decoder) {
+	dec1.CheckPC(f.PC, 0, 6, 8)
+	f.n1 = int(dec1.IntN(64))
+	f.r = string(dec1.String())
+	f.cogenDec1(dec1, &f.alice)
+	f.cogenDec1(dec1, &f.bob)
+	f.cogenDec2(dec1, &f.accts)
+	f.cogenDec3(dec1, &f.history)
+	f.i = int(dec1.IntN(64))
+	f.cogenDec4(dec1, &f.from)
+	f.cogenDec4(dec1, &f.to)
+	if c := dec1.Callee(); c != nil {
 		x1, ok := c.(*transferFrame)
 		if !ok {
-			dec.WrongType("*transferFrame", c)
+			dec1.WrongType("*transferFrame", c)
 			return
 		}
 		f.callTransfer = x1
@@ -184,17 +184,17 @@ func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 		f.cogenEnc5(enc, *x1)
 	}
 }
-func (f *LedgerFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
-	p, fresh := dec.Ref()
+func (f *LedgerFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
+	p, fresh := dec1.Ref()
 	switch {
 	case fresh:
 		*x1 = new(Person)
-		dec.Define(*x1)
-		f.cogenDec5(dec, *x1)
+		dec1.Define(*x1)
+		f.cogenDec5(dec1, *x1)
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
 			return
 		}
 		*x1 = q
@@ -206,18 +206,18 @@ func (f *LedgerFrame) cogenEnc2(enc *stackless.Encoder, x1 *[]*Account) {
 		f.cogenEnc4(enc, &(*x1)[i])
 	}
 }
-func (f *LedgerFrame) cogenDec2(dec *stackless.Decoder, x1 *[]*Account) {
-	n1 := dec.Len()
+func (f *LedgerFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[]*Account) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
 	}
 	*x1 = make([]*Account, n1)
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		f.cogenDec4(dec, &(*x1)[i])
+		f.cogenDec4(dec1, &(*x1)[i])
 	}
 }
 func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x1 *map[string][]int64) {
@@ -227,8 +227,8 @@ func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x1 *map[string][]int64) 
 		f.cogenEnc6(enc, &v)
 	}
 }
-func (f *LedgerFrame) cogenDec3(dec *stackless.Decoder, x1 *map[string][]int64) {
-	n1 := dec.Len()
+func (f *LedgerFrame) cogenDec3(dec1 *stackless.Decoder, x1 *map[string][]int64) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -237,9 +237,9 @@ func (f *LedgerFrame) cogenDec3(dec *stackless.Decoder, x1 *map[string][]int64) 
 	for range n1 {
 		var k1 string
 		var v []int64
-		k1 = string(dec.String())
-		f.cogenDec6(dec, &v)
-		if dec.Err() != nil {
+		k1 = string(dec1.String())
+		f.cogenDec6(dec1, &v)
+		if dec1.Err() != nil {
 			return
 		}
 		(*x1)[k1] = v
@@ -250,17 +250,17 @@ func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x1 **Account) {
 		f.cogenEnc7(enc, *x1)
 	}
 }
-func (f *LedgerFrame) cogenDec4(dec *stackless.Decoder, x1 **Account) {
-	p, fresh := dec.Ref()
+func (f *LedgerFrame) cogenDec4(dec1 *stackless.Decoder, x1 **Account) {
+	p, fresh := dec1.Ref()
 	switch {
 	case fresh:
 		*x1 = new(Account)
-		dec.Define(*x1)
-		f.cogenDec7(dec, *x1)
+		dec1.Define(*x1)
+		f.cogenDec7(dec1, *x1)
 	case p != nil:
 		q, ok := p.(*Account)
 		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
 			return
 		}
 		*x1 = q
@@ -271,10 +271,10 @@ func (f *LedgerFrame) cogenEnc5(enc *stackless.Encoder, x1 *Person) {
 	enc.Float(float64(x1.Score))
 	f.cogenEnc1(enc, &x1.Next)
 }
-func (f *LedgerFrame) cogenDec5(dec *stackless.Decoder, x1 *Person) {
-	x1.Name = string(dec.String())
-	x1.Score = float64(dec.Float())
-	f.cogenDec1(dec, &x1.Next)
+func (f *LedgerFrame) cogenDec5(dec1 *stackless.Decoder, x1 *Person) {
+	x1.Name = string(dec1.String())
+	x1.Score = float64(dec1.Float())
+	f.cogenDec1(dec1, &x1.Next)
 }
 func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int64) {
 	enc.Len(len((*x1)), (*x1) == nil)
@@ -282,18 +282,18 @@ func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int64) {
 		enc.Int(int64((*x1)[i]))
 	}
 }
-func (f *LedgerFrame) cogenDec6(dec *stackless.Decoder, x1 *[]int64) {
-	n1 := dec.Len()
+func (f *LedgerFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int64) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
 	}
 	*x1 = make([]int64, n1)
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = int64(dec.IntN(64))
+		(*x1)[i] = int64(dec1.IntN(64))
 	}
 }
 func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x1 *Account) {
@@ -304,13 +304,13 @@ func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x1 *Account) {
 	f.cogenEnc1(enc, &x1.owner)
 	f.cogenEnc10(enc, &x1.created)
 }
-func (f *LedgerFrame) cogenDec7(dec *stackless.Decoder, x1 *Account) {
-	x1.name = string(dec.String())
-	x1.balance = int64(dec.IntN(64))
-	f.cogenDec8(dec, &x1.tags)
-	f.cogenDec9(dec, &x1.limits)
-	f.cogenDec1(dec, &x1.owner)
-	f.cogenDec10(dec, &x1.created)
+func (f *LedgerFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Account) {
+	x1.name = string(dec1.String())
+	x1.balance = int64(dec1.IntN(64))
+	f.cogenDec8(dec1, &x1.tags)
+	f.cogenDec9(dec1, &x1.limits)
+	f.cogenDec1(dec1, &x1.owner)
+	f.cogenDec10(dec1, &x1.created)
 }
 func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
@@ -318,18 +318,18 @@ func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]string) {
 		enc.String(string((*x1)[i]))
 	}
 }
-func (f *LedgerFrame) cogenDec8(dec *stackless.Decoder, x1 *[]string) {
-	n1 := dec.Len()
+func (f *LedgerFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]string) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
 	}
 	*x1 = make([]string, n1)
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = string(dec.String())
+		(*x1)[i] = string(dec1.String())
 	}
 }
 func (f *LedgerFrame) cogenEnc9(enc *stackless.Encoder, x1 *[2]uint16) {
@@ -337,19 +337,19 @@ func (f *LedgerFrame) cogenEnc9(enc *stackless.Encoder, x1 *[2]uint16) {
 		enc.Uint(uint64((*x1)[i]))
 	}
 }
-func (f *LedgerFrame) cogenDec9(dec *stackless.Decoder, x1 *[2]uint16) {
+func (f *LedgerFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[2]uint16) {
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = uint16(dec.UintN(16))
+		(*x1)[i] = uint16(dec1.UintN(16))
 	}
 }
 func (f *LedgerFrame) cogenEnc10(enc *stackless.Encoder, x1 *time.Time) {
 	enc.Binary(x1)
 }
-func (f *LedgerFrame) cogenDec10(dec *stackless.Decoder, x1 *time.Time) {
-	dec.Binary(x1)
+func (f *LedgerFrame) cogenDec10(dec1 *stackless.Decoder, x1 *time.Time) {
+	dec1.Binary(x1)
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0xffe2f1af03aced4c), func() stackless.DurableFrame {
@@ -465,16 +465,16 @@ func (f *transferFrame) EncodeState(enc *stackless.Encoder) {
 }
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *transferFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1, 2, 4)
-	f.cogenDec1(dec, &f.from)
-	f.cogenDec1(dec, &f.to)
-	f.amount = int64(dec.IntN(64))
-	f.r = int64(dec.IntN(64))
-	if c := dec.Callee(); c != nil {
+func (f *transferFrame) DecodeState(dec1 *stackless.Decoder) {
+	dec1.CheckPC(f.PC, 0, 1, 2, 4)
+	f.cogenDec1(dec1, &f.from)
+	f.cogenDec1(dec1, &f.to)
+	f.amount = int64(dec1.IntN(64))
+	f.r = int64(dec1.IntN(64))
+	if c := dec1.Callee(); c != nil {
 		x1, ok := c.(*auditFrame)
 		if !ok {
-			dec.WrongType("*auditFrame", c)
+			dec1.WrongType("*auditFrame", c)
 			return
 		}
 		f.callAudit = x1
@@ -485,17 +485,17 @@ func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x1 **Account) {
 		f.cogenEnc2(enc, *x1)
 	}
 }
-func (f *transferFrame) cogenDec1(dec *stackless.Decoder, x1 **Account) {
-	p, fresh := dec.Ref()
+func (f *transferFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Account) {
+	p, fresh := dec1.Ref()
 	switch {
 	case fresh:
 		*x1 = new(Account)
-		dec.Define(*x1)
-		f.cogenDec2(dec, *x1)
+		dec1.Define(*x1)
+		f.cogenDec2(dec1, *x1)
 	case p != nil:
 		q, ok := p.(*Account)
 		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
 			return
 		}
 		*x1 = q
@@ -509,13 +509,13 @@ func (f *transferFrame) cogenEnc2(enc *stackless.Encoder, x1 *Account) {
 	f.cogenEnc5(enc, &x1.owner)
 	f.cogenEnc6(enc, &x1.created)
 }
-func (f *transferFrame) cogenDec2(dec *stackless.Decoder, x1 *Account) {
-	x1.name = string(dec.String())
-	x1.balance = int64(dec.IntN(64))
-	f.cogenDec3(dec, &x1.tags)
-	f.cogenDec4(dec, &x1.limits)
-	f.cogenDec5(dec, &x1.owner)
-	f.cogenDec6(dec, &x1.created)
+func (f *transferFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Account) {
+	x1.name = string(dec1.String())
+	x1.balance = int64(dec1.IntN(64))
+	f.cogenDec3(dec1, &x1.tags)
+	f.cogenDec4(dec1, &x1.limits)
+	f.cogenDec5(dec1, &x1.owner)
+	f.cogenDec6(dec1, &x1.created)
 }
 func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
@@ -523,18 +523,18 @@ func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]string) {
 		enc.String(string((*x1)[i]))
 	}
 }
-func (f *transferFrame) cogenDec3(dec *stackless.Decoder, x1 *[]string) {
-	n1 := dec.Len()
+func (f *transferFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]string) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
 	}
 	*x1 = make([]string, n1)
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = string(dec.String())
+		(*x1)[i] = string(dec1.String())
 	}
 }
 func (f *transferFrame) cogenEnc4(enc *stackless.Encoder, x1 *[2]uint16) {
@@ -542,12 +542,12 @@ func (f *transferFrame) cogenEnc4(enc *stackless.Encoder, x1 *[2]uint16) {
 		enc.Uint(uint64((*x1)[i]))
 	}
 }
-func (f *transferFrame) cogenDec4(dec *stackless.Decoder, x1 *[2]uint16) {
+func (f *transferFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[2]uint16) {
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = uint16(dec.UintN(16))
+		(*x1)[i] = uint16(dec1.UintN(16))
 	}
 }
 func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
@@ -555,17 +555,17 @@ func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
 		f.cogenEnc7(enc, *x1)
 	}
 }
-func (f *transferFrame) cogenDec5(dec *stackless.Decoder, x1 **Person) {
-	p, fresh := dec.Ref()
+func (f *transferFrame) cogenDec5(dec1 *stackless.Decoder, x1 **Person) {
+	p, fresh := dec1.Ref()
 	switch {
 	case fresh:
 		*x1 = new(Person)
-		dec.Define(*x1)
-		f.cogenDec7(dec, *x1)
+		dec1.Define(*x1)
+		f.cogenDec7(dec1, *x1)
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
 			return
 		}
 		*x1 = q
@@ -574,18 +574,18 @@ func (f *transferFrame) cogenDec5(dec *stackless.Decoder, x1 **Person) {
 func (f *transferFrame) cogenEnc6(enc *stackless.Encoder, x1 *time.Time) {
 	enc.Binary(x1)
 }
-func (f *transferFrame) cogenDec6(dec *stackless.Decoder, x1 *time.Time) {
-	dec.Binary(x1)
+func (f *transferFrame) cogenDec6(dec1 *stackless.Decoder, x1 *time.Time) {
+	dec1.Binary(x1)
 }
 func (f *transferFrame) cogenEnc7(enc *stackless.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
 	enc.Float(float64(x1.Score))
 	f.cogenEnc5(enc, &x1.Next)
 }
-func (f *transferFrame) cogenDec7(dec *stackless.Decoder, x1 *Person) {
-	x1.Name = string(dec.String())
-	x1.Score = float64(dec.Float())
-	f.cogenDec5(dec, &x1.Next)
+func (f *transferFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Person) {
+	x1.Name = string(dec1.String())
+	x1.Score = float64(dec1.Float())
+	f.cogenDec5(dec1, &x1.Next)
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411), func() stackless.DurableFrame {
@@ -693,31 +693,31 @@ func (f *auditFrame) EncodeState(enc *stackless.Encoder) {
 }
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *auditFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 6)
-	f.cogenDec1(dec, &f.p)
-	f.amount = int64(dec.IntN(64))
-	f.cogenDec2(dec, &f.seen)
-	f.c = complex128(complex(dec.Float(), dec.Float()))
-	f.tmp = int(dec.IntN(64))
-	f.index = int(dec.IntN(64))
+func (f *auditFrame) DecodeState(dec1 *stackless.Decoder) {
+	dec1.CheckPC(f.PC, 0, 6)
+	f.cogenDec1(dec1, &f.p)
+	f.amount = int64(dec1.IntN(64))
+	f.cogenDec2(dec1, &f.seen)
+	f.c = complex128(complex(dec1.Float(), dec1.Float()))
+	f.tmp = int(dec1.IntN(64))
+	f.index = int(dec1.IntN(64))
 }
 func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 	if enc.Ref(*x1) {
 		f.cogenEnc3(enc, *x1)
 	}
 }
-func (f *auditFrame) cogenDec1(dec *stackless.Decoder, x1 **Person) {
-	p, fresh := dec.Ref()
+func (f *auditFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
+	p, fresh := dec1.Ref()
 	switch {
 	case fresh:
 		*x1 = new(Person)
-		dec.Define(*x1)
-		f.cogenDec3(dec, *x1)
+		dec1.Define(*x1)
+		f.cogenDec3(dec1, *x1)
 	case p != nil:
 		q, ok := p.(*Person)
 		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
 			return
 		}
 		*x1 = q
@@ -728,12 +728,12 @@ func (f *auditFrame) cogenEnc2(enc *stackless.Encoder, x1 *[3]bool) {
 		enc.Bool(bool((*x1)[i]))
 	}
 }
-func (f *auditFrame) cogenDec2(dec *stackless.Decoder, x1 *[3]bool) {
+func (f *auditFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[3]bool) {
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = bool(dec.Bool())
+		(*x1)[i] = bool(dec1.Bool())
 	}
 }
 func (f *auditFrame) cogenEnc3(enc *stackless.Encoder, x1 *Person) {
@@ -741,10 +741,10 @@ func (f *auditFrame) cogenEnc3(enc *stackless.Encoder, x1 *Person) {
 	enc.Float(float64(x1.Score))
 	f.cogenEnc1(enc, &x1.Next)
 }
-func (f *auditFrame) cogenDec3(dec *stackless.Decoder, x1 *Person) {
-	x1.Name = string(dec.String())
-	x1.Score = float64(dec.Float())
-	f.cogenDec1(dec, &x1.Next)
+func (f *auditFrame) cogenDec3(dec1 *stackless.Decoder, x1 *Person) {
+	x1.Name = string(dec1.String())
+	x1.Score = float64(dec1.Float())
+	f.cogenDec1(dec1, &x1.Next)
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x34f4d67d4baa04a0), func() stackless.DurableFrame {

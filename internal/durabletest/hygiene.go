@@ -1,7 +1,10 @@
 package durabletest
 
 import (
+	"strconv"
+
 	"github.com/cogen-go/cogen/runtime/stackful"
+	"github.com/cogen-go/cogen/runtime/stackless"
 )
 
 // Package-level names that are also the locals of the generated encoding
@@ -11,6 +14,19 @@ type (
 	n int
 	x struct{ counts map[k]n }
 )
+
+// dec is a codec named like the decoder parameter of the generated
+// methods, which cogen renames so that they still reach it: it carries the
+// counts of Tally (type n, whose values are otherwise written inline) as
+// decimal text.
+var dec = stackless.Codec[n]{
+	Marshal: func(x *n) ([]byte, error) { return strconv.AppendInt(nil, int64(*x), 10), nil },
+	Unmarshal: func(b []byte, x *n) error {
+		v, err := strconv.ParseInt(string(b), 10, 64)
+		*x = n(v)
+		return err
+	},
+}
 
 // Tally counts words, yielding between them, in a frame whose types are
 // named like the encoding methods' locals.

@@ -40,12 +40,12 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line hygiene.go:20
+//line hygiene.go:36
 			f.t = &x{counts: map[k]n{}}
-//line hygiene.go:22
+//line hygiene.go:38
 			f.tmp = f.words
 			f.tmp1 = len(f.tmp)
-//line hygiene.go:22
+//line hygiene.go:38
 			f.index = 0
 			fallthrough
 		case 1:
@@ -55,21 +55,21 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line hygiene.go:22
+//line hygiene.go:38
 			w = f.tmp[f.index]
-//line hygiene.go:23
+//line hygiene.go:39
 			if f.t.counts[k(w)] == 0 {
-//line hygiene.go:24
+//line hygiene.go:40
 				f.order = append(f.order, k(w))
 			}
-//line hygiene.go:26
+//line hygiene.go:42
 			f.t.counts[k(w)]++
-//line hygiene.go:27
+//line hygiene.go:43
 			logf("tally %s=%d", w, f.t.counts[k(w)])
 			f.PC = 6
 			fallthrough
 		case 6:
-//line hygiene.go:28
+//line hygiene.go:44
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
@@ -80,16 +80,16 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 4:
-//line hygiene.go:30
+//line hygiene.go:46
 			out = ""
-//line hygiene.go:31
+//line hygiene.go:47
 			for _, w := range f.order {
-//line hygiene.go:32
+//line hygiene.go:48
 				out += logfString("%s:%d ", w, f.t.counts[w])
 			}
-//line hygiene.go:34
+//line hygiene.go:50
 			logf("tally done %s", out)
-//line hygiene.go:35
+//line hygiene.go:51
 			f.r = out
 			return stackless.Done
 		default:
@@ -103,14 +103,14 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 func (f *TallyFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:28"
+		return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:44"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:19"
+	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:35"
 }
 
 // Durable returns the registered name and the layout fingerprint of Tally's frame (stackless.DurableFrame).
 func (f *TallyFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x601f971c6d0af6b8)
+	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xcc887de5f9ee0016)
 }
 
 // EncodeState writes the fields of Tally's frame into a snapshot (stackless.DurableFrame).
@@ -125,15 +125,15 @@ func (f *TallyFrame) EncodeState(enc *stackless.Encoder) {
 }
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *TallyFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 6)
-	f.cogenDec1(dec, &f.words)
-	f.r = string(dec.String())
-	f.cogenDec2(dec, &f.t)
-	f.cogenDec3(dec, &f.order)
-	f.cogenDec1(dec, &f.tmp)
-	f.tmp1 = int(dec.IntN(64))
-	f.index = int(dec.IntN(64))
+func (f *TallyFrame) DecodeState(dec1 *stackless.Decoder) {
+	dec1.CheckPC(f.PC, 0, 6)
+	f.cogenDec1(dec1, &f.words)
+	f.r = string(dec1.String())
+	f.cogenDec2(dec1, &f.t)
+	f.cogenDec3(dec1, &f.order)
+	f.cogenDec1(dec1, &f.tmp)
+	f.tmp1 = int(dec1.IntN(64))
+	f.index = int(dec1.IntN(64))
 }
 func (f *TallyFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
@@ -141,18 +141,18 @@ func (f *TallyFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
 		enc.String(string((*x1)[i]))
 	}
 }
-func (f *TallyFrame) cogenDec1(dec *stackless.Decoder, x1 *[]string) {
-	n1 := dec.Len()
+func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
 	}
 	*x1 = make([]string, n1)
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = string(dec.String())
+		(*x1)[i] = string(dec1.String())
 	}
 }
 func (f *TallyFrame) cogenEnc2(enc *stackless.Encoder, x1 **x) {
@@ -160,17 +160,17 @@ func (f *TallyFrame) cogenEnc2(enc *stackless.Encoder, x1 **x) {
 		f.cogenEnc4(enc, *x1)
 	}
 }
-func (f *TallyFrame) cogenDec2(dec *stackless.Decoder, x1 **x) {
-	p, fresh := dec.Ref()
+func (f *TallyFrame) cogenDec2(dec1 *stackless.Decoder, x1 **x) {
+	p, fresh := dec1.Ref()
 	switch {
 	case fresh:
 		*x1 = new(x)
-		dec.Define(*x1)
-		f.cogenDec4(dec, *x1)
+		dec1.Define(*x1)
+		f.cogenDec4(dec1, *x1)
 	case p != nil:
 		q, ok := p.(*x)
 		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/internal/durabletest.x", p)
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.x", p)
 			return
 		}
 		*x1 = q
@@ -182,35 +182,35 @@ func (f *TallyFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]k) {
 		enc.String(string((*x1)[i]))
 	}
 }
-func (f *TallyFrame) cogenDec3(dec *stackless.Decoder, x1 *[]k) {
-	n1 := dec.Len()
+func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
 	}
 	*x1 = make([]k, n1)
 	for i := range *x1 {
-		if dec.Err() != nil {
+		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = k(dec.String())
+		(*x1)[i] = k(dec1.String())
 	}
 }
 func (f *TallyFrame) cogenEnc4(enc *stackless.Encoder, x1 *x) {
 	f.cogenEnc5(enc, &x1.counts)
 }
-func (f *TallyFrame) cogenDec4(dec *stackless.Decoder, x1 *x) {
-	f.cogenDec5(dec, &x1.counts)
+func (f *TallyFrame) cogenDec4(dec1 *stackless.Decoder, x1 *x) {
+	f.cogenDec5(dec1, &x1.counts)
 }
 func (f *TallyFrame) cogenEnc5(enc *stackless.Encoder, x1 *map[k]n) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for k1, v := range *x1 {
 		enc.String(string(k1))
-		enc.Int(int64(v))
+		f.cogenEnc6(enc, &v)
 	}
 }
-func (f *TallyFrame) cogenDec5(dec *stackless.Decoder, x1 *map[k]n) {
-	n1 := dec.Len()
+func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
+	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -219,16 +219,22 @@ func (f *TallyFrame) cogenDec5(dec *stackless.Decoder, x1 *map[k]n) {
 	for range n1 {
 		var k1 k
 		var v n
-		k1 = k(dec.String())
-		v = n(dec.IntN(64))
-		if dec.Err() != nil {
+		k1 = k(dec1.String())
+		f.cogenDec6(dec1, &v)
+		if dec1.Err() != nil {
 			return
 		}
 		(*x1)[k1] = v
 	}
 }
+func (f *TallyFrame) cogenEnc6(enc *stackless.Encoder, x1 *n) {
+	stackless.EncodeWith(enc, &dec, x1)
+}
+func (f *TallyFrame) cogenDec6(dec1 *stackless.Decoder, x1 *n) {
+	stackless.DecodeWith(dec1, &dec, x1)
+}
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x601f971c6d0af6b8), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xcc887de5f9ee0016), func() stackless.DurableFrame {
 		return new(TallyFrame)
 	})
 }
