@@ -26,7 +26,7 @@ const childEnv = "COBENCH_CHILD"
 
 // A task is what one child process measures.
 type task struct {
-	Kind  string        // "memory", "idle", "sleep", "echo", "http", "http-wait" or "scale"
+	Kind  string        // "memory", "checkpoint", "idle", "sleep", "echo", "http", "http-wait" or "scale"
 	Mode  string        // the model or mode
 	N     int           // coroutines (memory, sleep) or connections (idle)
 	D     time.Duration // sleep duration, or load window (echo, http)
@@ -101,6 +101,8 @@ func (t task) run() (any, error) {
 	switch t.Kind {
 	case "memory":
 		return bench.Memory(t.Mode, t.N)
+	case "checkpoint":
+		return runCheckpointChild(t.N)
 	case "sleep":
 		return bench.Sleepers(t.Mode, t.N, t.D)
 	case "idle":

@@ -99,6 +99,8 @@ func TestQuick(t *testing.T) {
 		{"http", "stackful (cohttp server, its //co:stackless source)"}, {"http", "stackless (cohttp server, generated frames)"},
 		{"http", "stackful (cohttp, WaitHandler run on the coroutine)"}, {"http", "stackless (cohttp, WaitHandler's generated frame)"},
 		{"http", "net/http (time.Sleep in the handler)"},
+		{"durable", "stackless Snapshot"}, {"durable", "stackless Restore (scheduled on a loop)"},
+		{"durable", "stackless Snapshot + write + fsync"}, {"durable", "stackless read + Restore (every task then run and checked)"},
 		{"scale", "stackless (Group.Serve, generated EchoFrame), 1 loop"}, {"scale", "net/http, GOMAXPROCS=1"}, {"scale", "stackful (Group.ServeTCP, Echo)"},
 	} {
 		if !slices.ContainsFunc(rep.Rows, func(r Row) bool { return r.Group == want.group && r.Model == want.model }) {

@@ -41,6 +41,7 @@ type settings struct {
 	benchtime time.Duration // per micro benchmark run
 	rounds    int           // interleaved runs of every micro benchmark
 	memN      int           // suspended coroutines per memory row
+	durableN  int           // suspended durable tasks checkpointed to disk
 	sleepN    int           // sleeping coroutines
 	sleepD    time.Duration // their sleep
 	window    time.Duration // echo and HTTP load window
@@ -55,13 +56,14 @@ type settings struct {
 func settingsFor(o *options) settings {
 	s := settings{
 		benchtime: 150 * time.Millisecond, rounds: 5,
-		memN: 100_000, sleepN: 100_000, sleepD: time.Second,
+		memN: 100_000, durableN: 1_000_000, sleepN: 100_000, sleepD: time.Second,
 		window: 1500 * time.Millisecond, loads: 2, conns: []int{100, 1000}, httpConns: 100,
 	}
 	switch {
 	case o.quick:
 		s.benchtime, s.rounds = 40*time.Millisecond, 1
 		s.memN, s.sleepN, s.sleepD = 10_000, 10_000, 200*time.Millisecond
+		s.durableN = 100_000
 		s.window, s.loads = 400*time.Millisecond, 1
 	case o.long:
 		s.benchtime, s.rounds = 400*time.Millisecond, 5
@@ -106,11 +108,13 @@ func micros() []micro {
 		micro{"timers", tm, "time.AfterFunc + Stop", bench.AfterFuncStop, false, "Go: 182 ns"},
 	)
 	ms = append(ms, chanMicros()...) // chan.go
-	const dur = "durable task: to bytes and back (3 frames: maps, shared and cyclic pointers)"
-	ms = append(ms,
-		micro{"durable", dur, "stackless Snapshot", bench.DurableSnapshot, true, "stackful, libco, goroutines: not possible (a stack is not data)"},
-		micro{"durable", dur, "stackless Restore (scheduled on a loop)", bench.DurableRestore, false, ""},
-	)
+	for _, s := range bench.DurableShapes {
+		dur := "durable task to bytes and back: " + s.Desc
+		ms = append(ms,
+			micro{"durable", dur, "stackless Snapshot", func(b *testing.B) { bench.DurableSnapshot(b, s) }, true, "stackful, libco, goroutines: not possible (a stack is not data)"},
+			micro{"durable", dur, "stackless Restore (scheduled on a loop)", func(b *testing.B) { bench.DurableRestore(b, s) }, false, ""},
+		)
+	}
 	return ms
 }
 
@@ -140,6 +144,13 @@ func run(o *options) ([]Row, error) {
 			return nil, err
 		}
 		rows = insertCoroRows(rows, r)
+	}
+	if sel("durable") {
+		r, err := runCheckpoint(s, p) // durable.go
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
 	}
 	if sel("timers") {
 		r, err := runSleepers(s, p)

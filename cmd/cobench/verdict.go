@@ -14,7 +14,7 @@ import (
 const baseConvention = "Ratio: a row's value over its measure's base row in this run. The base is the Go way " +
 	"whenever the measure has one (goroutines, Go's net, net/http, time.Sleep or time.AfterFunc, go-redis on " +
 	"goroutines; iter.Pull where no goroutine row is measured; never a floor row), else the stackless row (the loop's wheel for " +
-	"timer add + cancel). Below 1 is better than the base, except for req/s and × rows, where above 1 is."
+	"timer add + cancel). Below 1 is better than the base, except for req/s, tasks/s and × rows, where above 1 is."
 
 // Families of models, for colours, bases and the verdict.
 const (
@@ -79,7 +79,7 @@ func chooseBases(rows []Row) {
 
 // higherIsBetter reports the direction of a unit: throughput and scaling
 // ratios grow, everything else (times, bytes, calls) shrinks.
-func higherIsBetter(unit string) bool { return unit == "req/s" || unit == "×" }
+func higherIsBetter(unit string) bool { return unit == "req/s" || unit == "tasks/s" || unit == "×" }
 
 // headline names, per group, the measure its verdict line judges: the first
 // measure of the group whose name contains it (else the group's first).

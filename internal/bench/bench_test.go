@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/internal/durabletest"
 	"github.com/cogen-go/cogen/internal/echoload"
+	"github.com/cogen-go/cogen/runtime/loop"
+	"github.com/cogen-go/cogen/runtime/stackless"
 )
 
 func TestMain(m *testing.M) {
@@ -179,5 +182,62 @@ func TestIdleConns(t *testing.T) {
 	}
 	if per["stackful"] > per["goroutine"]+512 {
 		t.Errorf("stackful %.0f B per idle connection, goroutine %.0f: the stackful stack grew", per["stackful"], per["goroutine"])
+	}
+}
+
+// TestDurableCheckpoint runs cobench's checkpoint body on 2,000 tasks:
+// every task restored from the file returns its own result, and the file
+// is gone afterwards.
+func TestDurableCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	r, err := DurableCheckpoint(2000, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.N != 2000 || r.Write <= 0 || r.Read <= 0 || r.BytesPerTask() < 20 || r.BytesPerTask() > 200 {
+		t.Fatalf("result %+v (%.1f bytes/task)", r, r.BytesPerTask())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("left in the directory: %v", ents)
+	}
+	t.Logf("%.1f bytes/task, write %v, read+restore %v", r.BytesPerTask(), r.Write, r.Read)
+}
+
+// TestDurableShapes: the task of every shape, suspended as the
+// benchmarks take it, restores from its snapshot on another loop and
+// finishes there with the result of an uninterrupted run.
+func TestDurableShapes(t *testing.T) {
+	blob := 0
+	for i := range 1024 {
+		blob += int(byte(1 + i))
+	}
+	want := map[string]int{"pair": 3, "blob": blob, "map": 100, "ledger": -1} // the ledger reports no result
+	for _, s := range DurableShapes {
+		l, err := loop.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := stackless.Snapshot(s.suspend(t, l))
+		l.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		l2, err := loop.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		task, err := stackless.Restore(l2, data)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		got := -1
+		durabletest.Finished = func(key, result int) { got = result }
+		task.Resume() // the shapes wait in Yield; the ledger in Gosched or Sleep
+		err = stackless.Run(l2, task)
+		durabletest.Finished = func(int, int) {}
+		l2.Close()
+		if err != nil || !task.Done() || got != want[s.Name] {
+			t.Errorf("%s (%d bytes): result %d, want %d (err %v)", s.Name, len(data), got, want[s.Name], err)
+		}
 	}
 }

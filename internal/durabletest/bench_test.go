@@ -8,5 +8,14 @@ import (
 
 // The bodies are internal/bench's, which cobench's durable group runs.
 
-func BenchmarkSnapshot(b *testing.B) { bench.DurableSnapshot(b) }
-func BenchmarkRestore(b *testing.B)  { bench.DurableRestore(b) }
+func BenchmarkDurableSnapshot(b *testing.B) {
+	for _, s := range bench.DurableShapes {
+		b.Run(s.Name, func(b *testing.B) { bench.DurableSnapshot(b, s) })
+	}
+}
+
+func BenchmarkDurableRestore(b *testing.B) {
+	for _, s := range bench.DurableShapes {
+		b.Run(s.Name, func(b *testing.B) { bench.DurableRestore(b, s) })
+	}
+}
