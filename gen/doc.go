@@ -307,25 +307,53 @@
 // one type to one value restore to one value, cycles included (slices that
 // share a backing array restore to separate arrays); types whose pointer
 // implements encoding.BinaryMarshaler and BinaryUnmarshaler (time.Time),
-// through those methods; and the frames of durable callees, of this
-// package or another. Integers are written as 64-bit varints.
+// through those methods; types that a registered codec serves (below); and
+// the frames of durable callees, of this package or another. Integers are
+// written as 64-bit varints.
+//
+// A registered codec is a package-level variable of type
+// runtime/stackless.Codec[T] (a Marshal and an Unmarshal function; its doc
+// states their contract). cogen finds codecs by type, with no directive:
+// those declared in the package being generated, and the exported ones of
+// the packages its files import (a package imported only for its codecs is
+// imported blank: import _ "example.com/codecs"). A codec serves exactly
+// T, whatever T is: a struct of another package with unexported fields
+// (big.Int, regexp.Regexp), an interface (error), a func, a generic type.
+// It takes precedence over T's MarshalBinary and over the field-by-field
+// encoding. T must not be a pointer type (a Codec[*T] is reported at its
+// declaration): a *T goes through the pointer table like every pointer,
+// so sharing is kept, and the codec carries the pointee once. When two
+// codecs serve one T, one declared in the package wins over imported ones;
+// two of the same rank (two in the package, or none there and two
+// imported) are reported at every value of T a durable frame holds, naming
+// both. Codecs declared in, or imported only by, _test.go files serve only
+// the durable functions of _test.go files. The generated encoding calls
+// stackless.EncodeWith and DecodeWith with the codec (&codecs.BigInt);
+// cogen cannot see what Marshal writes, so the fingerprint records which
+// codec serves a type, not its format (Codec's doc says how to change a
+// codec's format).
 //
 // Anything else that a durable function keeps in its frame is reported at
-// its position, naming the variable and its type: channels, funcs,
-// interfaces (error included: the dynamic type is not known), unsafe
-// pointers, structs of other packages with unexported fields (os.File,
-// sync.Mutex, ...), types declared inside a function, generic types, and
-// calls of marked functions that are not durable. So are a defer
-// statement (its pending calls are funcs), a function literal that
-// suspends, a range-over-func loop that suspends, and a generic durable
-// function (its frame types are not known at init).
+// its position, naming the variable and its type, and, where a codec would
+// do, how to declare it: channels, funcs, interfaces (error included: the
+// dynamic type is not known), unsafe pointers, structs of other packages
+// with unexported fields (os.File, sync.Mutex, ...), unexported types of
+// other packages (reached through exported fields: generated code cannot
+// name them), types declared inside a function, generic types, and calls
+// of marked functions that are not durable. So are a defer statement (its
+// pending calls are funcs), a function literal that suspends, a
+// range-over-func loop that suspends, and a generic durable function (its
+// frame types are not known at init).
 //
 // The fingerprint is a hash of the generated Step code (without its //line
 // directives, so that moving the function in its file keeps it) and of
-// the frame fields' names and type layouts, named types expanded. Restore
-// refuses bytes whose fingerprint is not the running program's, naming the
-// function; runtime/stackless's durable.go documents the format and how
-// to change a durable function while snapshots of it exist.
+// the frame fields' names and type layouts, named types expanded, a type
+// that a codec serves named with the codec's package path and name (so
+// that moving a type between field-by-field and codec encoding, or to
+// another codec, changes it). Restore refuses bytes whose fingerprint is
+// not the running program's, naming the function; runtime/stackless's
+// durable.go documents the format and how to change a durable function
+// while snapshots of it exist.
 //
 // # Using cogen
 //
@@ -372,7 +400,9 @@
 //     generator invents (the receiver f, temporaries, iterator functions,
 //     labels, the locals of the code it writes) also avoids every
 //     identifier of the function, so it can shadow none of them, and the
-//     file's imports.
+//     file's imports. The parameters and locals of a durable frame's
+//     encoding methods (enc, dec, x, ...) avoid the package-level names and
+//     the file's imports, and an import chosen after them avoids them.
 //   - A type declared in the function's body keeps its name, so %T,
 //     reflection and error texts read the same in both models. Types
 //     declared outside statements copied whole move to the top of Step;

@@ -25,7 +25,9 @@ import (
 //	an init function calling stackless.RegisterDurable
 //
 // plus one pair of helper methods per encoded type that is not a basic
-// one (cogenEncN / cogenDecN, N counting from 1 within the frame).
+// one (cogenEncN / cogenDecN, N counting from 1 within the frame). A type
+// that a registered codec serves (codecs.go) is encoded by a helper pair
+// that calls stackless.EncodeWith and DecodeWith with the codec.
 //
 // checkDurable runs after lowering: it receives a function whose plan is
 // known and guarantees that every frame field has a type the encoder

@@ -158,7 +158,8 @@ func (n *namer) fresh(base string) string {
 
 // importName chooses the name of an import of the generated file of funcs
 // for a package named name: its own name if free, else name1, name2...
-// (see the naming rule above).
+// (see the naming rule above). locals are the names the file's durable
+// encoding methods have given their parameters and locals so far.
 func importName(name string, pkg pkgNames, chosen, locals map[string]bool, funcs []*Func) string {
 	free := func(s string) bool {
 		if token.IsKeyword(s) || types.Universe.Lookup(s) != nil || pkg[s] || chosen[s] || locals[s] {
