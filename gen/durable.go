@@ -404,6 +404,26 @@ func (c *durableCodec) basic(t types.Type) *types.Basic {
 	return b
 }
 
+// byteSized tells whether slices and arrays of elem are written one byte
+// per element, by stackless's Encode<kind>Elems and Decode<kind>Elems:
+// kind is "Byte" for the integers of 8 bits and "Bool" for booleans, ""
+// for any other element (one a codec or MarshalBinary serves included).
+// isByte reports an element identical to byte, whose slices convert to
+// []byte and go through Encoder.Bytes and Decoder.Bytes.
+func (c *durableCodec) byteSized(elem types.Type) (kind string, isByte bool) {
+	b := c.basic(elem)
+	if b == nil {
+		return "", false
+	}
+	switch b.Kind() {
+	case types.Uint8, types.Int8:
+		return "Byte", types.Identical(elem, types.Typ[types.Byte])
+	case types.Bool:
+		return "Bool", false
+	}
+	return "", false
+}
+
 // enc writes the value of the addressable expression lv, of type t.
 func (c *durableCodec) enc(t types.Type, lv func() *jen.Statement) jen.Code {
 	return c.encAt(t, lv, nil)
@@ -491,16 +511,33 @@ func (c *durableCodec) helper(n int) {
 	} else {
 		switch u := t.Underlying().(type) {
 		case *types.Slice, *types.Array:
+			s, isSlice := u.(*types.Slice)
 			var elem types.Type
-			if s, ok := u.(*types.Slice); ok {
+			if isSlice {
 				elem = s.Elem()
+			} else {
+				elem = u.(*types.Array).Elem()
+			}
+			kind, isByte := c.byteSized(elem)
+			if isSlice && isByte { // t converts to []byte
+				enc = append(enc, c.id("enc").Dot("Bytes").Call(x()))
+				dec = append(dec, jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("dec")).Dot("Bytes").Call())
+				break
+			}
+			all := func() *jen.Statement { return x() }
+			if isSlice {
 				enc = append(enc, c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()))
 				dec = append(dec,
 					c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
 					jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
 					jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")))
 			} else {
-				elem = u.(*types.Array).Elem()
+				all = func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
+			}
+			if kind != "" {
+				enc = append(enc, c.e.gq(stacklessPath, "Encode"+kind+"Elems").Call(c.id("enc"), all()))
+				dec = append(dec, c.e.gq(stacklessPath, "Decode"+kind+"Elems").Call(c.id("dec"), all()))
+				break
 			}
 			el := func() *jen.Statement { return x().Index(c.id("i")) }
 			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(elem, el)))

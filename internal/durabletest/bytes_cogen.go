@@ -240,24 +240,10 @@ func (f *BytesFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.index = int(dec1.IntN(64))
 }
 func (f *BytesFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	enc.Bytes((*x1))
 }
 func (f *BytesFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]byte) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]byte, n1)
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = byte(dec1.UintN(8))
-	}
+	*x1 = dec1.Bytes()
 }
 func (f *BytesFrame) cogenEnc2(enc *stackless.Encoder, x1 **byte) {
 	if enc.Ref(*x1) {
@@ -281,43 +267,20 @@ func (f *BytesFrame) cogenDec2(dec1 *stackless.Decoder, x1 **byte) {
 	}
 }
 func (f *BytesFrame) cogenEnc3(enc *stackless.Encoder, x1 *[6]byte) {
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	stackless.EncodeByteElems(enc, x1[:])
 }
 func (f *BytesFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[6]byte) {
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = byte(dec1.UintN(8))
-	}
+	stackless.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc4(enc *stackless.Encoder, x1 *Payload) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	enc.Bytes((*x1))
 }
 func (f *BytesFrame) cogenDec4(dec1 *stackless.Decoder, x1 *Payload) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(Payload, n1)
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = byte(dec1.UintN(8))
-	}
+	*x1 = dec1.Bytes()
 }
 func (f *BytesFrame) cogenEnc5(enc *stackless.Encoder, x1 *[]Octet) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	stackless.EncodeByteElems(enc, (*x1))
 }
 func (f *BytesFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]Octet) {
 	n1 := dec1.Len()
@@ -326,18 +289,11 @@ func (f *BytesFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]Octet) {
 		return
 	}
 	*x1 = make([]Octet, n1)
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = Octet(dec1.UintN(8))
-	}
+	stackless.DecodeByteElems(dec1, (*x1))
 }
 func (f *BytesFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int8) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Int(int64((*x1)[i]))
-	}
+	stackless.EncodeByteElems(enc, (*x1))
 }
 func (f *BytesFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int8) {
 	n1 := dec1.Len()
@@ -346,31 +302,17 @@ func (f *BytesFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int8) {
 		return
 	}
 	*x1 = make([]int8, n1)
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = int8(dec1.IntN(8))
-	}
+	stackless.DecodeByteElems(dec1, (*x1))
 }
 func (f *BytesFrame) cogenEnc7(enc *stackless.Encoder, x1 *[3]int8) {
-	for i := range *x1 {
-		enc.Int(int64((*x1)[i]))
-	}
+	stackless.EncodeByteElems(enc, x1[:])
 }
 func (f *BytesFrame) cogenDec7(dec1 *stackless.Decoder, x1 *[3]int8) {
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = int8(dec1.IntN(8))
-	}
+	stackless.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]bool) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Bool(bool((*x1)[i]))
-	}
+	stackless.EncodeBoolElems(enc, (*x1))
 }
 func (f *BytesFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]bool) {
 	n1 := dec1.Len()
@@ -379,25 +321,13 @@ func (f *BytesFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]bool) {
 		return
 	}
 	*x1 = make([]bool, n1)
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = bool(dec1.Bool())
-	}
+	stackless.DecodeBoolElems(dec1, (*x1))
 }
 func (f *BytesFrame) cogenEnc9(enc *stackless.Encoder, x1 *[3]bool) {
-	for i := range *x1 {
-		enc.Bool(bool((*x1)[i]))
-	}
+	stackless.EncodeBoolElems(enc, x1[:])
 }
 func (f *BytesFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[3]bool) {
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = bool(dec1.Bool())
-	}
+	stackless.DecodeBoolElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc10(enc *stackless.Encoder, x1 **[4]byte) {
 	if enc.Ref(*x1) {
@@ -446,30 +376,16 @@ func (f *BytesFrame) cogenDec11(dec1 *stackless.Decoder, x1 *map[[2]byte]Packet)
 	}
 }
 func (f *BytesFrame) cogenEnc12(enc *stackless.Encoder, x1 *[4]byte) {
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	stackless.EncodeByteElems(enc, x1[:])
 }
 func (f *BytesFrame) cogenDec12(dec1 *stackless.Decoder, x1 *[4]byte) {
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = byte(dec1.UintN(8))
-	}
+	stackless.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc13(enc *stackless.Encoder, x1 *[2]byte) {
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	stackless.EncodeByteElems(enc, x1[:])
 }
 func (f *BytesFrame) cogenDec13(dec1 *stackless.Decoder, x1 *[2]byte) {
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = byte(dec1.UintN(8))
-	}
+	stackless.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc14(enc *stackless.Encoder, x1 *Packet) {
 	f.cogenEnc12(enc, &x1.Head)
@@ -544,7 +460,7 @@ func (f *AliasFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: AliasFrame: invalid resume point")
 		}
 	}
-//line bytes_cogen.go:548
+//line bytes_cogen.go:464
 }
 
 // Where returns the source position of Alias's resume point (stackless.Locator).
@@ -576,24 +492,10 @@ func (f *AliasFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec2(dec1, &f.p)
 }
 func (f *AliasFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	enc.Bytes((*x1))
 }
 func (f *AliasFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]byte) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]byte, n1)
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = byte(dec1.UintN(8))
-	}
+	*x1 = dec1.Bytes()
 }
 func (f *AliasFrame) cogenEnc2(enc *stackless.Encoder, x1 **byte) {
 	if enc.Ref(*x1) {

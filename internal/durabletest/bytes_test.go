@@ -1,6 +1,8 @@
 package durabletest
 
 import (
+	"encoding/binary"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
@@ -53,5 +55,42 @@ func TestBytesPointerIntoSlice(t *testing.T) {
 	run(t, l2, task)
 	if want := []string{"alias after [1 2 3] 9"}; !slices.Equal(*rest, want) {
 		t.Fatalf("restored run: %q, want %q", *rest, want)
+	}
+}
+
+// bytesV1 is a snapshot of Bytes(2) after its first line, taken with
+// format version 1, where each byte of a slice or an array was a varint
+// (200 is c801 there). Its frame's fingerprint is this program's: only
+// the version tells that its bytes are not read as version 2 writes them.
+var bytesV1, _ = hex.DecodeString("43474453010102346769746875622e636f6d2f636f67656e2d676f2f636f67656e2f696e7465726e616c2f64757261626c65746573742e427974657367199d9eca38456f0c0400000106007f8001ff01c8010100c80100000000000868c301a9016c6c6fc8010006007f8001ff01c80106ff010100fe016f700000040100010001000002c90102030402036bc801c8010000000001618001df01ad01000003c8013702000400fcb7eedd")
+
+// TestBytesVersion1: a version 1 snapshot of a frame holding byte slices
+// is refused with the version error, not misread.
+func TestBytesVersion1(t *testing.T) {
+	_, err := stackless.Restore(newLoop(t), bytesV1)
+	if want := "stackless: Restore: snapshot version 1, this program reads 2"; err == nil || err.Error() != want {
+		t.Fatalf("Restore: %v, want %s", err, want)
+	}
+	name, fp := NewBytesFrame(0).Durable()
+	if !strings.Contains(string(bytesV1), name+string(binary.LittleEndian.AppendUint64(nil, fp))) {
+		t.Fatalf("the version 1 snapshot is not of this program's %s (fingerprint %016x)", name, fp)
+	}
+}
+
+// TestBlobSize: a 1 KiB []byte is written as its bytes: Blob's snapshot
+// is 1 KiB and its header.
+func TestBlobSize(t *testing.T) {
+	l := newLoop(t)
+	task := stackless.Spawn(l, NewBlobFrame(1))
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	defer task.Cancel()
+	data, err := stackless.Snapshot(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 1024 || len(data) > 1024+100 {
+		t.Fatalf("snapshot of a 1 KiB []byte: %d bytes", len(data))
 	}
 }

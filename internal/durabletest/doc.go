@@ -8,7 +8,10 @@
 // reaches each suspension point in turn. The frame shapes that
 // internal/bench measures by the million (shapes.go) do not log: they wait
 // once in Yield and report their result to [Finished]. Search's values are
-// carried by codecs, imported from package enc and declared here.
+// carried by codecs, imported from package enc and declared here. Bytes
+// holds byte-sized slices and arrays of every kind, which travel as their
+// bytes; Alias shows what a pointer into a slice restores to (a value of
+// its own), so its restored trace differs from its uninterrupted one.
 package durabletest
 
 //go:generate go run ../../cmd/cogen

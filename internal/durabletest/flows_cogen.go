@@ -724,17 +724,10 @@ func (f *auditFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
 	}
 }
 func (f *auditFrame) cogenEnc2(enc *stackless.Encoder, x1 *[3]bool) {
-	for i := range *x1 {
-		enc.Bool(bool((*x1)[i]))
-	}
+	stackless.EncodeBoolElems(enc, x1[:])
 }
 func (f *auditFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[3]bool) {
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = bool(dec1.Bool())
-	}
+	stackless.DecodeBoolElems(dec1, x1[:])
 }
 func (f *auditFrame) cogenEnc3(enc *stackless.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))

@@ -12,12 +12,14 @@ import (
 // meet random, truncated and corrupted bytes (with the checksum fixed up,
 // so that they reach the frames): Restore returns an error or a task,
 // never panics. The seeds are snapshots of Search (codecs: big.Int,
-// regexp.Regexp, error), Ledger and Tally.
+// regexp.Regexp, error), Ledger, Tally and Bytes (byte-sized slices and
+// arrays), and a version 1 snapshot of Bytes.
 func FuzzRestoreGenerated(f *testing.F) {
 	for _, seed := range []func() stackless.Frame{
 		func() stackless.Frame { return NewSearchFrame(searchWords) },
 		func() stackless.Frame { return NewLedgerFrame(3) },
 		func() stackless.Frame { return NewTallyFrame([]string{"a", "b", "a"}) },
+		func() stackless.Frame { return NewBytesFrame(3) },
 	} {
 		for _, k := range []int{2, 4} {
 			if data, _, ok := snapshotAt(f, k, seed()); ok {
@@ -25,6 +27,7 @@ func FuzzRestoreGenerated(f *testing.F) {
 			}
 		}
 	}
+	f.Add(bytesV1) // refused: format version 1
 	l, err := loop.New()
 	if err != nil {
 		f.Fatal(err)

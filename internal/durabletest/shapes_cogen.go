@@ -177,24 +177,10 @@ func (f *BlobFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec1(dec1, &f.buf)
 }
 func (f *BlobFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
-	}
+	enc.Bytes((*x1))
 }
 func (f *BlobFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]byte) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]byte, n1)
-	for i := range *x1 {
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[i] = byte(dec1.UintN(8))
-	}
+	*x1 = dec1.Bytes()
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Blob", uint64(0x530e44f2ec31e2be), func() stackless.DurableFrame {
@@ -265,7 +251,7 @@ func (f *IndexFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: IndexFrame: invalid resume point")
 		}
 	}
-//line shapes_cogen.go:269
+//line shapes_cogen.go:255
 }
 
 // Where returns the source position of Index's resume point (stackless.Locator).

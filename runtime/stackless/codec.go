@@ -62,14 +62,14 @@ func EncodeWith[T any](e *Encoder, c *Codec[T], x *T) {
 		e.Fail(fmt.Errorf("Codec[%s].Marshal: %w", reflect.TypeFor[T](), err))
 		return
 	}
-	e.bytes(b)
+	e.prefixed(b)
 }
 
 // DecodeWith reads what [EncodeWith] wrote into *x with c.Unmarshal. An
 // error or a panic of Unmarshal is recorded in d; after an earlier error of
 // d it does nothing.
 func DecodeWith[T any](d *Decoder, c *Codec[T], x *T) {
-	b := d.bytes()
+	b := d.prefixed()
 	if d.err != nil {
 		return
 	}

@@ -24,10 +24,10 @@ import (
 // A task waiting on an fd, a Cond, another task or a cosync object is
 // refused: what it waits for cannot travel with it.
 //
-// The snapshot format, version 1 (varints are encoding/binary's):
+// The snapshot format, version 2 (varints are encoding/binary's):
 //
 //	magic    "CGDS"
-//	version  uvarint, 1
+//	version  uvarint, 2
 //	wait     one byte: 0 not started, 1 Gosched, 2 Yield, 3 Sleep
 //	deadline (Sleep only) varint, the wall-clock deadline in Unix nanoseconds
 //	frames   uvarint n+1, then n times: name (uvarint length + bytes) and
@@ -35,6 +35,24 @@ import (
 //	states   n times, innermost frame first: the resume point (varint),
 //	         then the frame's fields as its EncodeState wrote them
 //	checksum CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian
+//
+// Within a frame's state each value has the wire form that the [Encoder]
+// method writing it documents: integers as varints, a bool as one byte, a
+// float as 8 bytes, a string as its length and its bytes; a slice or a map
+// as its length (0 for nil, n+1 otherwise) and its elements (a map's as
+// key and value pairs), an array as its elements; a slice of byte-sized
+// elements (byte, int8 or bool kinds, named or not) as that length and one
+// byte per element, an array of them as the bytes alone ([Encoder.Bytes],
+// [EncodeByteElems], [EncodeBoolElems]); a pointer as its id in the
+// snapshot's pointer table, followed by the pointee the first time.
+//
+// The format version changes whenever the bytes of some value change
+// while the fingerprints (below), which hash the code and the types but
+// not the format, stay the same: every snapshot of an older version is
+// then refused ("snapshot version 1, this program reads 2"), never
+// misread. Version 2 writes slices and arrays of byte and int8 kinds one
+// byte per element; version 1 wrote each element as a varint (a byte of
+// 128 or more took two: a 1 KiB []byte took about 1.6 KB).
 //
 // A sleeping task records its absolute wall-clock deadline, not the time
 // left: a task restored later sleeps only what remains of it (nothing if
@@ -116,7 +134,7 @@ const (
 
 const (
 	snapshotMagic   = "CGDS"
-	snapshotVersion = 1
+	snapshotVersion = 2 // see the format above for what changed
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

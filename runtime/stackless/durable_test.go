@@ -622,6 +622,10 @@ func FuzzRestore(f *testing.F) {
 	if data, _, ok := snapshotAt(f, 2, func() Frame { return new(patternFrame) }); ok {
 		f.Add(data) // values carried by codecs (codec_test.go)
 	}
+	if data, _, ok := snapshotAt(f, 1, func() Frame { return newBlob([]byte{0, 0x80, 0xff}) }); ok {
+		f.Add(data) // byte slices and arrays (durablebytes_test.go)
+	}
+	f.Add(snapshotV1) // refused: format version 1
 	f.Add([]byte("CGDS"))
 	f.Add([]byte{})
 	l, err := loop.New()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 )
 
 // An Encoder writes the state of durable frames (see [DurableFrame]) into a
@@ -50,9 +51,19 @@ func (e *Encoder) String(s string) {
 	e.buf = append(e.buf, s...)
 }
 
-// bytes writes b as String writes a string.
-func (e *Encoder) bytes(b []byte) {
+// prefixed writes b as String writes a string: length first, no
+// nil-ness.
+func (e *Encoder) prefixed(b []byte) {
 	e.Uint(uint64(len(b)))
+	e.buf = append(e.buf, b...)
+}
+
+// Bytes writes a byte slice: its length as [Encoder.Len] writes it (nil
+// and empty stay distinct), then its bytes as they are. Generated
+// EncodeState methods call it for every slice type whose elements are
+// byte (uint8): []byte and named types such as a type Payload []byte.
+func (e *Encoder) Bytes(b []byte) {
+	e.Len(len(b), b == nil)
 	e.buf = append(e.buf, b...)
 }
 
@@ -100,7 +111,7 @@ func (e *Encoder) Binary(m encoding.BinaryMarshaler) {
 		e.Fail(fmt.Errorf("MarshalBinary of %T: %w", m, err))
 		return
 	}
-	e.bytes(b)
+	e.prefixed(b)
 }
 
 // Callee writes a frame field that holds a child frame: 1 if it is the
@@ -229,11 +240,11 @@ func (d *Decoder) Float() float64 {
 }
 
 // String reads a length and that many bytes.
-func (d *Decoder) String() string { return string(d.bytes()) }
+func (d *Decoder) String() string { return string(d.prefixed()) }
 
-// bytes reads a length and returns that many bytes of the input, not
+// prefixed reads a length and returns that many bytes of the input, not
 // copied.
-func (d *Decoder) bytes() []byte {
+func (d *Decoder) prefixed() []byte {
 	n := d.Uint()
 	if d.err != nil {
 		return nil
@@ -242,9 +253,110 @@ func (d *Decoder) bytes() []byte {
 		d.Fail(errTruncated)
 		return nil
 	}
+	return d.take(int(n))
+}
+
+// take returns the next n bytes of the input, not copied; if fewer are
+// left it records a truncation. After an error of d it returns nil.
+func (d *Decoder) take(n int) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n > len(d.buf) {
+		d.Fail(errTruncated)
+		return nil
+	}
 	b := d.buf[:n:n]
 	d.buf = d.buf[n:]
 	return b
+}
+
+// Bytes reads what [Encoder.Bytes] wrote: nil for a nil slice, a non-nil
+// empty slice for an empty one. The bytes are copied into a new array
+// (the caller of [Restore] may reuse the snapshot's), and the length is
+// checked against the bytes left before anything is allocated, so a
+// corrupt length is an error, never a large allocation.
+func (d *Decoder) Bytes() []byte {
+	n := d.Len()
+	if n < 0 {
+		return nil
+	}
+	src := d.take(n)
+	if d.err != nil {
+		return nil
+	}
+	b := make([]byte, n)
+	copy(b, src)
+	return b
+}
+
+// EncodeByteElems writes the elements of s, byte-sized integers, one byte
+// each (an int8 as its two's complement) and nothing else: the reader
+// knows their number, an array's length or one written before with
+// [Encoder.Len]. Generated EncodeState methods call it for arrays of
+// uint8 and int8 kinds and for slices of them that do not convert to
+// []byte ([]int8, a slice of a named byte type).
+func EncodeByteElems[T ~uint8 | ~int8](e *Encoder, s []T) {
+	// A []byte (the slice of a [N]byte is one) is one append, a memmove; a
+	// []T converts to []byte only through unsafe, so the other element
+	// types take the loop. The interface does not escape: no allocation.
+	if b, ok := any(s).([]byte); ok {
+		e.buf = append(e.buf, b...)
+		return
+	}
+	e.buf = slices.Grow(e.buf, len(s))
+	for _, v := range s {
+		e.buf = append(e.buf, byte(v))
+	}
+}
+
+// DecodeByteElems fills s with the next len(s) bytes of the input, as
+// [EncodeByteElems] wrote them. If fewer are left, it records a
+// truncation and leaves s as it was.
+func DecodeByteElems[T ~uint8 | ~int8](d *Decoder, s []T) {
+	src := d.take(len(s))
+	if d.err != nil {
+		return
+	}
+	if b, ok := any(s).([]byte); ok {
+		copy(b, src)
+		return
+	}
+	for i, v := range src {
+		s[i] = T(v)
+	}
+}
+
+// EncodeBoolElems writes the elements of s one byte each, 0 or 1, as
+// [Encoder.Bool] writes one, and nothing else (see [EncodeByteElems]).
+func EncodeBoolElems[T ~bool](e *Encoder, s []T) {
+	e.buf = slices.Grow(e.buf, len(s))
+	for _, v := range s {
+		b := byte(0)
+		if v {
+			b = 1
+		}
+		e.buf = append(e.buf, b)
+	}
+}
+
+// DecodeBoolElems fills s with the next len(s) bytes of the input, each of
+// which must be 0 or 1. On a truncation or any other byte it records an
+// error and leaves s as it was.
+func DecodeBoolElems[T ~bool](d *Decoder, s []T) {
+	src := d.take(len(s))
+	if d.err != nil {
+		return
+	}
+	for _, b := range src {
+		if b > 1 {
+			d.Fail(fmt.Errorf("bad bool byte %d", b))
+			return
+		}
+	}
+	for i, b := range src {
+		s[i] = b == 1
+	}
 }
 
 // Len reads what [Encoder.Len] wrote. A length is bounded by the bytes
@@ -291,7 +403,7 @@ func (d *Decoder) Define(p any) { d.ptrs = append(d.ptrs, p) }
 // says, UnmarshalBinary must copy the bytes it keeps: they are the
 // snapshot's. An error or a panic of UnmarshalBinary is recorded in d.
 func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
-	b := d.bytes()
+	b := d.prefixed()
 	if d.err != nil {
 		return
 	}
