@@ -305,11 +305,16 @@
 // exported or of the package being generated (blank fields restore to
 // zero); pointers, through a table that keeps sharing: two pointers of
 // one type to one value restore to one value, cycles included (slices that
-// share a backing array restore to separate arrays); types whose pointer
+// share a backing array restore to separate arrays, and a pointer to an
+// element of a slice to a value of its own); types whose pointer
 // implements encoding.BinaryMarshaler and BinaryUnmarshaler (time.Time),
 // through those methods; types that a registered codec serves (below); and
 // the frames of durable callees, of this package or another. Integers are
-// written as 64-bit varints.
+// written as 64-bit varints. Slices and arrays of byte-sized elements
+// (byte, uint8, int8 and bool kinds, named or not) are written one byte
+// per element, in one call: stackless's Encoder.Bytes and Decoder.Bytes
+// for the slices that convert to []byte, EncodeByteElems, DecodeByteElems,
+// EncodeBoolElems and DecodeBoolElems for the others and for arrays.
 //
 // A registered codec is a package-level variable of type
 // runtime/stackless.Codec[T] (a Marshal and an Unmarshal function; its doc
