@@ -296,6 +296,54 @@ func TestHangup(t *testing.T) {
 	})
 }
 
+// TestCloseBeforeReadyWaiterRuns: a waiter woken Ready by its fd's edge
+// whose fd is closed before it runs (a func submitted from another
+// goroutine closes it in the same iteration: the poller delivered the
+// edge, then the submitted funcs ran, then the ready queue) wakes with
+// Closed, as one still armed would: the program's wait had not returned
+// when the fd was closed. It woke Ready, and its retry reached the closed
+// descriptor: ServeTCP's accept loop failed the group with "accept: bad
+// file descriptor" under load (a late edge from the portable poller's
+// watcher, then Shutdown's close of the listener), and the number could
+// have been reused by then. With epoll the edge is delivered by the first
+// poll, so the order is exact; the portable poller may deliver it later,
+// after the close, when the waiter wakes Closed from its armed state.
+func TestCloseBeforeReadyWaiterRuns(t *testing.T) {
+	l := newLoop(t)
+	r, w := pipe(t)
+	f := register(t, l, r)
+	consumeEdges(t, l, f)
+	rd := newFDWaiter(l)
+	if err := f.WaitRead(&rd.w, -1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := unix.Write(w, []byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Submit(func() {
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+		closedFDs[r] = true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for rd.wakes == 0 {
+		if err := l.RunOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rd.wakes != 1 || rd.reason != Closed {
+		t.Fatalf("wakes %d reason %v, want one Closed", rd.wakes, rd.reason)
+	}
+	// The next wait of the same waiter, on another source, is not Closed.
+	rd.w.Yield()
+	l.RunOnce()
+	if rd.wakes != 2 || rd.reason != Ready {
+		t.Fatalf("after a Yield: wakes %d reason %v, want Ready", rd.wakes, rd.reason)
+	}
+}
+
 // TestCloseWhileWaiting: FD.Close and FD.Unregister wake the waiters of
 // both directions with Closed, and later waits fail.
 func TestCloseWhileWaiting(t *testing.T) {

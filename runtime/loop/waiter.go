@@ -88,7 +88,7 @@ type Waiter struct {
 	events Events
 
 	deadline *Timer // allocated by the first timed wait, then reused
-	fd       *FD
+	fd       *FD    // the fd waited on while armed; after a Ready wake from it, kept until the next wait (see Reason)
 	cond     *Cond
 	cprev    *Waiter // Cond list links
 	cnext    *Waiter
@@ -121,7 +121,19 @@ func (w *Waiter) InitChild(parent *Waiter) {
 func (w *Waiter) Loop() *Loop { return w.loop }
 
 // Reason reports why w was last woken.
-func (w *Waiter) Reason() Reason { return w.reason }
+//
+// A waiter woken Ready by its fd's edge whose fd is then closed before it
+// runs (a close in the same iteration: a submitted func, a waiter queued
+// ahead of it) reports Closed: its wait had not returned when the fd was
+// closed, as it has not for a waiter still armed, which the close wakes
+// with Closed. Reporting Ready would send its retry to a closed
+// descriptor, whose number may already be another file's.
+func (w *Waiter) Reason() Reason {
+	if w.reason == Ready && w.fd != nil && w.fd.closed {
+		return Closed
+	}
+	return w.reason
+}
 
 // Events reports the readiness bits that woke w, if an fd did.
 func (w *Waiter) Events() Events { return w.events }
@@ -163,7 +175,8 @@ func (w *Waiter) arm(timeout time.Duration) bool {
 	w.state = waiterArmed
 	w.reason = NotWoken
 	w.events = 0
-	l.park(w) // before the closed check: wake unparks
+	w.fd = nil // the last wake's fd (see Reason); the wait sets its own
+	l.park(w)  // before the closed check: wake unparks
 	if l.closed {
 		w.wake(LoopClosed, 0)
 		return false
@@ -210,6 +223,7 @@ func (w *Waiter) Yield() {
 	if l := w.loop; l != nil && w.state == waiterIdle && w.parent == nil && !l.closed && l.ready.tryPush(w) {
 		w.reason = Ready
 		w.events = 0
+		w.fd = nil
 		w.state = waiterQueued
 		return
 	}
@@ -268,7 +282,11 @@ func (w *Waiter) wake(r Reason, ev Events) {
 	if w.state != waiterArmed {
 		return
 	}
+	f := w.fd
 	w.detach()
+	if r == Ready {
+		w.fd = f // kept until the next wait: a close before w runs makes Reason Closed
+	}
 	w.reason = r
 	w.events = ev
 	if w.parent != nil {
