@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -44,35 +45,21 @@ func TestSoak(t *testing.T) {
 // TestSoakDetectsCorruption points the echo clients at a server that
 // flips a byte now and then: the soak must count the loss and fail.
 func TestSoakDetectsCorruption(t *testing.T) {
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
+	ln := serveTest(t, func(c net.Conn) {
+		buf := make([]byte, 4096)
+		for n := 0; ; n++ {
+			k, err := c.Read(buf)
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				buf := make([]byte, 4096)
-				for n := 0; ; n++ {
-					k, err := c.Read(buf)
-					if err != nil {
-						return
-					}
-					if n%3 == 2 {
-						buf[k/2] ^= 0x40
-					}
-					if _, err := c.Write(buf[:k]); err != nil {
-						return
-					}
-				}
-			}()
+			if n%3 == 2 {
+				buf[k/2] ^= 0x40
+			}
+			if _, err := c.Write(buf[:k]); err != nil {
+				return
+			}
 		}
-	}()
+	})
 	s := &soak{cfg: config{seed: 2}}
 	s.deadline = time.Now().Add(time.Second)
 	srv := &servers{targets: []target{{name: "echo/corrupting", addr: ln.Addr().String()}}}
@@ -85,22 +72,7 @@ func TestSoakDetectsCorruption(t *testing.T) {
 // TestSoakDetectsHungServer points the clients at a server that accepts
 // and never answers: every exchange must fail within its timeout, not hang.
 func TestSoakDetectsHungServer(t *testing.T) {
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var held []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			held = append(held, c)
-			go io.Copy(io.Discard, c)
-		}
-	}()
+	ln := serveTest(t, func(c net.Conn) { io.Copy(io.Discard, c) })
 	s := &soak{cfg: config{seed: 3}}
 	s.deadline = time.Now()
 	c, err := dial(ln.Addr().String())
@@ -119,4 +91,60 @@ func TestSoakDetectsHungServer(t *testing.T) {
 		t.Fatalf("lost %d bytes, want %d", s.lost.Load(), len("hello?"))
 	}
 	c.Close()
+}
+
+// serveTest runs handle for each connection accepted on a new 127.0.0.1
+// listener until the test ends. The cleanup closes the listener and every
+// connection and waits for their goroutines: TestSoak counts goroutines
+// against a baseline taken as it starts, and under -count a goroutine of
+// an earlier test that ended during the soak made the count -1 (the
+// server's io.Copy here, which ended when the client closed, after the
+// test had returned).
+func serveTest(t *testing.T, handle func(net.Conn)) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		conns  []net.Conn
+		closed bool
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			if closed {
+				mu.Unlock()
+				c.Close()
+				continue // the next Accept fails: the listener is closed
+			}
+			conns = append(conns, c)
+			mu.Unlock()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer c.Close()
+				handle(c)
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		closed = true
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return ln
 }
