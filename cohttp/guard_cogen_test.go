@@ -30,14 +30,14 @@ func (f *blockingRouteFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line guard_test.go:88
+//line guard_test.go:92
 			co.Sleep(time.Millisecond)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line guard_test.go:89
-			time.Sleep(300 * time.Millisecond)
-//line guard_test.go:90
+//line guard_test.go:93
+			<-blockingRelease
+//line guard_test.go:94
 			f.w.WriteString("blocked")
 			return stackless.Done
 		default:
@@ -51,9 +51,9 @@ func (f *blockingRouteFrame) Step(co *stackless.Task) stackless.Status {
 func (f *blockingRouteFrame) Where() string {
 	switch f.PC {
 	case 0:
-		return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:88"
+		return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:92"
 	}
-	return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:87"
+	return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:91"
 }
 
 // A compile error here means the signature of blockingRoute changed: run cogen again.
