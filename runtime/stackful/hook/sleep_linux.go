@@ -21,9 +21,12 @@ func Usleep(usec uint) error {
 	return nil
 }
 
-// Nanosleep is nanosleep(2); see Sleep. In a hooked coroutine the sleep is
-// never interrupted, so leftover, which nanosleep(2) writes only when
-// interrupted, is left as it is.
+// Nanosleep is nanosleep(2); see Sleep. The sleep is never interrupted, so
+// leftover, which nanosleep(2) writes only when interrupted, is left as it
+// is: in a hooked coroutine it waits on the loop; elsewhere nanosleep(2)
+// goes on with what is left after each EINTR, as Sleep's does, because Go's
+// runtime interrupts system calls with signals of its own (SIGURG preempts
+// goroutines), which a caller cannot tell from its own.
 func Nanosleep(req, leftover *unix.Timespec) error {
 	if req.Nsec < 0 || req.Nsec >= 1e9 || req.Sec < 0 {
 		return unix.EINVAL
@@ -32,7 +35,13 @@ func Nanosleep(req, leftover *unix.Timespec) error {
 		co.Sleep(time.Duration(req.Nano()))
 		return nil
 	}
-	return unix.Nanosleep(req, leftover)
+	left := *req
+	for {
+		err := unix.Nanosleep(&left, &left)
+		if err != unix.EINTR {
+			return err
+		}
+	}
 }
 
 func sleep(d time.Duration) {
