@@ -15,11 +15,13 @@ import (
 // co_poll, and like poll(2), it returns without suspending when a
 // descriptor is ready already or timeout is 0 (see [stackful.Co.Poll] for
 // the yield that keeps a polling loop from starving the env). Elsewhere it
-// is poll(2).
+// is poll(2), resumed with the time left after EINTR: Go's runtime
+// interrupts system calls with signals of its own (SIGURG preempts
+// goroutines), which a caller cannot tell from its own (see Nanosleep).
 func Poll(fds []unix.PollFd, timeout int) (int, error) {
 	co := hooked()
 	if co == nil {
-		return unix.Poll(fds, timeout)
+		return pollPlain(fds, timeout)
 	}
 	var small [8]loop.PollFd
 	lfds := small[:0]
@@ -41,4 +43,23 @@ func Poll(fds []unix.PollFd, timeout int) (int, error) {
 		fds[i].Revents = int16(lfds[i].Revents)
 	}
 	return n, nil
+}
+
+// pollPlain is poll(2) resumed after EINTR with the time left, rounded up
+// to the millisecond.
+func pollPlain(fds []unix.PollFd, timeout int) (int, error) {
+	deadline := time.Now().Add(time.Duration(timeout) * time.Millisecond)
+	for {
+		n, err := unix.Poll(fds, timeout)
+		if err != unix.EINTR {
+			return n, err
+		}
+		if timeout > 0 {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return 0, nil
+			}
+			timeout = int((left + time.Millisecond - 1) / time.Millisecond)
+		}
+	}
 }
