@@ -178,10 +178,15 @@ func TestDeadlines(t *testing.T) {
 		t.Errorf("read after the deadline: %v after %v, want at once", r.err, r.took)
 	}
 
-	// Extended while waiting (by a coroutine that runs once the read
-	// waits, long before its deadline): the read gets the data sent after
-	// the first deadline.
-	r := run(withDeadline(server.SetReadDeadline, 30*time.Millisecond, read), func(co *stackful.Co) {
+	// Extended while waiting, by a coroutine that runs once the read
+	// waits: it sets a 30 ms deadline and then a minute's; the read gets
+	// the data sent after the first deadline. (Both are set while the read
+	// waits: a 30 ms deadline set by the reader before it reads passes
+	// before the read when the reader is descheduled that long, as the
+	// write's below did.)
+	server.SetReadDeadline(time.Time{})
+	r := run(read, func(co *stackful.Co) {
+		server.SetReadDeadline(time.Now().Add(30 * time.Millisecond))
 		server.SetReadDeadline(time.Now().Add(time.Minute))
 		co.Sleep(50 * time.Millisecond)
 		client.Write([]byte("late"))
@@ -210,9 +215,15 @@ func TestDeadlines(t *testing.T) {
 	}
 	server.SetReadDeadline(time.Time{})
 
-	// Write: fill the buffers.
+	// Write: fill the buffers. The deadline is set by a coroutine that runs
+	// once the writer waits, with the buffers full: set by the writer
+	// before its first write, a writer descheduled for the 50 ms between
+	// the two (seen under -race beside two CPU hogs at load 11) found the
+	// deadline passed and, as a net.Conn does, wrote nothing.
 	var wrote int
-	r = run(withDeadline(client.SetWriteDeadline, 50*time.Millisecond, func() (err error) { wrote, err = client.Write(make([]byte, 16<<20)); return err }), nil)
+	r = run(func() (err error) { wrote, err = client.Write(make([]byte, 16<<20)); return err }, func(co *stackful.Co) {
+		client.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+	})
 	if !isTimeout(r.err) || r.took < 50*time.Millisecond || wrote <= 0 || wrote >= 16<<20 {
 		t.Errorf("write deadline: %d bytes, %v after %v", wrote, r.err, r.took)
 	}
