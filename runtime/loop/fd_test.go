@@ -199,7 +199,7 @@ func TestEdgeNotLost(t *testing.T) {
 			f := register(t, l, r)
 			l.RunOnce()
 			write(t, w, "a") // the edge arrives with no reader
-			awaitEvents(t, l)
+			awaitSeen(t, l, f, EventIn)
 			fw := newFDWaiter(l)
 			if err := f.WaitRead(&fw.w, -1); err != nil {
 				t.Fatal(err)
@@ -286,7 +286,7 @@ func TestHangup(t *testing.T) {
 		f := register(t, l, a)
 		l.RunOnce()
 		closeFD(t, b)
-		awaitEvents(t, l)
+		awaitSeen(t, l, f, EventHup|EventRdHup)
 		fw := newFDWaiter(l)
 		f.WaitRead(&fw.w, -1)
 		if !fw.w.Queued() || fw.w.Events()&(EventHup|EventRdHup) == 0 {
@@ -534,7 +534,7 @@ func TestReadyBeatsTimeout(t *testing.T) {
 	fw := newFDWaiter(l)
 	f.WaitRead(&fw.w, 10*time.Millisecond)
 	write(t, w, "x")
-	awaitEvents(t, l)
+	awaitSeen(t, l, f, EventIn)
 	c.now += int64(time.Second)
 	l.RunOnce()
 	if fw.wakes != 1 || fw.reason != Ready {

@@ -43,7 +43,7 @@ func TestNetpollWatchersEnd(t *testing.T) {
 	// or to the wrong registration; the new one reports fresh edges.
 	f := register(t, l, rs[0])
 	write(t, ws[0], "x")
-	awaitEvents(t, l)
+	awaitSeen(t, l, f, EventIn)
 	fw := newFDWaiter(l)
 	if err := f.WaitRead(&fw.w, time.Second); err != nil {
 		t.Fatal(err)
