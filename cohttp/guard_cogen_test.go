@@ -30,14 +30,14 @@ func (f *blockingRouteFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line guard_test.go:92
+//line guard_test.go:94
 			co.Sleep(time.Millisecond)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line guard_test.go:93
+//line guard_test.go:95
 			<-blockingRelease
-//line guard_test.go:94
+//line guard_test.go:96
 			f.w.WriteString("blocked")
 			return stackless.Done
 		default:
@@ -51,9 +51,9 @@ func (f *blockingRouteFrame) Step(co *stackless.Task) stackless.Status {
 func (f *blockingRouteFrame) Where() string {
 	switch f.PC {
 	case 0:
-		return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:92"
+		return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:94"
 	}
-	return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:91"
+	return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:93"
 }
 
 // A compile error here means the signature of blockingRoute changed: run cogen again.
