@@ -179,8 +179,13 @@ func TestPgServerRestart(t *testing.T) {
 	if okAfter != coroutines {
 		t.Errorf("%d coroutines succeeded after the restart, want %d", okAfter, coroutines)
 	}
-	if ticksDown < 3 {
-		t.Errorf("the ticker ticked %d times in the %v outage", ticksDown, outage)
+	// The env kept running while the server was down: the ticker ticked
+	// then. How often is the machine's business (a loop that gets no core
+	// for 100 ms fires the 10 ms ticker once for the gap: round 10 of the
+	// load campaign, -race beside two CPU hogs, saw 2 ticks in 676 ms where
+	// 3 were required); a frozen env ticks 0 times.
+	if ticksDown == 0 {
+		t.Errorf("the ticker never ticked in the %v outage: the env was blocked", outage)
 	}
 	var one int
 	if err := pg.Pool().QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
