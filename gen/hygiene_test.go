@@ -2,6 +2,8 @@ package gen_test
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
@@ -319,5 +321,87 @@ func TestHygiene(t *testing.T) {
 	}
 	for _, c := range w.hygiene {
 		t.Run(c, func(t *testing.T) { checkResults(t, w, c) })
+	}
+}
+
+// durableLocalRE finds the bases of the names the durable encoding methods
+// give their parameters and locals (durableCodec.id).
+var durableLocalRE = regexp.MustCompile(`\.id\("(\w+)"\)`)
+
+// TestDurableHygieneNames: the durable hygiene corpus
+// (internal/durabletest) declares at package level, or imports under, every
+// name the durable encoding methods may give a local, so that the renaming
+// of those locals is exercised by its differential tests. A new local base
+// in gen fails this test until the corpus has a name for it.
+func TestDurableHygieneNames(t *testing.T) {
+	bases := map[string]bool{}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range durableLocalRE.FindAllStringSubmatch(string(src), -1) {
+			bases[m[1]] = true
+		}
+	}
+	if len(bases) < 5 {
+		t.Fatalf("found only %d local bases in gen's source: the pattern no longer matches durableCodec.id's calls", len(bases))
+	}
+	declared := map[string]bool{}
+	corpus, err := filepath.Glob("../internal/durabletest/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range corpus {
+		if strings.HasSuffix(f, "_test.go") || strings.HasSuffix(f, "_cogen.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range af.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					declared[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						declared[sp.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							declared[n.Name] = true
+						}
+					case *ast.ImportSpec:
+						path := strings.Trim(sp.Path.Value, `"`)
+						declared[path[strings.LastIndex(path, "/")+1:]] = true
+						if sp.Name != nil {
+							declared[sp.Name.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	var missing []string
+	for b := range bases {
+		if !declared[b] {
+			missing = append(missing, b)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("internal/durabletest declares no package-level name or import for the durable encoding's locals %q: add them to its hygiene corpus (hygiene.go)", missing)
 	}
 }

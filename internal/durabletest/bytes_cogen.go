@@ -49,9 +49,9 @@ func (f *BytesFrame) Result() string {
 // Step runs Bytes from its resume point to its next suspension, call or return.
 func (f *BytesFrame) Step(co *stackless.Task) stackless.Status {
 	var (
-		i   int
+		i1  int
 		b   byte
-		p   Packet
+		p1  Packet
 		out string
 	)
 	for {
@@ -92,13 +92,13 @@ func (f *BytesFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 2:
 //line bytes.go:55
-			i = f.index
+			i1 = f.index
 //line bytes.go:56
-			b = byte(i*37 + 200)
+			b = byte(i1*37 + 200)
 //line bytes.go:57
 			f.buf = append(f.buf, b)
 //line bytes.go:58
-			f.fixed[i%len(f.fixed)] ^= b
+			f.fixed[i1%len(f.fixed)] ^= b
 //line bytes.go:59
 			f.named = append(f.named, b)
 //line bytes.go:60
@@ -106,29 +106,29 @@ func (f *BytesFrame) Step(co *stackless.Task) stackless.Status {
 //line bytes.go:61
 			f.signed = append(f.signed, int8(b))
 //line bytes.go:62
-			f.signedArr[i%3] -= int8(b)
+			f.signedArr[i1%3] -= int8(b)
 //line bytes.go:63
-			f.flags = append(f.flags, i%3 == 0)
+			f.flags = append(f.flags, i1%3 == 0)
 //line bytes.go:64
-			f.flagArr[i%3] = !f.flagArr[i%3]
+			f.flagArr[i1%3] = !f.flagArr[i1%3]
 //line bytes.go:65
-			f.alias[i%4] += b
+			f.alias[i1%4] += b
 //line bytes.go:66
-			p = f.pkts[[2]byte{'a', 0x80}]
+			p1 = f.pkts[[2]byte{'a', 0x80}]
 //line bytes.go:67
-			p.Head[i%4]++
+			p1.Head[i1%4]++
 //line bytes.go:68
-			p.Body = append(p.Body, b, ^b)
+			p1.Body = append(p1.Body, b, ^b)
 //line bytes.go:69
-			p.Trail = append(p.Trail, Octet(i))
+			p1.Trail = append(p1.Trail, Octet(i1))
 //line bytes.go:70
-			f.pkts[[2]byte{'a', 0x80}] = p
+			f.pkts[[2]byte{'a', 0x80}] = p1
 //line bytes.go:71
 			f.pkts[[2]byte{'k', b}] = Packet{Head: [4]byte{b}, Trail: []Octet{}}
 //line bytes.go:72
-			logf("bytes i=%d %s", i, show("none", f.none, "empty", f.empty, "buf", f.buf, "first" /*line bytes.go:73*/, *f.first, "fixed", f.fixed, "named", f.named, "namedNil", f.namedNil, "octets", f.octets, "signed", f.signed, "signedArr", f.signedArr, "flags", f.flags, "noFlags", f.noFlags, "flagArr", f.flagArr, "arr" /*line bytes.go:76*/, *f.arr, "shared", f.arr == f.alias, "pkts", f.pkts))
+			logf("bytes i=%d %s", i1, show("none", f.none, "empty", f.empty, "buf", f.buf, "first" /*line bytes.go:73*/, *f.first, "fixed", f.fixed, "named", f.named, "namedNil", f.namedNil, "octets", f.octets, "signed", f.signed, "signedArr", f.signedArr, "flags", f.flags, "noFlags", f.noFlags, "flagArr", f.flagArr, "arr" /*line bytes.go:76*/, *f.arr, "shared", f.arr == f.alias, "pkts", f.pkts))
 //line bytes.go:77
-			if i%2 != 0 {
+			if i1%2 != 0 {
 				f.PC = 8
 				continue
 			}
@@ -157,7 +157,7 @@ func (f *BytesFrame) Step(co *stackless.Task) stackless.Status {
 			return stackless.Done
 		case 8:
 //line bytes.go:80
-			logf("bytes nap %d", i)
+			logf("bytes nap %d", i1)
 			f.PC = 11
 			fallthrough
 		case 11:
@@ -188,7 +188,7 @@ func (f *BytesFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Bytes's frame (stackless.DurableFrame).
 func (f *BytesFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x6f4538ca9e9d1967)
+	return "github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x849971610a0514c3)
 }
 
 // EncodeState writes the fields of Bytes's frame into a snapshot (stackless.DurableFrame).
@@ -251,19 +251,19 @@ func (f *BytesFrame) cogenEnc2(enc *stackless.Encoder, x1 **byte) {
 	}
 }
 func (f *BytesFrame) cogenDec2(dec1 *stackless.Decoder, x1 **byte) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(byte)
 		dec1.Define(*x1)
 		(**x1) = byte(dec1.UintN(8))
-	case p != nil:
-		q, ok := p.(*byte)
-		if !ok {
-			dec1.WrongType("*byte", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*byte)
+		if !ok1 {
+			dec1.WrongType("*byte", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *BytesFrame) cogenEnc3(enc *stackless.Encoder, x1 *[6]byte) {
@@ -335,26 +335,26 @@ func (f *BytesFrame) cogenEnc10(enc *stackless.Encoder, x1 **[4]byte) {
 	}
 }
 func (f *BytesFrame) cogenDec10(dec1 *stackless.Decoder, x1 **[4]byte) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new([4]byte)
 		dec1.Define(*x1)
 		f.cogenDec12(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*[4]byte)
-		if !ok {
-			dec1.WrongType("*[4]byte", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*[4]byte)
+		if !ok1 {
+			dec1.WrongType("*[4]byte", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *BytesFrame) cogenEnc11(enc *stackless.Encoder, x1 *map[[2]byte]Packet) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v := range *x1 {
+	for k1, v1 := range *x1 {
 		f.cogenEnc13(enc, &k1)
-		f.cogenEnc14(enc, &v)
+		f.cogenEnc14(enc, &v1)
 	}
 }
 func (f *BytesFrame) cogenDec11(dec1 *stackless.Decoder, x1 *map[[2]byte]Packet) {
@@ -366,13 +366,13 @@ func (f *BytesFrame) cogenDec11(dec1 *stackless.Decoder, x1 *map[[2]byte]Packet)
 	*x1 = make(map[[2]byte]Packet, n1)
 	for range n1 {
 		var k1 [2]byte
-		var v Packet
+		var v1 Packet
 		f.cogenDec13(dec1, &k1)
-		f.cogenDec14(dec1, &v)
+		f.cogenDec14(dec1, &v1)
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[k1] = v
+		(*x1)[k1] = v1
 	}
 }
 func (f *BytesFrame) cogenEnc12(enc *stackless.Encoder, x1 *[4]byte) {
@@ -398,7 +398,7 @@ func (f *BytesFrame) cogenDec14(dec1 *stackless.Decoder, x1 *Packet) {
 	f.cogenDec5(dec1, &x1.Trail)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x6f4538ca9e9d1967), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x849971610a0514c3), func() stackless.DurableFrame {
 		return new(BytesFrame)
 	})
 }
@@ -413,7 +413,7 @@ type AliasFrame struct {
 	stackless.Base
 	r   string
 	buf []byte
-	p   *byte
+	p1  *byte
 }
 
 // NewAliasFrame returns a frame that runs Alias when a task steps it: pass it to stackless.Spawn,
@@ -436,9 +436,9 @@ func (f *AliasFrame) Step(co *stackless.Task) stackless.Status {
 //line bytes.go:130
 			f.buf = []byte{1, 2, 3}
 //line bytes.go:131
-			f.p = &f.buf[1]
+			f.p1 = &f.buf[1]
 //line bytes.go:132
-			logf("alias before %v %d", f.buf, *f.p)
+			logf("alias before %v %d", f.buf, *f.p1)
 			f.PC = 1
 			fallthrough
 		case 1:
@@ -448,9 +448,9 @@ func (f *AliasFrame) Step(co *stackless.Task) stackless.Status {
 				return stackless.Suspend
 			}
 //line bytes.go:134
-			*f.p = 9
+			*f.p1 = 9
 //line bytes.go:135
-			out = fmt.Sprintf("%v %d", f.buf, *f.p)
+			out = fmt.Sprintf("%v %d", f.buf, *f.p1)
 //line bytes.go:136
 			logf("alias after %s", out)
 //line bytes.go:137
@@ -474,14 +474,14 @@ func (f *AliasFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Alias's frame (stackless.DurableFrame).
 func (f *AliasFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Alias", uint64(0x1b0d292e5f5b129f)
+	return "github.com/cogen-go/cogen/internal/durabletest.Alias", uint64(0x961849b359297215)
 }
 
 // EncodeState writes the fields of Alias's frame into a snapshot (stackless.DurableFrame).
 func (f *AliasFrame) EncodeState(enc *stackless.Encoder) {
 	enc.String(string(f.r))
 	f.cogenEnc1(enc, &f.buf)
-	f.cogenEnc2(enc, &f.p)
+	f.cogenEnc2(enc, &f.p1)
 }
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
@@ -489,7 +489,7 @@ func (f *AliasFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckPC(f.PC, 0, 1)
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.buf)
-	f.cogenDec2(dec1, &f.p)
+	f.cogenDec2(dec1, &f.p1)
 }
 func (f *AliasFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
 	enc.Bytes((*x1))
@@ -503,23 +503,23 @@ func (f *AliasFrame) cogenEnc2(enc *stackless.Encoder, x1 **byte) {
 	}
 }
 func (f *AliasFrame) cogenDec2(dec1 *stackless.Decoder, x1 **byte) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(byte)
 		dec1.Define(*x1)
 		(**x1) = byte(dec1.UintN(8))
-	case p != nil:
-		q, ok := p.(*byte)
-		if !ok {
-			dec1.WrongType("*byte", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*byte)
+		if !ok1 {
+			dec1.WrongType("*byte", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Alias", uint64(0x1b0d292e5f5b129f), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Alias", uint64(0x961849b359297215), func() stackless.DurableFrame {
 		return new(AliasFrame)
 	})
 }

@@ -42,7 +42,7 @@ func (f *SearchFrame) Result() string {
 func (f *SearchFrame) Step(co *stackless.Task) stackless.Status {
 	var (
 		vowels *regexp.Regexp
-		i      int
+		i1     int
 		w      string
 		out    string
 	)
@@ -73,13 +73,13 @@ func (f *SearchFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 2:
 //line codecs.go:70
-			i, w = f.index, f.tmp[f.index]
+			i1, w = f.index, f.tmp[f.index]
 //line codecs.go:71
 			for _, name := range []string{"double", "again", "end"} {
 //line codecs.go:72
 				if q := f.queries[name]; q.Pattern.MatchString(w) {
 //line codecs.go:73
-					q.Hits.Add(&q.Hits, big.NewInt(int64(i+1)))
+					q.Hits.Add(&q.Hits, big.NewInt(int64(i1+1)))
 				}
 			}
 //line codecs.go:76
@@ -92,7 +92,7 @@ func (f *SearchFrame) Step(co *stackless.Task) stackless.Status {
 //line codecs.go:80
 			f.total.Add(f.total, &f.product)
 //line codecs.go:81
-			f.sums[1].Sub(f.sums[1], big.NewInt(int64(i)))
+			f.sums[1].Sub(f.sums[1], big.NewInt(int64(i1)))
 //line codecs.go:82
 			logf("search %s product=%s total=%s err=%v", w, &f.product, f.sums[2], f.lastErr)
 			f.PC = 6
@@ -139,7 +139,7 @@ func (f *SearchFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Search's frame (stackless.DurableFrame).
 func (f *SearchFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x73562c2d94600c5e)
+	return "github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073)
 }
 
 // EncodeState writes the fields of Search's frame into a snapshot (stackless.DurableFrame).
@@ -172,8 +172,8 @@ func (f *SearchFrame) DecodeState(dec1 *stackless.Decoder) {
 }
 func (f *SearchFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.String(string((*x1)[i]))
+	for i1 := range *x1 {
+		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *SearchFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
@@ -183,18 +183,18 @@ func (f *SearchFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
 		return
 	}
 	*x1 = make([]string, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = string(dec1.String())
+		(*x1)[i1] = string(dec1.String())
 	}
 }
 func (f *SearchFrame) cogenEnc2(enc *stackless.Encoder, x1 *map[string]*Query) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v := range *x1 {
+	for k1, v1 := range *x1 {
 		enc.String(string(k1))
-		f.cogenEnc7(enc, &v)
+		f.cogenEnc7(enc, &v1)
 	}
 }
 func (f *SearchFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]*Query) {
@@ -206,13 +206,13 @@ func (f *SearchFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]*Query) 
 	*x1 = make(map[string]*Query, n1)
 	for range n1 {
 		var k1 string
-		var v *Query
+		var v1 *Query
 		k1 = string(dec1.String())
-		f.cogenDec7(dec1, &v)
+		f.cogenDec7(dec1, &v1)
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[k1] = v
+		(*x1)[k1] = v1
 	}
 }
 func (f *SearchFrame) cogenEnc3(enc *stackless.Encoder, x1 **big.Int) {
@@ -221,25 +221,25 @@ func (f *SearchFrame) cogenEnc3(enc *stackless.Encoder, x1 **big.Int) {
 	}
 }
 func (f *SearchFrame) cogenDec3(dec1 *stackless.Decoder, x1 **big.Int) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(big.Int)
 		dec1.Define(*x1)
 		f.cogenDec5(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*big.Int)
-		if !ok {
-			dec1.WrongType("*math/big.Int", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*big.Int)
+		if !ok1 {
+			dec1.WrongType("*math/big.Int", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *SearchFrame) cogenEnc4(enc *stackless.Encoder, x1 *[]*big.Int) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		f.cogenEnc3(enc, &(*x1)[i])
+	for i1 := range *x1 {
+		f.cogenEnc3(enc, &(*x1)[i1])
 	}
 }
 func (f *SearchFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[]*big.Int) {
@@ -249,11 +249,11 @@ func (f *SearchFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[]*big.Int) {
 		return
 	}
 	*x1 = make([]*big.Int, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		f.cogenDec3(dec1, &(*x1)[i])
+		f.cogenDec3(dec1, &(*x1)[i1])
 	}
 }
 func (f *SearchFrame) cogenEnc5(enc *stackless.Encoder, x1 *big.Int) {
@@ -274,19 +274,19 @@ func (f *SearchFrame) cogenEnc7(enc *stackless.Encoder, x1 **Query) {
 	}
 }
 func (f *SearchFrame) cogenDec7(dec1 *stackless.Decoder, x1 **Query) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(Query)
 		dec1.Define(*x1)
 		f.cogenDec8(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*Query)
-		if !ok {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Query", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*Query)
+		if !ok1 {
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Query", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *SearchFrame) cogenEnc8(enc *stackless.Encoder, x1 *Query) {
@@ -305,19 +305,19 @@ func (f *SearchFrame) cogenEnc9(enc *stackless.Encoder, x1 **regexp.Regexp) {
 	}
 }
 func (f *SearchFrame) cogenDec9(dec1 *stackless.Decoder, x1 **regexp.Regexp) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(regexp.Regexp)
 		dec1.Define(*x1)
 		f.cogenDec10(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*regexp.Regexp)
-		if !ok {
-			dec1.WrongType("*regexp.Regexp", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*regexp.Regexp)
+		if !ok1 {
+			dec1.WrongType("*regexp.Regexp", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *SearchFrame) cogenEnc10(enc *stackless.Encoder, x1 *regexp.Regexp) {
@@ -327,7 +327,7 @@ func (f *SearchFrame) cogenDec10(dec1 *stackless.Decoder, x1 *regexp.Regexp) {
 	stackless.DecodeWith(dec1, &enc1.Regexp, x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x73562c2d94600c5e), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073), func() stackless.DurableFrame {
 		return new(SearchFrame)
 	})
 }

@@ -19,7 +19,7 @@ type LedgerFrame struct {
 	bob          *Person
 	accts        []*Account
 	history      map[string][]int64
-	i            int
+	i1           int
 	from         *Account
 	to           *Account
 	callTransfer *transferFrame
@@ -60,20 +60,20 @@ func (f *LedgerFrame) Step(co *stackless.Task) stackless.Status {
 //line flows.go:52
 			f.history = map[string][]int64{}
 //line flows.go:54
-			f.i = 0
+			f.i1 = 0
 			fallthrough
 		case 1:
 //line flows.go:54
-			if f.i >= f.n1 {
+			if f.i1 >= f.n1 {
 				f.PC = 4
 				continue
 			}
 			fallthrough
 		case 2:
 //line flows.go:55
-			f.from, f.to = f.accts[f.i%3], f.accts[(f.i+1)%3]
+			f.from, f.to = f.accts[f.i1%3], f.accts[(f.i1+1)%3]
 //line flows.go:56
-			f.callTransfer = newTransferFrame(f.from, f.to, int64(f.i+1))
+			f.callTransfer = newTransferFrame(f.from, f.to, int64(f.i1+1))
 			f.PC = 6
 			return co.Call(f.callTransfer)
 		case 6:
@@ -85,23 +85,23 @@ func (f *LedgerFrame) Step(co *stackless.Task) stackless.Status {
 //line flows.go:58
 			f.history[f.to.name] = append(f.history[f.to.name], amount)
 //line flows.go:59
-			st = Status(f.i % 3)
+			st = Status(f.i1 % 3)
 //line flows.go:60
-			logf("ledger i=%d st=%d %s=%d %s=%d", f.i, st, f.from.name, f.from.balance, f.to.name, f.to.balance)
+			logf("ledger i=%d st=%d %s=%d %s=%d", f.i1, st, f.from.name, f.from.balance, f.to.name, f.to.balance)
 //line flows.go:61
-			logf("ledger nap %d", f.i)
+			logf("ledger nap %d", f.i1)
 			f.PC = 8
 			fallthrough
 		case 8:
 //line flows.go:62
-			co.Sleep(time.Duration(f.i%2) * time.Millisecond)
+			co.Sleep(time.Duration(f.i1%2) * time.Millisecond)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			fallthrough
 		case 3:
 //line flows.go:54
-			f.i++
+			f.i1++
 			f.PC = 1
 			continue
 		case 4:
@@ -141,7 +141,7 @@ func (f *LedgerFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Ledger's frame (stackless.DurableFrame).
 func (f *LedgerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0xffe2f1af03aced4c)
+	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4)
 }
 
 // EncodeState writes the fields of Ledger's frame into a snapshot (stackless.DurableFrame).
@@ -152,7 +152,7 @@ func (f *LedgerFrame) EncodeState(enc *stackless.Encoder) {
 	f.cogenEnc1(enc, &f.bob)
 	f.cogenEnc2(enc, &f.accts)
 	f.cogenEnc3(enc, &f.history)
-	enc.Int(int64(f.i))
+	enc.Int(int64(f.i1))
 	f.cogenEnc4(enc, &f.from)
 	f.cogenEnc4(enc, &f.to)
 	enc.Callee(f.callTransfer)
@@ -167,13 +167,13 @@ func (f *LedgerFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec1(dec1, &f.bob)
 	f.cogenDec2(dec1, &f.accts)
 	f.cogenDec3(dec1, &f.history)
-	f.i = int(dec1.IntN(64))
+	f.i1 = int(dec1.IntN(64))
 	f.cogenDec4(dec1, &f.from)
 	f.cogenDec4(dec1, &f.to)
-	if c := dec1.Callee(); c != nil {
-		x1, ok := c.(*transferFrame)
-		if !ok {
-			dec1.WrongType("*transferFrame", c)
+	if c1 := dec1.Callee(); c1 != nil {
+		x1, ok1 := c1.(*transferFrame)
+		if !ok1 {
+			dec1.WrongType("*transferFrame", c1)
 			return
 		}
 		f.callTransfer = x1
@@ -185,25 +185,25 @@ func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 	}
 }
 func (f *LedgerFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(Person)
 		dec1.Define(*x1)
 		f.cogenDec5(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*Person)
-		if !ok {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*Person)
+		if !ok1 {
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *LedgerFrame) cogenEnc2(enc *stackless.Encoder, x1 *[]*Account) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		f.cogenEnc4(enc, &(*x1)[i])
+	for i1 := range *x1 {
+		f.cogenEnc4(enc, &(*x1)[i1])
 	}
 }
 func (f *LedgerFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[]*Account) {
@@ -213,18 +213,18 @@ func (f *LedgerFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[]*Account) {
 		return
 	}
 	*x1 = make([]*Account, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		f.cogenDec4(dec1, &(*x1)[i])
+		f.cogenDec4(dec1, &(*x1)[i1])
 	}
 }
 func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x1 *map[string][]int64) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v := range *x1 {
+	for k1, v1 := range *x1 {
 		enc.String(string(k1))
-		f.cogenEnc6(enc, &v)
+		f.cogenEnc6(enc, &v1)
 	}
 }
 func (f *LedgerFrame) cogenDec3(dec1 *stackless.Decoder, x1 *map[string][]int64) {
@@ -236,13 +236,13 @@ func (f *LedgerFrame) cogenDec3(dec1 *stackless.Decoder, x1 *map[string][]int64)
 	*x1 = make(map[string][]int64, n1)
 	for range n1 {
 		var k1 string
-		var v []int64
+		var v1 []int64
 		k1 = string(dec1.String())
-		f.cogenDec6(dec1, &v)
+		f.cogenDec6(dec1, &v1)
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[k1] = v
+		(*x1)[k1] = v1
 	}
 }
 func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x1 **Account) {
@@ -251,19 +251,19 @@ func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x1 **Account) {
 	}
 }
 func (f *LedgerFrame) cogenDec4(dec1 *stackless.Decoder, x1 **Account) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(Account)
 		dec1.Define(*x1)
 		f.cogenDec7(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*Account)
-		if !ok {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*Account)
+		if !ok1 {
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *LedgerFrame) cogenEnc5(enc *stackless.Encoder, x1 *Person) {
@@ -278,8 +278,8 @@ func (f *LedgerFrame) cogenDec5(dec1 *stackless.Decoder, x1 *Person) {
 }
 func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int64) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.Int(int64((*x1)[i]))
+	for i1 := range *x1 {
+		enc.Int(int64((*x1)[i1]))
 	}
 }
 func (f *LedgerFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int64) {
@@ -289,11 +289,11 @@ func (f *LedgerFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int64) {
 		return
 	}
 	*x1 = make([]int64, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = int64(dec1.IntN(64))
+		(*x1)[i1] = int64(dec1.IntN(64))
 	}
 }
 func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x1 *Account) {
@@ -314,8 +314,8 @@ func (f *LedgerFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Account) {
 }
 func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.String(string((*x1)[i]))
+	for i1 := range *x1 {
+		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *LedgerFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]string) {
@@ -325,24 +325,24 @@ func (f *LedgerFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]string) {
 		return
 	}
 	*x1 = make([]string, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = string(dec1.String())
+		(*x1)[i1] = string(dec1.String())
 	}
 }
 func (f *LedgerFrame) cogenEnc9(enc *stackless.Encoder, x1 *[2]uint16) {
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
+	for i1 := range *x1 {
+		enc.Uint(uint64((*x1)[i1]))
 	}
 }
 func (f *LedgerFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[2]uint16) {
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = uint16(dec1.UintN(16))
+		(*x1)[i1] = uint16(dec1.UintN(16))
 	}
 }
 func (f *LedgerFrame) cogenEnc10(enc *stackless.Encoder, x1 *time.Time) {
@@ -352,7 +352,7 @@ func (f *LedgerFrame) cogenDec10(dec1 *stackless.Decoder, x1 *time.Time) {
 	dec1.Binary(x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0xffe2f1af03aced4c), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4), func() stackless.DurableFrame {
 		return new(LedgerFrame)
 	})
 }
@@ -471,10 +471,10 @@ func (f *transferFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec1(dec1, &f.to)
 	f.amount = int64(dec1.IntN(64))
 	f.r = int64(dec1.IntN(64))
-	if c := dec1.Callee(); c != nil {
-		x1, ok := c.(*auditFrame)
-		if !ok {
-			dec1.WrongType("*auditFrame", c)
+	if c1 := dec1.Callee(); c1 != nil {
+		x1, ok1 := c1.(*auditFrame)
+		if !ok1 {
+			dec1.WrongType("*auditFrame", c1)
 			return
 		}
 		f.callAudit = x1
@@ -486,19 +486,19 @@ func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x1 **Account) {
 	}
 }
 func (f *transferFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Account) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(Account)
 		dec1.Define(*x1)
 		f.cogenDec2(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*Account)
-		if !ok {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*Account)
+		if !ok1 {
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *transferFrame) cogenEnc2(enc *stackless.Encoder, x1 *Account) {
@@ -519,8 +519,8 @@ func (f *transferFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Account) {
 }
 func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.String(string((*x1)[i]))
+	for i1 := range *x1 {
+		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *transferFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]string) {
@@ -530,24 +530,24 @@ func (f *transferFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]string) {
 		return
 	}
 	*x1 = make([]string, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = string(dec1.String())
+		(*x1)[i1] = string(dec1.String())
 	}
 }
 func (f *transferFrame) cogenEnc4(enc *stackless.Encoder, x1 *[2]uint16) {
-	for i := range *x1 {
-		enc.Uint(uint64((*x1)[i]))
+	for i1 := range *x1 {
+		enc.Uint(uint64((*x1)[i1]))
 	}
 }
 func (f *transferFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[2]uint16) {
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = uint16(dec1.UintN(16))
+		(*x1)[i1] = uint16(dec1.UintN(16))
 	}
 }
 func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
@@ -556,19 +556,19 @@ func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
 	}
 }
 func (f *transferFrame) cogenDec5(dec1 *stackless.Decoder, x1 **Person) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(Person)
 		dec1.Define(*x1)
 		f.cogenDec7(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*Person)
-		if !ok {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*Person)
+		if !ok1 {
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *transferFrame) cogenEnc6(enc *stackless.Encoder, x1 *time.Time) {
@@ -601,28 +601,28 @@ func _() {
 // auditFrame is the stackless frame of audit: it holds the values of audit that live across a suspension.
 type auditFrame struct {
 	stackless.Base
-	p      *Person
+	p1     *Person
 	amount int64
 	seen   [3]bool
-	c      complex128
+	c1     complex128
 	tmp    int
 	index  int
 }
 
 // newAuditFrame returns a frame that runs audit when a task steps it: pass it to stackless.Spawn,
 // or let generated code call it from another frame.
-func newAuditFrame(p *Person, amount int64) *auditFrame {
-	return &auditFrame{p: p, amount: amount}
+func newAuditFrame(p1 *Person, amount int64) *auditFrame {
+	return &auditFrame{p1: p1, amount: amount}
 }
 
 // Step runs audit from its resume point to its next suspension, call or return.
 func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
-	var i int
+	var i1 int
 	for {
 		switch f.PC {
 		case 0:
 //line flows.go:99
-			f.c = complex(float64(f.amount), 1)
+			f.c1 = complex(float64(f.amount), 1)
 //line flows.go:100
 			f.tmp = 2
 //line flows.go:100
@@ -636,13 +636,13 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 			fallthrough
 		case 2:
 //line flows.go:100
-			i = f.index
+			i1 = f.index
 //line flows.go:101
-			f.seen[i] = true
+			f.seen[i1] = true
 //line flows.go:102
-			f.p.Score += real(f.c) / 10
+			f.p1.Score += real(f.c1) / 10
 //line flows.go:103
-			logf("audit %s %d %.2f %v", f.p.Name, i, f.p.Score, f.seen)
+			logf("audit %s %d %.2f %v", f.p1.Name, i1, f.p1.Score, f.seen)
 			f.PC = 6
 			fallthrough
 		case 6:
@@ -676,17 +676,17 @@ func (f *auditFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of audit's frame (stackless.DurableFrame).
 func (f *auditFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x34f4d67d4baa04a0)
+	return "github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x52abe160e8790ced)
 }
 
 // EncodeState writes the fields of audit's frame into a snapshot (stackless.DurableFrame).
 func (f *auditFrame) EncodeState(enc *stackless.Encoder) {
-	f.cogenEnc1(enc, &f.p)
+	f.cogenEnc1(enc, &f.p1)
 	enc.Int(int64(f.amount))
 	f.cogenEnc2(enc, &f.seen)
 	{
-		enc.Float(float64(real(f.c)))
-		enc.Float(float64(imag(f.c)))
+		enc.Float(float64(real(f.c1)))
+		enc.Float(float64(imag(f.c1)))
 	}
 	enc.Int(int64(f.tmp))
 	enc.Int(int64(f.index))
@@ -695,10 +695,10 @@ func (f *auditFrame) EncodeState(enc *stackless.Encoder) {
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *auditFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckPC(f.PC, 0, 6)
-	f.cogenDec1(dec1, &f.p)
+	f.cogenDec1(dec1, &f.p1)
 	f.amount = int64(dec1.IntN(64))
 	f.cogenDec2(dec1, &f.seen)
-	f.c = complex128(complex(dec1.Float(), dec1.Float()))
+	f.c1 = complex128(complex(dec1.Float(), dec1.Float()))
 	f.tmp = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
 }
@@ -708,19 +708,19 @@ func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 	}
 }
 func (f *auditFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(Person)
 		dec1.Define(*x1)
 		f.cogenDec3(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*Person)
-		if !ok {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*Person)
+		if !ok1 {
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *auditFrame) cogenEnc2(enc *stackless.Encoder, x1 *[3]bool) {
@@ -740,7 +740,7 @@ func (f *auditFrame) cogenDec3(dec1 *stackless.Decoder, x1 *Person) {
 	f.cogenDec1(dec1, &x1.Next)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x34f4d67d4baa04a0), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x52abe160e8790ced), func() stackless.DurableFrame {
 		return new(auditFrame)
 	})
 }

@@ -12,7 +12,25 @@ import (
 type (
 	k string
 	n int
-	x struct{ counts map[k]n }
+	x struct {
+		counts map[k]n
+		// Fields of types named like the other locals of the encoding
+		// methods (gen's TestDurableHygieneNames requires every one).
+		c     c
+		i     i
+		ok    ok
+		p     p
+		q     q
+		v     v
+		fresh fresh
+	}
+	c     int8
+	i     uint16
+	ok    bool
+	p     float32
+	q     string
+	v     []c
+	fresh map[q]i
 )
 
 // dec is a codec named like the decoder parameter of the generated
@@ -33,14 +51,17 @@ var dec = stackless.Codec[n]{
 //
 //co:stackless durable
 func Tally(co *stackful.Co, words []string) string {
-	t := &x{counts: map[k]n{}}
+	t := &x{counts: map[k]n{}, fresh: fresh{}}
 	var order []k
 	for _, w := range words {
 		if t.counts[k(w)] == 0 {
 			order = append(order, k(w))
 		}
 		t.counts[k(w)]++
-		logf("tally %s=%d", w, t.counts[k(w)])
+		t.c, t.i, t.ok, t.p, t.q = c(len(w)), t.i+1, !t.ok, t.p+0.5, t.q+q(w)
+		t.v = append(t.v, t.c)
+		t.fresh[q(w)] = t.i
+		logf("tally %s=%d %d %d %t %g %s %v %d", w, t.counts[k(w)], t.c, t.i, t.ok, t.p, t.q, t.v, len(t.fresh))
 		co.Gosched()
 	}
 	out := ""

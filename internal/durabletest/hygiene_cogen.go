@@ -40,12 +40,12 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line hygiene.go:36
-			f.t = &x{counts: map[k]n{}}
-//line hygiene.go:38
+//line hygiene.go:54
+			f.t = &x{counts: map[k]n{}, fresh: fresh{}}
+//line hygiene.go:56
 			f.tmp = f.words
 			f.tmp1 = len(f.tmp)
-//line hygiene.go:38
+//line hygiene.go:56
 			f.index = 0
 			fallthrough
 		case 1:
@@ -55,21 +55,27 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line hygiene.go:38
+//line hygiene.go:56
 			w = f.tmp[f.index]
-//line hygiene.go:39
+//line hygiene.go:57
 			if f.t.counts[k(w)] == 0 {
-//line hygiene.go:40
+//line hygiene.go:58
 				f.order = append(f.order, k(w))
 			}
-//line hygiene.go:42
+//line hygiene.go:60
 			f.t.counts[k(w)]++
-//line hygiene.go:43
-			logf("tally %s=%d", w, f.t.counts[k(w)])
+//line hygiene.go:61
+			f.t.c, f.t.i, f.t.ok, f.t.p, f.t.q = c(len(w)), f.t.i+1, !f.t.ok, f.t.p+0.5, f.t.q+q(w)
+//line hygiene.go:62
+			f.t.v = append(f.t.v, f.t.c)
+//line hygiene.go:63
+			f.t.fresh[q(w)] = f.t.i
+//line hygiene.go:64
+			logf("tally %s=%d %d %d %t %g %s %v %d", w, f.t.counts[k(w)], f.t.c, f.t.i, f.t.ok, f.t.p, f.t.q, f.t.v, len(f.t.fresh))
 			f.PC = 6
 			fallthrough
 		case 6:
-//line hygiene.go:44
+//line hygiene.go:65
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
@@ -80,37 +86,37 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 4:
-//line hygiene.go:46
+//line hygiene.go:67
 			out = ""
-//line hygiene.go:47
+//line hygiene.go:68
 			for _, w := range f.order {
-//line hygiene.go:48
+//line hygiene.go:69
 				out += logfString("%s:%d ", w, f.t.counts[w])
 			}
-//line hygiene.go:50
+//line hygiene.go:71
 			logf("tally done %s", out)
-//line hygiene.go:51
+//line hygiene.go:72
 			f.r = out
 			return stackless.Done
 		default:
 			panic("cogen: TallyFrame: invalid resume point")
 		}
 	}
-//line hygiene_cogen.go:100
+//line hygiene_cogen.go:106
 }
 
 // Where returns the source position of Tally's resume point (stackless.Locator).
 func (f *TallyFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:44"
+		return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:65"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:35"
+	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:53"
 }
 
 // Durable returns the registered name and the layout fingerprint of Tally's frame (stackless.DurableFrame).
 func (f *TallyFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xcc887de5f9ee0016)
+	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x56808e4c7f4ebe5a)
 }
 
 // EncodeState writes the fields of Tally's frame into a snapshot (stackless.DurableFrame).
@@ -137,8 +143,8 @@ func (f *TallyFrame) DecodeState(dec1 *stackless.Decoder) {
 }
 func (f *TallyFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.String(string((*x1)[i]))
+	for i1 := range *x1 {
+		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
@@ -148,11 +154,11 @@ func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
 		return
 	}
 	*x1 = make([]string, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = string(dec1.String())
+		(*x1)[i1] = string(dec1.String())
 	}
 }
 func (f *TallyFrame) cogenEnc2(enc *stackless.Encoder, x1 **x) {
@@ -161,25 +167,25 @@ func (f *TallyFrame) cogenEnc2(enc *stackless.Encoder, x1 **x) {
 	}
 }
 func (f *TallyFrame) cogenDec2(dec1 *stackless.Decoder, x1 **x) {
-	p, fresh := dec1.Ref()
+	p1, fresh1 := dec1.Ref()
 	switch {
-	case fresh:
+	case fresh1:
 		*x1 = new(x)
 		dec1.Define(*x1)
 		f.cogenDec4(dec1, *x1)
-	case p != nil:
-		q, ok := p.(*x)
-		if !ok {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.x", p)
+	case p1 != nil:
+		q1, ok1 := p1.(*x)
+		if !ok1 {
+			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.x", p1)
 			return
 		}
-		*x1 = q
+		*x1 = q1
 	}
 }
 func (f *TallyFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]k) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for i := range *x1 {
-		enc.String(string((*x1)[i]))
+	for i1 := range *x1 {
+		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
@@ -189,24 +195,38 @@ func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
 		return
 	}
 	*x1 = make([]k, n1)
-	for i := range *x1 {
+	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[i] = k(dec1.String())
+		(*x1)[i1] = k(dec1.String())
 	}
 }
 func (f *TallyFrame) cogenEnc4(enc *stackless.Encoder, x1 *x) {
 	f.cogenEnc5(enc, &x1.counts)
+	enc.Int(int64(x1.c))
+	enc.Uint(uint64(x1.i))
+	enc.Bool(bool(x1.ok))
+	enc.Float(float64(x1.p))
+	enc.String(string(x1.q))
+	f.cogenEnc6(enc, &x1.v)
+	f.cogenEnc7(enc, &x1.fresh)
 }
 func (f *TallyFrame) cogenDec4(dec1 *stackless.Decoder, x1 *x) {
 	f.cogenDec5(dec1, &x1.counts)
+	x1.c = c(dec1.IntN(8))
+	x1.i = i(dec1.UintN(16))
+	x1.ok = ok(dec1.Bool())
+	x1.p = p(dec1.Float())
+	x1.q = q(dec1.String())
+	f.cogenDec6(dec1, &x1.v)
+	f.cogenDec7(dec1, &x1.fresh)
 }
 func (f *TallyFrame) cogenEnc5(enc *stackless.Encoder, x1 *map[k]n) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v := range *x1 {
+	for k1, v1 := range *x1 {
 		enc.String(string(k1))
-		f.cogenEnc6(enc, &v)
+		f.cogenEnc8(enc, &v1)
 	}
 }
 func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
@@ -218,23 +238,61 @@ func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
 	*x1 = make(map[k]n, n1)
 	for range n1 {
 		var k1 k
-		var v n
+		var v1 n
 		k1 = k(dec1.String())
-		f.cogenDec6(dec1, &v)
+		f.cogenDec8(dec1, &v1)
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[k1] = v
+		(*x1)[k1] = v1
 	}
 }
-func (f *TallyFrame) cogenEnc6(enc *stackless.Encoder, x1 *n) {
+func (f *TallyFrame) cogenEnc6(enc *stackless.Encoder, x1 *v) {
+	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeByteElems(enc, (*x1))
+}
+func (f *TallyFrame) cogenDec6(dec1 *stackless.Decoder, x1 *v) {
+	n1 := dec1.Len()
+	if n1 < 0 {
+		*x1 = nil
+		return
+	}
+	*x1 = make(v, n1)
+	stackless.DecodeByteElems(dec1, (*x1))
+}
+func (f *TallyFrame) cogenEnc7(enc *stackless.Encoder, x1 *fresh) {
+	enc.Len(len((*x1)), (*x1) == nil)
+	for k1, v1 := range *x1 {
+		enc.String(string(k1))
+		enc.Uint(uint64(v1))
+	}
+}
+func (f *TallyFrame) cogenDec7(dec1 *stackless.Decoder, x1 *fresh) {
+	n1 := dec1.Len()
+	if n1 < 0 {
+		*x1 = nil
+		return
+	}
+	*x1 = make(fresh, n1)
+	for range n1 {
+		var k1 q
+		var v1 i
+		k1 = q(dec1.String())
+		v1 = i(dec1.UintN(16))
+		if dec1.Err() != nil {
+			return
+		}
+		(*x1)[k1] = v1
+	}
+}
+func (f *TallyFrame) cogenEnc8(enc *stackless.Encoder, x1 *n) {
 	stackless.EncodeWith(enc, &dec, x1)
 }
-func (f *TallyFrame) cogenDec6(dec1 *stackless.Decoder, x1 *n) {
+func (f *TallyFrame) cogenDec8(dec1 *stackless.Decoder, x1 *n) {
 	stackless.DecodeWith(dec1, &dec, x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xcc887de5f9ee0016), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x56808e4c7f4ebe5a), func() stackless.DurableFrame {
 		return new(TallyFrame)
 	})
 }

@@ -284,9 +284,9 @@ func (f *IndexFrame) DecodeState(dec1 *stackless.Decoder) {
 }
 func (f *IndexFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v := range *x1 {
+	for k1, v1 := range *x1 {
 		enc.String(string(k1))
-		enc.Int(int64(v))
+		enc.Int(int64(v1))
 	}
 }
 func (f *IndexFrame) cogenDec1(dec1 *stackless.Decoder, x1 *map[string]int) {
@@ -298,13 +298,13 @@ func (f *IndexFrame) cogenDec1(dec1 *stackless.Decoder, x1 *map[string]int) {
 	*x1 = make(map[string]int, n1)
 	for range n1 {
 		var k1 string
-		var v int
+		var v1 int
 		k1 = string(dec1.String())
-		v = int(dec1.IntN(64))
+		v1 = int(dec1.IntN(64))
 		if dec1.Err() != nil {
 			return
 		}
-		(*x1)[k1] = v
+		(*x1)[k1] = v1
 	}
 }
 func init() {
