@@ -3,10 +3,7 @@
 package bench
 
 import (
-	"bytes"
-	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"testing"
 	"time"
@@ -150,30 +147,11 @@ func TestMemory(t *testing.T) {
 // stacks of goroutines that ended) with GODEBUG=adaptivestackstart=0, so
 // that every new stack starts at 2 KiB.
 func TestIdleConns(t *testing.T) {
-	if model := os.Getenv("COGEN_IDLE_CHILD"); model != "" {
-		r, err := IdleConns(model, 300)
-		if err != nil {
-			t.Fatalf("%s: %v", model, err)
-		}
-		fmt.Printf("idle-result %.0f %.0f\n", r.PerCoGC, r.PerCo)
-		return
-	}
 	per := map[string]float64{}
 	for _, model := range IdleModels {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestIdleConns$")
-		cmd.Env = append(os.Environ(), "COGEN_IDLE_CHILD="+model, "GODEBUG=adaptivestackstart=0")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", model, err, out)
-		}
-		var gc, before float64
-		i := bytes.Index(out, []byte("idle-result "))
-		if i < 0 {
-			t.Fatalf("%s: no result in\n%s", model, out)
-		}
-		if _, err := fmt.Sscanf(string(out[i:]), "idle-result %g %g", &gc, &before); err != nil {
-			t.Fatalf("%s: %v in\n%s", model, err, out)
-		}
+		var r MemoryResult
+		inChild(t, "idle", model, 300, &r)
+		gc, before := r.PerCoGC, r.PerCo
 		t.Logf("%s: %.0f B per idle connection (%.0f before a GC)", model, gc, before)
 		if gc <= 0 || gc > 16<<10 {
 			t.Errorf("%s: %.0f B per idle connection, want (0, 16 KiB]", model, gc)

@@ -59,7 +59,7 @@ func scaleChild() {
 
 // inChild measures kind for model with n coroutines in a child process
 // and decodes its result into res.
-func inChild(b *testing.B, kind, model string, n int, res any) {
+func inChild(b testing.TB, kind, model string, n int, res any) {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), benchChildEnv+"="+kind+" "+model+" "+strconv.Itoa(n), "GODEBUG=adaptivestackstart=0")
