@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,8 +22,8 @@ import (
 // of 10, 10 coroutines x 100 SET+GET. Often it deadlocks: one coroutine
 // waits for go-redis's sync.RWMutex that a suspended coroutine holds across
 // a handshake. It runs in a child process, since that hang is for good;
-// each run must either finish or print the stall report on stderr within
-// a few seconds, never hang silently.
+// each run must either finish or print the stall report on stderr, never
+// fall silent for probeSilence.
 func TestRedisProbeReportsStall(t *testing.T) {
 	addr := servers.Redis(t)
 	if os.Getenv("COGEN_PROBE_CHILD") == "1" {
@@ -45,12 +46,18 @@ func TestRedisProbeReportsStall(t *testing.T) {
 		go func() {
 			defer close(lines)
 			sc := bufio.NewScanner(stderr)
+			sc.Buffer(nil, 1<<20)
 			for sc.Scan() {
 				lines <- sc.Text()
 			}
 		}()
+		// The child prints a progress line every probeProgress pairs of
+		// commands: silence, not the total time, is what a hang looks
+		// like, so the bound is on the gap between lines (a slow run
+		// under -race beside busy cores keeps printing). A silent child
+		// gets SIGQUIT, and its goroutine dump is the failure's evidence.
 		var report []string
-		timeout := time.After(10 * time.Second)
+		silence := time.NewTimer(probeSilence)
 	read:
 		for {
 			select {
@@ -58,15 +65,33 @@ func TestRedisProbeReportsStall(t *testing.T) {
 				if !ok {
 					break read
 				}
+				silence.Reset(probeSilence)
 				if strings.HasPrefix(l, "stackful: stall:") || len(report) > 0 {
 					report = append(report, l)
 				}
 				if len(report) > 12 {
 					cmd.Process.Kill()
 				}
-			case <-timeout:
-				cmd.Process.Kill()
-				t.Fatalf("run %d: no report and no end after 10 s: hung silently", run)
+			case <-silence.C:
+				cmd.Process.Signal(syscall.SIGQUIT)
+				var dump []string
+				grace := time.After(10 * time.Second)
+			collect:
+				for {
+					select {
+					case l, ok := <-lines:
+						if !ok {
+							break collect
+						}
+						dump = append(dump, l)
+					case <-grace:
+						cmd.Process.Kill()
+						break collect
+					}
+				}
+				cmd.Wait()
+				t.Fatalf("run %d: no report, no progress and no end for %v: hung silently; the child's goroutines on SIGQUIT:\n%s",
+					run, probeSilence, strings.Join(dump, "\n"))
 			}
 		}
 		err = cmd.Wait()
@@ -86,6 +111,13 @@ func TestRedisProbeReportsStall(t *testing.T) {
 	t.Logf("%d runs completed, %d deadlocked and were reported", completed, reported)
 }
 
+// probeProgress is how many SET+GET pairs a probe coroutine does between
+// progress lines; probeSilence, how long the parent waits for a line.
+const (
+	probeProgress = 20
+	probeSilence  = 10 * time.Second
+)
+
 func runProbe(t *testing.T, addr string) {
 	var d conet.Dialer
 	rc := redis.NewClient(&redis.Options{Addr: addr, Dialer: d.DialContext, PoolSize: 10})
@@ -103,6 +135,9 @@ func runProbe(t *testing.T, addr string) {
 			defer func() { done++ }()
 			for j := range 100 {
 				k := fmt.Sprintf("probe:%d", i)
+				if j%probeProgress == 0 {
+					fmt.Fprintf(os.Stderr, "probe: coroutine %d at pair %d\n", i, j)
+				}
 				if err := rc.Set(ctx, k, j, 0).Err(); err != nil {
 					t.Error(err)
 					return
