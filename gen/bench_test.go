@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -126,7 +127,7 @@ func TestTransformBudget(t *testing.T) {
 		t.Skip("a timing budget means nothing under the race detector")
 	}
 	pkg := loadGOPATH(t, benchSource(t, 200), "bench")
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	res, diags, err := analyze(pkg)
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("%v %v", err, diags)
@@ -135,10 +136,22 @@ func TestTransformBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("generating 200 functions took %v, budget 1s", d)
+	// The bound is on the CPU the process used, which other processes on
+	// a busy machine do not inflate as they do the wall time (logged).
+	if d := processCPU() - cpu0; d > 3*time.Second {
+		t.Errorf("generating 200 functions took %v of CPU (%v wall), budget 1s", d, time.Since(start))
 	}
+	t.Logf("%v of CPU, %v wall", processCPU()-cpu0, time.Since(start))
 	if len(res.Funcs) != 200 || len(files) != 1 {
 		t.Fatalf("%d functions, %d files", len(res.Funcs), len(files))
 	}
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic("gen: getrusage: " + err.Error())
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
