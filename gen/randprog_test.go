@@ -721,7 +721,7 @@ func TestRandomProgramsCover(t *testing.T) {
 // built into one harness and run in both models in a module of its own.
 // COGEN_RANDOM_PER_PACKAGE programs (default 10) share a package and its
 // helpers (randPackage): a program costs less than half the CPU it costs
-// alone. CI runs 1,000 (from a seed that moves with the commit: .ci/run);
+// alone. CI runs 500 (from a seed that moves with the commit: .ci/run);
 // a long run 20,000 or more:
 //
 //	COGEN_RANDOM_LONG=20000 go test ./gen -run TestRandomPrograms -timeout 0
@@ -731,7 +731,7 @@ func TestRandomProgramsCover(t *testing.T) {
 func TestRandomPrograms(t *testing.T) {
 	n := envInt("COGEN_RANDOM_LONG", 0)
 	if n == 0 {
-		t.Skip("COGEN_RANDOM_LONG=n runs n random programs (CI: 1000)")
+		t.Skip("COGEN_RANDOM_LONG=n runs n random programs (CI: 500)")
 	}
 	first, batch := envInt("COGEN_RANDOM_FIRST", 100000), envInt("COGEN_RANDOM_BATCH", 250)
 	perPkg := max(1, envInt("COGEN_RANDOM_PER_PACKAGE", 10))
