@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -38,7 +39,10 @@ func TestRedisProbeReportsStall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd.Stdout = nil
+		// The child's -test.v output (its t.Error lines): read only after
+		// Wait, and shown with a failure.
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -90,8 +94,8 @@ func TestRedisProbeReportsStall(t *testing.T) {
 					}
 				}
 				cmd.Wait()
-				t.Fatalf("run %d: no report, no progress and no end for %v: hung silently; the child's goroutines on SIGQUIT:\n%s",
-					run, probeSilence, strings.Join(dump, "\n"))
+				t.Fatalf("run %d: no report, no progress and no end for %v: hung silently; the child's output:\n%s\nits goroutines on SIGQUIT:\n%s",
+					run, probeSilence, tail(stdout.String()), strings.Join(dump, "\n"))
 			}
 		}
 		err = cmd.Wait()
@@ -105,10 +109,18 @@ func TestRedisProbeReportsStall(t *testing.T) {
 		case err == nil:
 			completed++
 		default:
-			t.Fatalf("run %d: %v", run, err)
+			t.Fatalf("run %d: %v; the child's output:\n%s", run, err, tail(stdout.String()))
 		}
 	}
 	t.Logf("%d runs completed, %d deadlocked and were reported", completed, reported)
+}
+
+// tail is the end of a child's output, enough for its last failures.
+func tail(s string) string {
+	if len(s) > 4096 {
+		return "..." + s[len(s)-4096:]
+	}
+	return s
 }
 
 // probeProgress is how many SET+GET pairs a probe coroutine does between

@@ -28,6 +28,10 @@
 //	                      and no more once 50 µs have passed, looked at every 8 rounds)
 //	call stop            (true ends Run; so does a pending StopRun)
 //
+// Run also calls stop once before its first iteration, and returns at once
+// if it holds: the first poll could otherwise block for good on a condition
+// met before Run was called.
+//
 // A waiter woken while the ready queue runs (a Cond signalled by a coroutine
 // the loop resumed, a task that another one awaited) therefore runs before
 // stop is asked, as in libco, whose co_eventloop drains its active list,

@@ -104,15 +104,20 @@ func (l *Loop) Pending() int { return l.ready.len() }
 
 // Run runs the loop until stop returns true; stop (libco's co_eventloop pfn)
 // is called once per iteration, after the ready queue has run, including
-// the wake-ups queued while it ran (see the package doc's "One iteration").
+// the wake-ups queued while it ran (see the package doc's "One iteration"),
+// and once before the first: a condition that already holds returns at
+// once, without an iteration. (Work done before Run, such as coroutines
+// whose hooked calls all completed without waiting, may have met it, and
+// the first iteration could block in the poller for good.) To run exactly
+// one iteration, return false on the first call and true on the second.
 // A nil stop runs until Close or [Loop.StopRun]. Run returns nil when stopped
 // or closed, and the poller's error if waiting fails. After Close it returns
 // ErrClosed, having run any waiter that was armed since (those wake at once
 // with LoopClosed).
 //
-// stop is called only when an iteration ends, and an idle loop does not
-// iterate: with nothing ready and no timer pending, Run blocks in the
-// poller until an fd event or a [Loop.Submit]. A stop condition set by
+// Otherwise stop is called only when an iteration ends, and an idle loop
+// does not iterate: with nothing ready and no timer pending, Run blocks in
+// the poller until an fd event or a [Loop.Submit]. A stop condition set by
 // another goroutine (a signal handler, a quit flag) is therefore not seen
 // until something wakes the loop: set it and call [Loop.Wake], or call
 // [Loop.StopRun] instead, or give the loop a cadence with [Loop.SetIdleTick]
@@ -125,6 +130,9 @@ func (l *Loop) Run(stop func() bool) error {
 	}
 	if l.running {
 		panic("loop: Run called while the loop is running")
+	}
+	if stop != nil && stop() {
+		return nil
 	}
 	l.running = true
 	defer func() { l.running = false }()

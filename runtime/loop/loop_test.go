@@ -341,3 +341,49 @@ func TestSubmitCloseRace(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStopAlreadyHolds: a stop condition met before Run (work done
+// before it, such as coroutines whose calls all completed without a wait)
+// returns at once. Run used to ask stop only after an iteration, and the
+// first iteration of an idle loop blocks in the poller for good: two of
+// the repository's own callers hung so under load (issue 29's campaign).
+func TestRunStopAlreadyHolds(t *testing.T) {
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// An fd the loop watches with nobody writing to it: an idle loop with
+	// something registered, as a conn pool leaves it.
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(p[1])
+	f, err := l.Register(p[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	calls := 0
+	result := make(chan error, 1)
+	go func() { result <- l.Run(func() bool { calls++; return true }) }()
+	select {
+	case err := <-result:
+		if err != nil || calls != 1 || l.Stats().Polls != 0 {
+			t.Fatalf("Run: %v after %d stop calls and %d polls; want nil after 1 call and no poll", err, calls, l.Stats().Polls)
+		}
+	case <-time.After(10 * time.Second):
+		l.StopRun()
+		<-result
+		t.Fatal("Run blocked in the poller although its stop condition held when it was called")
+	}
+	// One iteration: false before it, true after it.
+	n := 0
+	if err := l.Submit(func() {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Run(func() bool { n++; return n > 1 }); err != nil || n != 2 || l.Stats().Polls != 1 {
+		t.Fatalf("one iteration: %v, %d stop calls, %d polls", err, n, l.Stats().Polls)
+	}
+}

@@ -491,3 +491,25 @@ func TestSlotHomeSize(t *testing.T) {
 		t.Fatalf("coExtra is %d bytes, want <= 24", n)
 	}
 }
+
+// TestRunAfterEveryCoroutineFinished is the shape that hung the
+// repository's stall probe and examples/db's dbload under load: every
+// coroutine finished while it was created (under load a hooked call's
+// answer is often there before the call would wait, so none waited), and
+// Run, which used to ask its stop function only after an iteration,
+// blocked in the idle loop's poller for good.
+func TestRunAfterEveryCoroutineFinished(t *testing.T) {
+	e := newEnv(t)
+	done := 0
+	for range 3 {
+		e.Create(func(co *Co) { done++ }, nil).Resume()
+	}
+	// Stop is the test's way out if Run blocks.
+	blocked := time.AfterFunc(10*time.Second, func() { e.Stop() })
+	if err := e.Run(func() bool { return done == 3 }); err != nil {
+		t.Fatal(err)
+	}
+	if !blocked.Stop() {
+		t.Fatal("Run blocked in the poller although every coroutine had finished")
+	}
+}

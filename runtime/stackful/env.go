@@ -128,9 +128,10 @@ func (e *Env) Closed() bool { return e.closed }
 // its pfn; a nil stop runs until the loop is closed or [Env.Stop]). stop is
 // called once per iteration, after the woken coroutines have run, including
 // those woken by coroutines that ran in the same iteration (libco's active
-// list; see package loop's "One iteration" for the bound); the first
-// iteration waits for something to happen if nothing is ready, so check a
-// condition that may already hold before calling Run. Coroutines whose waits
+// list; see package loop's "One iteration" for the bound), and once before
+// the first: a condition that already holds (every coroutine finished while
+// it was created, its hooked calls answered without a wait) returns at once
+// instead of blocking in an idle loop's poller. Coroutines whose waits
 // end are resumed from the loop, that is, by the coroutine calling Run,
 // normally the main coroutine. A panic in a coroutine resumed by the loop
 // propagates out of Run.

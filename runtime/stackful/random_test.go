@@ -132,7 +132,8 @@ func randomSchedule(t *testing.T, seed uint64) {
 					}
 				}
 			}()
-			if err := e.Run(func() bool { return true }); err != nil {
+			ran := false // one iteration: stop is asked before it too
+			if err := e.Run(func() bool { r := ran; ran = true; return r }); err != nil {
 				t.Fatal(err)
 			}
 		}()
