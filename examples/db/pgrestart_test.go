@@ -157,11 +157,7 @@ func TestPgServerRestart(t *testing.T) {
 		}
 		return nil
 	})
-	// Run calls its stop only after an iteration: an idle loop whose
-	// ticker already ended would wait forever.
-	if ticker.Status() != stackful.Dead {
-		env.Run(func() bool { return ticker.Status() == stackful.Dead })
-	}
+	env.Run(func() bool { return ticker.Status() == stackful.Dead })
 
 	kinds := make([]string, 0, len(errKinds))
 	for k, n := range errKinds {

@@ -54,7 +54,7 @@ var models = []model{
 		defer env.Close()
 		co := env.Create(body, nil)
 		co.Resume()
-		runUntil(env, func() bool { return co.Status() == stackful.Dead })
+		env.Run(func() bool { return co.Status() == stackful.Dead })
 	}},
 	{"stackless", func(t *testing.T, _ func(*stackful.Co), f stackless.Frame) {
 		l, err := loop.New()
@@ -67,9 +67,6 @@ var models = []model{
 		}
 	}},
 }
-
-// runUntil runs env until done (Run returns at once if done already).
-func runUntil(env *stackful.Env, done func() bool) { env.Run(done) }
 
 // TestMain fails the package if the tests leave descriptors open: every
 // conn a test or a pool opened must be closed by then.

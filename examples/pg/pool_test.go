@@ -71,10 +71,10 @@ func TestPoolWaits(t *testing.T) {
 				for i := range workers {
 					env.Create(func(co *stackful.Co) { worker(co, p, i, st) }, nil).Resume()
 				}
-				runUntil(env, func() bool { return st.done == workers })
+				env.Run(func() bool { return st.done == workers })
 				closer := env.Create(func(co *stackful.Co) { p.Close(co) }, nil)
 				closer.Resume()
-				runUntil(env, func() bool { return closer.Status() == stackful.Dead })
+				env.Run(func() bool { return closer.Status() == stackful.Dead })
 				env.Close()
 			case "stackless":
 				l, err := loop.New()
@@ -197,7 +197,7 @@ func TestServerRestart(t *testing.T) {
 		for i := range n {
 			env.Create(func(co *stackful.Co) { worker(co, p, i, st) }, nil).Resume()
 		}
-		runUntil(env, func() bool { return st.done == n })
+		env.Run(func() bool { return st.done == n })
 		return st
 	}
 	if st := round(8); len(st.errs) != 0 || p.Idle() != 4 {
@@ -230,5 +230,5 @@ func TestServerRestart(t *testing.T) {
 	}
 	closer := env.Create(func(co *stackful.Co) { p.Close(co) }, nil)
 	closer.Resume()
-	runUntil(env, func() bool { return closer.Status() == stackful.Dead })
+	env.Run(func() bool { return closer.Status() == stackful.Dead })
 }
