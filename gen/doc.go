@@ -45,7 +45,7 @@
 //     handle as first argument (recursion included), and of those of
 //     imported packages, recognised by the frame type and constructor cogen
 //     generated for them there (not generic ones): a handler in one package
-//     calls a coroutine-native client of another (examples/pg) in both
+//     calls a coroutine-native client of another (client/pg) in both
 //     models;
 //   - calls of any function or method that pass the handle to a parameter
 //     of a handle-protocol interface (runtime/cosync.Handle, or an

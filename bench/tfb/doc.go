@@ -4,7 +4,7 @@
 // web service?" beside the servers Go users pick today:
 //
 //   - cohttp on stackful coroutines and cohttp on stackless tasks, with the
-//     coroutine-native client examples/pg: the handlers that query are one
+//     coroutine-native client client/pg: the handlers that query are one
 //     //co:stackless source (native.go), run as it is by the stackful
 //     server and as the frames cogen generated from it (native_cogen.go) by
 //     the stackless one;

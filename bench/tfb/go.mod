@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/cogen-go/cogen v0.0.0
-	github.com/cogen-go/cogen/examples/db v0.0.0
-	github.com/cogen-go/cogen/examples/pg v0.0.0
+	github.com/cogen-go/cogen/client/gate v0.0.0
+	github.com/cogen-go/cogen/client/pg v0.0.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/valyala/fasthttp v1.78.0
 )
@@ -34,6 +34,6 @@ tool github.com/cogen-go/cogen/cmd/cogen
 
 replace (
 	github.com/cogen-go/cogen => ../..
-	github.com/cogen-go/cogen/examples/db => ../../examples/db
-	github.com/cogen-go/cogen/examples/pg => ../../examples/pg
+	github.com/cogen-go/cogen/client/gate => ../../client/gate
+	github.com/cogen-go/cogen/client/pg => ../../client/pg
 )

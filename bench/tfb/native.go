@@ -1,12 +1,12 @@
 package tfb
 
 import (
+	"github.com/cogen-go/cogen/client/pg"
 	"github.com/cogen-go/cogen/cohttp"
-	"github.com/cogen-go/cogen/examples/pg"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
-// The cohttp servers with the coroutine-native client (examples/pg): the
+// The cohttp servers with the coroutine-native client (client/pg): the
 // handlers that query are written once, below, as //co:stackless functions;
 // the stackful server runs them on its connections' coroutines and the
 // stackless server runs the frames cogen generated from them

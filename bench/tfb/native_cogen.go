@@ -4,8 +4,8 @@
 package tfb
 
 import (
+	"github.com/cogen-go/cogen/client/pg"
 	"github.com/cogen-go/cogen/cohttp"
-	"github.com/cogen-go/cogen/examples/pg"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 )

@@ -101,7 +101,7 @@ func pgxAnswer(ctx context.Context, p *pgxpool.Pool, path string, uri []byte) (a
 // the connections' hooked coroutines, pgx's conns are conet conns (every
 // read and write waits on the loop), and every use of the pool holds the
 // gate, a cosync.Semaphore of the pool's size, so that pgxpool never waits
-// in Go's scheduler (see examples/db).
+// in Go's scheduler (see client/gate).
 type conetServer struct {
 	pool *pgxpool.Pool
 	gate *cosync.Semaphore

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cogen-go/cogen/client/gate"
+	"github.com/cogen-go/cogen/client/pg"
 	"github.com/cogen-go/cogen/cohttp"
-	"github.com/cogen-go/cogen/examples/db"
-	"github.com/cogen-go/cogen/examples/pg"
 	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -88,7 +88,7 @@ func Serve(kind, url string, poolSize int) (*Running, error) {
 		r.stop = func() error { defer nativeBusy.Unlock(); return stop() }
 		return r, nil
 	case CohttpPgx:
-		cfg, err := db.PgPoolConfig(url, int32(poolSize))
+		cfg, err := gate.PgPoolConfig(url, int32(poolSize))
 		if err != nil {
 			return nil, err
 		}

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cogen-go/cogen/examples/resp"
+	"github.com/cogen-go/cogen/client/resp"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
@@ -29,8 +29,8 @@ import (
 // the group is skipped with a note). dbConns clients each keep one GET
 // outstanding for a window, in four ways: go-redis from goroutines and
 // from stackful coroutines (conet conns behind a cosync.Semaphore) - both
-// run by examples/db's dbload binary, built from that nested module only
-// when the group runs - and the coroutine-native client examples/resp in
+// run by client/gate's dbload binary, built from that nested module only
+// when the group runs - and the coroutine-native client client/resp in
 // a stackful env and as generated stackless frames, in this process. For
 // each: round trips per second, the server's CPU per request (INFO cpu)
 // and the client's. -quick leaves the go-redis rows out (building the
@@ -67,7 +67,7 @@ func runDB(s settings, p *progress) ([]Row, error) {
 		return nil, fmt.Errorf("db: %w", err)
 	}
 	var dbload string
-	buildErr := errors.New("-quick does not build examples/db (run without -quick)")
+	buildErr := errors.New("-quick does not build client/gate (run without -quick)")
 	if !s.quick {
 		var cleanup func()
 		dbload, cleanup, buildErr = buildDBLoad(p)
@@ -122,7 +122,7 @@ func runDB(s settings, p *progress) ([]Row, error) {
 		}
 		note := ""
 		if i < 2 {
-			note = "dbload (examples/db)"
+			note = "dbload (client/gate)"
 		}
 		base := i == 0 || (i == 3 && res[0].requests == 0) // go-redis on goroutines when it ran
 		rows = append(rows,
@@ -238,9 +238,9 @@ func redisCPU(addr string) (float64, error) {
 	return total, nil
 }
 
-// buildDBLoad builds examples/db's dbload into a temporary directory.
+// buildDBLoad builds client/gate's dbload into a temporary directory.
 func buildDBLoad(p *progress) (exe string, cleanup func(), err error) {
-	return buildNested(p, filepath.Join("examples", "db"), "./cmd/dbload", "dbload", "go-redis")
+	return buildNested(p, filepath.Join("client", "gate"), "./cmd/dbload", "dbload", "go-redis")
 }
 
 func runDBLoad(exe, addr, model string, d time.Duration) (dbResult, error) {

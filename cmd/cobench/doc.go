@@ -9,7 +9,7 @@
 //
 // With no flags it measures every group of rows, in about 3 minutes on two
 // cores once built (5 from a cold build cache, a minute of it building
-// examples/db for the db group):
+// client/gate for the db group):
 //
 //	switch  one round trip: stackful Resume+Yield, stackless Gosched through
 //	        the ready queue, bare iter.Pull, goroutine+channel ping-pong, and
@@ -59,8 +59,8 @@
 //	        starts (skipped with a note when none is installed), 50
 //	        connections with one GET outstanding each: go-redis from
 //	        goroutines and from stackful coroutines (conet conns), built
-//	        from the nested module examples/db (not with -quick), and the
-//	        coroutine-native client examples/resp in a stackful env and as
+//	        from the nested module client/gate (not with -quick), and the
+//	        coroutine-native client client/resp in a stackful env and as
 //	        generated stackless frames; round trips per second and
 //	        redis-server's and the client's CPU per GET
 //	tfb     TechEmpower's six test types (json, db, queries 1/20/500,
@@ -69,7 +69,7 @@
 //	        skipped with a note without either), 256 connections (plaintext:
 //	        16,384 or what the fd limit allows), run by the nested module
 //	        bench/tfb: cohttp stackful and stackless with the
-//	        coroutine-native client examples/pg (one handler source), cohttp
+//	        coroutine-native client client/pg (one handler source), cohttp
 //	        stackful with pgx through conet, and with -peers net/http and
 //	        fasthttp with pgx pools; requests per second, server and
 //	        database CPU per request, p99 latency. Only with -only=tfb, or

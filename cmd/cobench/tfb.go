@@ -17,7 +17,7 @@ import (
 // The tfb group: TechEmpower's six test types against PostgreSQL, run by
 // the tfb command of the nested module bench/tfb (pgx and fasthttp are not
 // dependencies of this module): cohttp stackful and stackless with the
-// coroutine-native client examples/pg, cohttp stackful with pgx through
+// coroutine-native client client/pg, cohttp stackful with pgx through
 // conet, and, with -peers, net/http and fasthttp with pgx pools. tfb uses
 // COGEN_PG_URL, or starts a throwaway PostgreSQL; without either the
 // group is skipped with a note. It runs with -only=tfb, or in a full run
@@ -29,7 +29,7 @@ func tfbSelected(o *options) bool {
 }
 
 func runTFB(s settings, p *progress) ([]Row, error) {
-	exe, cleanup, err := buildNested(p, filepath.Join("bench", "tfb"), "./cmd/tfb", "tfb", "pgx, fasthttp, examples/pg")
+	exe, cleanup, err := buildNested(p, filepath.Join("bench", "tfb"), "./cmd/tfb", "tfb", "pgx, fasthttp, client/pg")
 	if err != nil {
 		return nil, fmt.Errorf("tfb: %w", err)
 	}

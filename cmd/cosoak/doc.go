@@ -11,7 +11,7 @@
 // descriptor exhaustion):
 //
 //   - echo servers in both models (a stackful coroutine per connection
-//     running examples/echo/handler.Echo, a stackless task per connection
+//     running internal/echo.Echo, a stackless task per connection
 //     running its generated EchoFrame), HTTP/1.1 hello servers (stackful on
 //     Co.Read/Co.Write and on conet's net.Conn; cohttp's server in both
 //     models, with read-header, idle, read and write timeouts of 2, 3, 3

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/cohttp"
-	"github.com/cogen-go/cogen/examples/echo/handler"
 	"github.com/cogen-go/cogen/internal/bench"
+	"github.com/cogen-go/cogen/internal/echo"
 	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -185,9 +185,9 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 		return addr
 	}
 	echoAddr := listen()
-	handler.ServeStackful(env, lfds[0], handler.Echo)
+	echo.ServeStackful(env, lfds[0], echo.Echo)
 	httpAddr := listen()
-	handler.ServeStackful(env, lfds[1], bench.StackfulHello)
+	echo.ServeStackful(env, lfds[1], bench.StackfulHello)
 	cohttpAddr := listen()
 	coSrv := cohttp.ServeStackful(env, lfds[2], helloHandler, soakLimits)
 
@@ -335,7 +335,7 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 	if err != nil {
 		panic(err)
 	}
-	echo := handler.ServeStackless(l, lfd, func(fd int) stackless.Frame { return handler.NewEchoFrame(fd) })
+	echo := echo.ServeStackless(l, lfd, func(fd int) stackless.Frame { return echo.NewEchoFrame(fd) })
 	hfd, cohttpAddr, err := echoload.ListenFD()
 	if err != nil {
 		panic(err)

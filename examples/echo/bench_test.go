@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 // The benchmarks below serve one echoload run of b.N requests (100
 // connections, 64-byte ping-pong, client in a child process) with the
 // layers of this package, for comparison with BenchmarkEchoStackful and
-// BenchmarkEchoGoroutine in examples/echo/handler (raw fds through the
+// BenchmarkEchoGoroutine in internal/echo (raw fds through the
 // coroutine's own Read and Write, and Go's net package): the same metrics,
 // wall time per request, requests per second, the server's CPU per request
 // and its read and write system calls per request.

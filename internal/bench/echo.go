@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cogen-go/cogen/examples/echo/handler"
+	"github.com/cogen-go/cogen/internal/echo"
 	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -19,16 +19,16 @@ import (
 )
 
 // EchoModels are the echo servers StartEchoServer knows: one stackful
-// coroutine per connection running handler.Echo, one stackless task per
+// coroutine per connection running echo.Echo, one stackless task per
 // connection running the generated EchoFrame or the hand-written
 // HandEchoFrame (all three on one event loop), and Go's net package with
 // one goroutine per connection.
 var EchoModels = []string{"stackful", "stackless/generated", "stackless/hand", "goroutine"}
 
-// StacklessEchoHandlers are the stackless forms of handler.Echo, by name.
+// StacklessEchoHandlers are the stackless forms of echo.Echo, by name.
 var StacklessEchoHandlers = map[string]func(fd int) stackless.Frame{
-	"hand":      func(fd int) stackless.Frame { return handler.NewHandEchoFrame(fd) },
-	"generated": func(fd int) stackless.Frame { return handler.NewEchoFrame(fd) },
+	"hand":      func(fd int) stackless.Frame { return echo.NewHandEchoFrame(fd) },
+	"generated": func(fd int) stackless.Frame { return echo.NewEchoFrame(fd) },
 }
 
 // StartEchoServer starts an echo server of the model on a fresh listener
@@ -41,7 +41,7 @@ func StartEchoServer(model string, l *loop.Loop) (addr string, shutdown func(tim
 		if err != nil {
 			return "", nil, err
 		}
-		return ln.Addr().String(), handler.ServeGoroutines(ln).Shutdown, nil
+		return ln.Addr().String(), echo.ServeGoroutines(ln).Shutdown, nil
 	}
 	newFrame := StacklessEchoHandlers[strings.TrimPrefix(model, "stackless/")]
 	if model != "stackful" && (!strings.HasPrefix(model, "stackless/") || newFrame == nil) {
@@ -52,10 +52,10 @@ func StartEchoServer(model string, l *loop.Loop) (addr string, shutdown func(tim
 		return "", nil, err
 	}
 	if model != "stackful" {
-		return addr, handler.ServeStackless(l, lfd, newFrame).Shutdown, nil
+		return addr, echo.ServeStackless(l, lfd, newFrame).Shutdown, nil
 	}
 	env := stackful.NewEnvOn(l)
-	s := handler.ServeStackful(env, lfd, handler.Echo)
+	s := echo.ServeStackful(env, lfd, echo.Echo)
 	return addr, func(limit time.Duration) error {
 		err := s.Shutdown(limit)
 		if cerr := env.Close(); cerr != nil && err == nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/cohttp"
-	"github.com/cogen-go/cogen/examples/echo/handler"
+	"github.com/cogen-go/cogen/internal/echo"
 	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -165,7 +165,7 @@ func runHTTP(model string, cfg echoload.Config, wait bool) (LoadResult, error) {
 			return LoadResult{}, err
 		}
 		env := stackful.NewEnvOn(l)
-		s := handler.ServeStackful(env, lfd, StackfulHello)
+		s := echo.ServeStackful(env, lfd, StackfulHello)
 		cfg.Addr = addr
 		res, err := serveLoad(cfg, func(limit time.Duration) error {
 			return errors.Join(s.Shutdown(limit), env.Close())

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cogen-go/cogen/examples/echo/handler"
+	"github.com/cogen-go/cogen/internal/echo"
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
@@ -72,7 +72,7 @@ func Memory(mode string, n int) (MemoryResult, error) {
 		}
 		defer e.Close()
 		fn := func(co *stackful.Co) {
-			var buf [handler.MsgSize]byte
+			var buf [echo.MsgSize]byte
 			co.Yield()
 			keep(buf[:])
 		}
@@ -96,7 +96,7 @@ func Memory(mode string, n int) (MemoryResult, error) {
 		ts := make([]*stackless.Task, n)
 		measure(func() {
 			for i := range ts {
-				ts[i] = stackless.Spawn(l, handler.NewEchoFrame(-1))
+				ts[i] = stackless.Spawn(l, echo.NewEchoFrame(-1))
 			}
 		})
 		runtime.KeepAlive(ts)
@@ -105,7 +105,7 @@ func Memory(mode string, n int) (MemoryResult, error) {
 		park := make(chan struct{})
 		var started sync.WaitGroup
 		fn := func() {
-			var buf [handler.MsgSize]byte
+			var buf [echo.MsgSize]byte
 			started.Done()
 			<-park
 			keep(buf[:])

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/cohttp"
-	"github.com/cogen-go/cogen/examples/echo/handler"
+	"github.com/cogen-go/cogen/internal/echo"
 	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/internal/hello"
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -26,7 +26,7 @@ import (
 // ("echo" or "http"): each runs at 1 loop and at N with RunScale.
 //
 //   - echo "stackful": a stackful.Group, one coroutine per connection on
-//     raw fds (Group.ServeTCP) running handler.Echo;
+//     raw fds (Group.ServeTCP) running echo.Echo;
 //   - echo "stackless": a stackless.Group, one task per connection
 //     (Group.Serve) running the generated EchoFrame;
 //   - http "stackful" and "stackless": cohttp's server (one source, run as
@@ -91,7 +91,7 @@ func runScale(kind, model string, loops int, cfg echoload.Config) (LoadResult, e
 		if err != nil {
 			return LoadResult{}, err
 		}
-		addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", func(co *stackful.Co, fd int) { handler.Echo(co, fd) })
+		addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", func(co *stackful.Co, fd int) { echo.Echo(co, fd) })
 		if err != nil {
 			g.Shutdown(0)
 			return LoadResult{}, err

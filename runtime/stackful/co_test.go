@@ -493,7 +493,7 @@ func TestSlotHomeSize(t *testing.T) {
 }
 
 // TestRunAfterEveryCoroutineFinished is the shape that hung the
-// repository's stall probe and examples/db's dbload under load: every
+// repository's stall probe and client/gate's dbload under load: every
 // coroutine finished while it was created (under load a hooked call's
 // answer is often there before the call would wait, so none waited), and
 // Run, which used to ask its stop function only after an iteration,

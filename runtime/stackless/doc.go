@@ -49,7 +49,7 @@
 // Suspend exactly when one did: anything else panics with a "stackless: "
 // message, as do operations called outside their task's step.
 //
-// examples/echo/handler and examples/prodcons hold hand-written frames in
+// internal/echo and examples/prodcons hold hand-written frames in
 // exactly this shape (HandEchoFrame, HandProducerFrame, HandConsumerFrame),
 // next to the stackful source they are derived from.
 //

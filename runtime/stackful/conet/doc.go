@@ -13,7 +13,7 @@
 // same env holds (minutes for go-redis, until its pool timeout; forever for
 // pgx with context.Background()). The answer is a coroutine-aware gate,
 // a cosync.Semaphore exactly as large as the pool, around every use of it,
-// and examples/db makes the two together so they cannot disagree:
+// and client/gate makes the two together so they cannot disagree:
 //
 //	rc := db.NewRedis(db.RedisOptions(addr, 16))  // go-redis: 16 conns, a gate of 16
 //	err := rc.Do(co, func(c *redis.Client) error { return c.Set(ctx, k, v, 0).Err() })
@@ -24,7 +24,7 @@
 // A coroutine beyond the pool's size waits in the gate, on the loop, while
 // the others run. NewRedisShared and NewPgPoolShared split one pool among
 // the envs of a group (a gate per env, together no larger than the pool).
-// examples/db is a module of its own, so that the drivers stay out of
+// client/gate is a module of its own, so that the drivers stay out of
 // cogen's dependencies; copy its two small files into yours.
 //
 // # What works unmodified, and what needs offload
@@ -39,12 +39,12 @@
 //
 //   - works unmodified: protocol code over one conn per coroutine (bufio,
 //     textproto, TLS, HTTP/1 request and response parsing, hand-written
-//     clients such as examples/resp);
+//     clients such as client/resp);
 //   - works with a coroutine gate: a database driver given
 //     [Dialer.DialContext], when every use of its connection pool is
 //     bracketed by a cosync.Semaphore of the pool's size, so the pool never
 //     waits for a conn (go-redis/v9 with maintenance notifications off,
-//     pgx/v5's pgxpool: examples/db's NewRedis and NewPgPool, tested against
+//     pgx/v5's pgxpool: client/gate's NewRedis and NewPgPool, tested against
 //     real servers; its package doc lists what else is unsafe);
 //   - needs offload (stackful.Co.Offload, hook.Offload): drivers or
 //     features that hold Go locks across I/O or wait on goroutines of

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package handler
-
-// setNoDelay does nothing: the loop accepts no socket descriptors here.
-func setNoDelay(fd int) {}

@@ -1,7 +1,0 @@
-//go:build unix
-
-package handler
-
-import "golang.org/x/sys/unix"
-
-func setNoDelay(fd int) { unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1) }

@@ -1,0 +1,19 @@
+// Package echo is the echo connection handler of the examples and
+// benchmarks, written once as ordinary stackful code and run three ways on
+// the same event loop:
+//
+//   - [Echo], the source: a stackful coroutine function marked
+//     //co:stackless, so that cogen derives its stackless twin;
+//   - [HandEchoFrame], the same function written by hand as a stackless
+//     frame, in exactly the shape cogen generates: the reference the
+//     generator's output is compared with, in the golden tests and in
+//     BenchmarkEchoStackless;
+//   - the generated frame, once cogen has run (echo_cogen.go).
+//
+// [ServeStackless] and [ServeStackful] are the accept loops that run a
+// handler per connection on a loop, and [ServeGoroutines] the baseline with
+// Go's net package; the echo benchmarks, driven by internal/echoload,
+// compare them on server CPU per request:
+//
+//	go test -run NONE -bench Echo -benchtime 200000x ./internal/echo
+package echo
