@@ -124,7 +124,7 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:125
 }
 
-// Where returns the source position of Connect's resume point (stackless.Locator).
+// Where returns the source position of Connect's resume point (cogenrt.Locator).
 func (f *ConnectFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -325,7 +325,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:326
 }
 
-// Where returns the source position of Conn.startup's resume point (stackless.Locator).
+// Where returns the source position of Conn.startup's resume point (cogenrt.Locator).
 func (f *connStartupFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -413,7 +413,7 @@ func (f *connFlushFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:414
 }
 
-// Where returns the source position of Conn.flush's resume point (stackless.Locator).
+// Where returns the source position of Conn.flush's resume point (cogenrt.Locator).
 func (f *connFlushFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -544,7 +544,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:545
 }
 
-// Where returns the source position of Conn.receive's resume point (stackless.Locator).
+// Where returns the source position of Conn.receive's resume point (cogenrt.Locator).
 func (f *connReceiveFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -648,7 +648,7 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:649
 }
 
-// Where returns the source position of Conn.fill's resume point (stackless.Locator).
+// Where returns the source position of Conn.fill's resume point (cogenrt.Locator).
 func (f *connFillFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -726,7 +726,7 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:727
 }
 
-// Where returns the source position of Conn.Close's resume point (stackless.Locator).
+// Where returns the source position of Conn.Close's resume point (cogenrt.Locator).
 func (f *ConnCloseFrame) Where() string {
 	switch f.PC {
 	case 4:
