@@ -158,6 +158,8 @@ func Snapshot(t *Task) ([]byte, error) {
 		carry = carryNone
 	case t.carry == carryNone:
 		return nil, fmt.Errorf("stackless: Snapshot: %w: it waits on an fd, a Cond, another task or a cosync object, which cannot be carried (only Gosched, Yield and Sleep can)", ErrNotCarriable)
+	case t.carry == carryYield && t.w.Queued():
+		carry = carryGosched // resumed, not run yet: runnable, as after a Gosched
 	default:
 		carry = t.carry
 	}
@@ -229,7 +231,8 @@ func sleepDeadline(t *Task) time.Time {
 // Restore decodes a snapshot taken by [Snapshot] into a new task on l and
 // schedules it as the snapshot left it: a task that had not started, or
 // that was in Gosched, runs in a later iteration of the loop; one in Sleep
-// wakes at its recorded deadline; one in Yield waits for [Task.Resume].
+// wakes at its recorded deadline; one in Yield waits for [Task.Resume]
+// (one resumed but not run again before Snapshot runs as after Gosched).
 // The waiting call the task was in is made again on its first step, as
 // after any wake-up, and returns as it would have: the sleep is over, the
 // checkpoint passed.
