@@ -326,11 +326,13 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		dfs[i] = dt.newFrame()
 		frames[i] = dfs[i]
 	}
+	d.carry = carry
 	for i := n - 1; i >= 0; i-- {
 		d.callee = nil
 		if i+1 < n {
 			d.callee = dfs[i+1]
 		}
+		d.inner = i == n-1
 		pc := d.IntN(32)
 		if d.err == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))
