@@ -158,7 +158,6 @@ func (f *WorkflowFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
-	dec.CheckPC(f.PC, 0, 1, 3, 5, 12)
 	f.id = int(dec.IntN(64))
 	f.seed = uint64(dec.UintN(64))
 	f.cogenDec1(dec, &f.o)
@@ -190,6 +189,7 @@ func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
 		}
 		f.callBill = x
 	}
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil}, cogenrt.ResumePoint{PC: 5, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 12, Kind: cogenrt.ResumeCall, Callee: f.callBill != nil})
 }
 func (f *WorkflowFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
 	if enc.Ref(*x) {
@@ -385,7 +385,6 @@ func (f *billFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *billFrame) DecodeState(dec *cogenrt.Decoder) {
-	dec.CheckPC(f.PC, 0, 1, 3)
 	f.id = int(dec.IntN(64))
 	f.cogenDec1(dec, &f.o)
 	if c := dec.Callee(); c != nil {
@@ -404,6 +403,7 @@ func (f *billFrame) DecodeState(dec *cogenrt.Decoder) {
 		}
 		f.callSaveAndSleep = x
 	}
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil})
 }
 func (f *billFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
 	if enc.Ref(*x) {
@@ -560,8 +560,8 @@ func (f *saveFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *saveFrame) DecodeState(dec *cogenrt.Decoder) {
-	dec.CheckPC(f.PC, 0, 1)
 	f.id = int(dec.IntN(64))
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
 func init() {
 	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() cogenrt.DurableFrame {
@@ -632,9 +632,9 @@ func (f *saveAndSleepFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *saveAndSleepFrame) DecodeState(dec *cogenrt.Decoder) {
-	dec.CheckPC(f.PC, 0, 1)
 	f.id = int(dec.IntN(64))
 	f.d = time.Duration(dec.IntN(64))
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func init() {
 	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() cogenrt.DurableFrame {

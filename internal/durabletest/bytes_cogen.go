@@ -218,7 +218,6 @@ func (f *BytesFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *BytesFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6, 11)
 	f.n1 = int(dec1.IntN(64))
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.none)
@@ -239,6 +238,7 @@ func (f *BytesFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec11(dec1, &f.pkts)
 	f.tmp = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 11, Kind: cogenrt.ResumeSleep})
 }
 func (f *BytesFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]byte) {
 	enc.Bytes((*x1))
@@ -487,10 +487,10 @@ func (f *AliasFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *AliasFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.buf)
 	f.cogenDec2(dec1, &f.p1)
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
 func (f *AliasFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]byte) {
 	enc.Bytes((*x1))

@@ -159,7 +159,6 @@ func (f *SearchFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *SearchFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6)
 	f.cogenDec1(dec1, &f.words)
 	f.r = string(dec1.String())
 	f.cogenDec2(dec1, &f.queries)
@@ -170,6 +169,7 @@ func (f *SearchFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.tmp)
 	f.tmp1 = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
 func (f *SearchFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)

@@ -161,7 +161,6 @@ func (f *LedgerFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *LedgerFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6, 8)
 	f.n1 = int(dec1.IntN(64))
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.alice)
@@ -179,6 +178,7 @@ func (f *LedgerFrame) DecodeState(dec1 *cogenrt.Decoder) {
 		}
 		f.callTransfer = x1
 	}
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeCall, Callee: f.callTransfer != nil}, cogenrt.ResumePoint{PC: 8, Kind: cogenrt.ResumeSleep})
 }
 func (f *LedgerFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Person) {
 	if enc.Ref(*x1) {
@@ -467,7 +467,6 @@ func (f *transferFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *transferFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1, 2, 4)
 	f.cogenDec1(dec1, &f.from)
 	f.cogenDec1(dec1, &f.to)
 	f.amount = int64(dec1.IntN(64))
@@ -480,6 +479,7 @@ func (f *transferFrame) DecodeState(dec1 *cogenrt.Decoder) {
 		}
 		f.callAudit = x1
 	}
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeCall, Callee: f.callAudit != nil}, cogenrt.ResumePoint{PC: 4, Kind: cogenrt.ResumeGosched})
 }
 func (f *transferFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Account) {
 	if enc.Ref(*x1) {
@@ -695,13 +695,13 @@ func (f *auditFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *auditFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6)
 	f.cogenDec1(dec1, &f.p1)
 	f.amount = int64(dec1.IntN(64))
 	f.cogenDec2(dec1, &f.seen)
 	f.c1 = complex128(complex(dec1.Float(), dec1.Float()))
 	f.tmp = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
 func (f *auditFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Person) {
 	if enc.Ref(*x1) {

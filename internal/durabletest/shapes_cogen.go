@@ -74,10 +74,10 @@ func (f *PairFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *PairFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0)
 	f.key = int(dec1.IntN(64))
 	f.x1 = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeYield})
 }
 func init() {
 	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Pair", uint64(0x736c419ff1663179), func() cogenrt.DurableFrame {
@@ -172,10 +172,10 @@ func (f *BlobFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *BlobFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
 	f.key = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.buf)
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
 }
 func (f *BlobFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]byte) {
 	enc.Bytes((*x1))
@@ -278,10 +278,10 @@ func (f *IndexFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *IndexFrame) DecodeState(dec1 *cogenrt.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
 	f.key = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.m)
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
 }
 func (f *IndexFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *map[string]int) {
 	enc.Len(len((*x1)), (*x1) == nil)

@@ -80,10 +80,10 @@ var ErrNotCarriable = errors.New("task cannot be snapshotted")
 
 // What a carriable task is suspended in (Task.carry).
 const (
-	carryNone    uint8 = iota // not started, or not suspended in a carriable operation
-	carryGosched              // Gosched: queued behind the ready tasks
-	carryYield                // Yield: until Resume
-	carrySleep                // Sleep: until its deadline
+	carryNone    = cogenrt.WaitNone    // not started, or not suspended in a carriable operation
+	carryGosched = cogenrt.WaitGosched // Gosched: queued behind the ready tasks
+	carryYield   = cogenrt.WaitYield   // Yield: until Resume
+	carrySleep   = cogenrt.WaitSleep   // Sleep: until its deadline
 )
 
 const (
@@ -112,6 +112,8 @@ func Snapshot(t *Task) ([]byte, error) {
 		carry = carryNone
 	case t.carry == carryNone:
 		return nil, fmt.Errorf("stackless: Snapshot: %w: it waits on an fd, a Cond, another task or a cosync object, which cannot be carried (only Gosched, Yield and Sleep can)", ErrNotCarriable)
+	case t.carry == carryYield && t.w.Queued():
+		carry = carryGosched // resumed, not run yet: runnable, as after a Gosched
 	default:
 		carry = t.carry
 	}
@@ -185,7 +187,8 @@ func sleepDeadline(t *Task) time.Time {
 // Restore decodes a snapshot taken by [Snapshot] into a new task on l and
 // schedules it as the snapshot left it: a task that had not started, or
 // that was in Gosched, runs in a later iteration of the loop; one in Sleep
-// wakes at its recorded deadline; one in Yield waits for [Task.Resume].
+// wakes at its recorded deadline; one in Yield waits for [Task.Resume]
+// (one resumed but not run again before Snapshot runs as after Gosched).
 // The waiting call the task was in is made again on its first step, as
 // after any wake-up, and returns as it would have: the sleep is over, the
 // checkpoint passed.
@@ -276,12 +279,14 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		}
 		frames[i] = f
 	}
+	d.SetWait(carry)
 	for i := n - 1; i >= 0; i-- {
 		var callee any
 		if i+1 < n {
 			callee = dfs[i+1]
 		}
 		d.SetCallee(callee)
+		d.SetInner(i == n-1)
 		pc := d.IntN(32)
 		if d.Err() == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))

@@ -132,3 +132,48 @@ func TestDecodeBytesTruncated(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckResume: a frame's resume point must be one a Snapshot leaves
+// it at, given the snapshot's wait kind and whether the frame has a
+// callee.
+func TestCheckResume(t *testing.T) {
+	points := []ResumePoint{
+		{PC: 0, Kind: ResumeEntry},
+		{PC: 1, Kind: ResumeGosched},
+		{PC: 2, Kind: ResumeCall, Callee: true},
+		{PC: 3, Kind: ResumeCall, Callee: false}, // its callee field is nil
+		{PC: 4, Kind: ResumeYield},
+		{PC: 5, Kind: ResumeSleep},
+		{PC: 6, Kind: ResumeWait},
+	}
+	for _, tc := range []struct {
+		carry uint8
+		inner bool
+		pc    int
+		want  string // "" if accepted
+	}{
+		{WaitNone, true, 0, ""},
+		{WaitNone, true, 1, "had not started"},
+		{WaitGosched, true, 1, ""},
+		{WaitGosched, true, 4, ""}, // a Yield resumed before the snapshot
+		{WaitYield, true, 1, "not a wait of the snapshot's kind"},
+		{WaitYield, true, 4, ""},
+		{WaitSleep, true, 5, ""},
+		{WaitSleep, true, 2, "not a wait"},
+		{WaitGosched, true, 6, "not a wait"},
+		{WaitGosched, false, 2, ""},
+		{WaitGosched, false, 3, "not where that call returns"},
+		{WaitGosched, false, 1, "not where that call returns"},
+		{WaitGosched, true, 7, "not one of the frame's"},
+	} {
+		d := &Decoder{carry: tc.carry, inner: tc.inner}
+		d.CheckResume(tc.pc, points...)
+		got := ""
+		if d.err != nil {
+			got = d.err.Error()
+		}
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("carry %d inner %v pc %d: %q, want %q", tc.carry, tc.inner, tc.pc, got, tc.want)
+		}
+	}
+}
