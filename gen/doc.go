@@ -13,7 +13,9 @@
 // working as it is, and the generated frame does the same thing without a
 // stack of its own. It can be thought of as a compiler pass that turns the
 // function's stack frame into a heap object and its control flow into a
-// switch over resume points.
+// switch over resume points. How each construct is lowered, before and
+// after, with the golden files that show it, is docs/lowering.md in the
+// repository.
 //
 // # The source-level API
 //
