@@ -42,6 +42,7 @@ type conn struct {
 	w          ResponseWriter
 	recoverer  func(next func()) // see recoverCall
 	task       *stackless.Task   // the connection's task once a WaitHandler has run on it, for the guard
+	waitKey    uintptr           // the guard's key of the connection's WaitHandler: the address of c (stackful) or task (stackless)
 }
 
 // Phases of a connection.
@@ -156,6 +157,7 @@ func (c *conn) fail(e *Error) uint8 {
 // (actRead) or the connection is to end.
 func (c *conn) step() uint8 {
 	lim := &c.s.lim
+	c.s.guard.busy()
 	for {
 		switch c.phase {
 		case phNew, phIdle:

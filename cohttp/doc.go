@@ -62,6 +62,21 @@
 // and the like) go too. It measures wall time: on a machine short of CPU,
 // a handler whose thread is descheduled that long is reported too.
 //
+// The guard never slows the loop it watches. The loop pays a few atomic
+// operations per handler call and per step of a connection, and a map
+// update under a lock per WaitHandler start and end: O(1), whatever the
+// number of WaitHandlers in flight. The guard holds that lock only to
+// copy a route, never while it looks at goroutines, and logs holding
+// nothing. It looks at goroutines only when the loop has made no progress
+// for longer than the threshold while WaitHandlers are in flight: with the
+// goroutine profile (which stops the world only briefly), and, when two
+// such looks in a row find a WaitHandler running outside its waits, with
+// one traceback of all goroutines to find which (runtime.Stack, which
+// stops the world for its duration: once per report). A loop merely busy
+// with many connections makes progress and is not looked at; an idle
+// loop, whatever the length of the gap, is not counted against the
+// handler after it.
+//
 // # net/http as the oracle
 //
 // Every server is tested against net/http's http.Server with the same raw
