@@ -83,7 +83,16 @@
 // request byte streams (internal/httpdiff): status codes, the number and
 // order of responses, Connection headers and whether the connection stays
 // open must match, or the test lists the difference with its reason; random
-// streams run under go test -fuzz. The same package's hostile-client tests
+// streams run under go test -fuzz. One difference is on purpose: a request
+// with both Content-Length and Transfer-Encoding is answered (chunked wins,
+// as in net/http) with Connection: close, and the connection closes after
+// the answer, as RFC 9112 section 6.1 requires; net/http keeps it open, so
+// a front end that framed the request by its Content-Length would see the
+// rest of the stream differently. A target without a path (GET http://a;
+// GET a:80, which url.ParseRequestURI takes as opaque) reaches the handler
+// with an empty [Request.Path], as net/http's handlers see an empty
+// URL.Path; a router that means to answer as http.ServeMux redirects it to
+// "/". The same package's hostile-client tests
 // (oversized heads, slowloris, idle connections, floods beyond the cap) run
 // against every server.
 //
