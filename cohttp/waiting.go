@@ -3,6 +3,8 @@
 package cohttp
 
 import (
+	"unsafe"
+
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
@@ -110,6 +112,7 @@ func (f *waitingCall) Step(t *stackless.Task) stackless.Status {
 		c := f.c
 		if c.s.lim.SlowHandler >= 0 {
 			c.task = t
+			c.waitKey = uintptr(unsafe.Pointer(t)) // as Task.Run's frame prints its receiver
 			c.s.guard.enterWaiting(c.s, c)
 		}
 		f.Defer(c.recoverCall())
