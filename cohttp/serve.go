@@ -129,7 +129,7 @@ func (s *Server) Shutdown(limit time.Duration) error {
 	var guard loop.Timer
 	s.l.Reset(&guard, limit, func() { expired = true })
 	err := s.run(func() bool { return expired || s.live == 0 && s.acceptEnded })
-	s.l.Stop(&guard)
+	s.l.CancelTimer(&guard)
 	if s.live > 0 {
 		s.cut = true
 		s.bodyFreed.Broadcast()
@@ -142,7 +142,7 @@ func (s *Server) Shutdown(limit time.Duration) error {
 		expired = false
 		s.l.Reset(&guard, time.Second, func() { expired = true })
 		err = errors.Join(err, s.run(func() bool { return expired || s.live == 0 }))
-		s.l.Stop(&guard)
+		s.l.CancelTimer(&guard)
 		if s.live > 0 {
 			err = errors.Join(err, fmt.Errorf("cohttp: %d connections still open after shutdown", s.live))
 		}

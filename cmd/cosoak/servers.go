@@ -278,7 +278,7 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 
 	// Shutdown: no new churn, sleepers end after their current sleep,
 	// listeners close, and the loop runs until every coroutine has ended.
-	l.Stop(&churn)
+	l.CancelTimer(&churn)
 	ts.stop = true
 	pl.stop()
 	for _, b := range pending {
@@ -304,8 +304,8 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 	if err := env.Run(func() bool { return expired || (env.Live() == 0 && pl.finished()) }); err != nil {
 		s.fail("stackful: %v", err)
 	}
-	l.Stop(&guard)
-	l.Stop(&tick)
+	l.CancelTimer(&guard)
+	l.CancelTimer(&tick)
 	checkBudget(s, "cohttp/stackful", coSrv)
 	st := serverStats{liveTasks: env.Live(), early: ts.early, lateness: latenessString("stackful", ts)}
 	if st.liveTasks != 0 {
@@ -408,7 +408,7 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 	}
 	runUntilClosed(s, "stackless", l, ms.stop)
 
-	l.Stop(&churn)
+	l.CancelTimer(&churn)
 	ts.stop = true
 	pl.stop()
 	if err := echo.Shutdown(shutdownLimit); err != nil && !errors.Is(err, loop.ErrFDClosed) {
@@ -433,7 +433,7 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 	if err := stackless.Run(l, mine...); err != nil {
 		s.fail("stackless: %v", err)
 	}
-	l.Stop(&guard)
+	l.CancelTimer(&guard)
 	for !pl.finished() && !expired {
 		if err := l.RunOnce(); err != nil {
 			s.fail("stackless: %v", err)

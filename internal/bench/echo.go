@@ -173,7 +173,7 @@ func runUntilDone(l *loop.Loop, done <-chan struct{}, submit func(*loop.Loop, fu
 		postedBeforePoll = postedAt.Load() != 0
 		return false
 	})
-	l.Stop(&watchdog)
+	l.CancelTimer(&watchdog)
 	if err != nil {
 		return err
 	}

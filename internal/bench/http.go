@@ -127,7 +127,7 @@ func stackfulShutdown(env *stackful.Env, closeListener func() error) func(time.D
 		l := env.Loop()
 		l.Reset(&guard, limit, func() { expired = true })
 		rerr := env.Run(func() bool { return expired || env.Live() == 0 })
-		l.Stop(&guard)
+		l.CancelTimer(&guard)
 		if live := env.Live(); live != 0 {
 			rerr = errors.Join(rerr, fmt.Errorf("bench: %d coroutines still running after %v", live, limit))
 		}

@@ -103,7 +103,7 @@ func runScale(kind, model string, loops int, cfg echoload.Config) (LoadResult, e
 		if err != nil {
 			return LoadResult{}, err
 		}
-		addr, err := g.Serve("tcp4", "127.0.0.1:0", StacklessEchoHandlers["generated"])
+		addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", StacklessEchoHandlers["generated"])
 		if err != nil {
 			g.Shutdown(0)
 			return LoadResult{}, err

@@ -37,7 +37,7 @@ func WheelAddCancel(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		l.Reset(&t, ds[i&(len(ds)-1)], fn)
-		l.Stop(&t)
+		l.CancelTimer(&t)
 		i++
 	}
 }

@@ -49,7 +49,7 @@ func RunUntil(t testing.TB, e *stackful.Env, limit time.Duration, done func() bo
 			t.Fatal(err)
 		}
 	}
-	e.Loop().Stop(&guard)
+	e.Loop().CancelTimer(&guard)
 	if !done() {
 		t.Fatalf("not done after %v", limit)
 	}

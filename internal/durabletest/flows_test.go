@@ -40,7 +40,7 @@ func run(t testing.TB, l *loop.Loop, tasks ...*stackless.Task) {
 	if err := stackless.Run(l, tasks...); err != nil {
 		t.Fatal(err)
 	}
-	l.Stop(&guard)
+	l.CancelTimer(&guard)
 }
 
 // record makes Log append to a fresh trace and call onLine with the number

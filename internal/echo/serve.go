@@ -94,7 +94,7 @@ func (s *StacklessServer) Shutdown(limit time.Duration) error {
 			t.Cancel()
 		}
 	})
-	defer s.l.Stop(&guard)
+	defer s.l.CancelTimer(&guard)
 	if rerr := stackless.Run(s.l, tasks...); rerr != nil && err == nil {
 		err = rerr
 	}
@@ -140,7 +140,7 @@ func (s *StackfulServer) Shutdown(limit time.Duration) error {
 	expired := false
 	var guard loop.Timer
 	s.env.Loop().Reset(&guard, limit, func() { expired = true })
-	defer s.env.Loop().Stop(&guard)
+	defer s.env.Loop().CancelTimer(&guard)
 	if rerr := s.env.Run(func() bool { return expired || s.env.Live() == 0 }); rerr != nil && err == nil {
 		err = rerr
 	}

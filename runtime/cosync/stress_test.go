@@ -78,7 +78,7 @@ func stressOnce(t *testing.T, m Model, seed uint64) {
 	}
 	e.L.Reset(&tick, 2*time.Millisecond, drain)
 	e.RunUntilDone(20 * time.Second)
-	e.L.Stop(&tick)
+	e.L.CancelTimer(&tick)
 	for _, c := range chans {
 		for {
 			v, ok, ready := c.TryRecv()

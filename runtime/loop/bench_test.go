@@ -59,7 +59,7 @@ func BenchmarkWheelFire1M(b *testing.B) {
 			l.Reset(&timers[i], time.Hour, fn)
 		}
 		for i := range sample {
-			l.Stop(&timers[i])
+			l.CancelTimer(&timers[i])
 		}
 		margin := max(250*time.Millisecond, 3*(l.Now()-start)*n/sample)
 		start = l.Now()

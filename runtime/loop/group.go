@@ -157,7 +157,7 @@ func (g *Group) run(i int, inits chan<- error) {
 	if !m.stopped {
 		err = errors.Join(err, g.guard(i, "shutdown", func() error { g.stop(i); return nil }))
 	}
-	l.Stop(&m.deadline)
+	l.CancelTimer(&m.deadline)
 	if initialized && g.cfg.Exit != nil {
 		err = errors.Join(err, g.guard(i, "exit", func() error { return g.cfg.Exit(i, l) }))
 	}

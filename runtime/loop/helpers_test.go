@@ -71,7 +71,7 @@ func runUntil(t testing.TB, l *Loop, limit time.Duration, done func() bool) {
 	if err := l.Run(func() bool { return expired || done() }); err != nil {
 		t.Fatal(err)
 	}
-	l.Stop(&guard)
+	l.CancelTimer(&guard)
 	if expired && !done() {
 		t.Fatalf("not done after %v", limit)
 	}

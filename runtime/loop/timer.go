@@ -41,11 +41,17 @@ func (l *Loop) Reset(t *Timer, d time.Duration, fn func()) {
 	l.schedule(t, l.after(d))
 }
 
-// Stop unschedules t; it reports whether t was scheduled.
-func (l *Loop) Stop(t *Timer) bool { return l.wheel.remove(t) }
+// CancelTimer unschedules t; it reports whether t was scheduled. O(1).
+func (l *Loop) CancelTimer(t *Timer) bool { return l.wheel.remove(t) }
+
+// Stop is CancelTimer.
+//
+// Deprecated: Stop stops a timer, not the loop (that is [Loop.StopRun]);
+// use [Loop.CancelTimer]. Stop will be removed in the release after next.
+func (l *Loop) Stop(t *Timer) bool { return l.CancelTimer(t) }
 
 // AfterFunc calls fn on the loop after d and returns its timer, which
-// [Loop.Stop] cancels. Use [Loop.Reset] with a reused Timer to avoid the
+// [Loop.CancelTimer] cancels. Use [Loop.Reset] with a reused Timer to avoid the
 // allocation.
 func (l *Loop) AfterFunc(d time.Duration, fn func()) *Timer {
 	t := &Timer{}

@@ -141,7 +141,7 @@ func TestWaitTimeout(t *testing.T) {
 	if got := l.waitTimeout(); got != 0 {
 		t.Fatalf("timer due: %v, want 0", got)
 	}
-	l.Stop(&tm)
+	l.CancelTimer(&tm)
 	var w Waiter
 	w.Init(l, fnRunner(func() {}))
 	w.Yield()

@@ -127,7 +127,7 @@ func TestWheelRandomNeverEarly(t *testing.T) {
 				j := rng.IntN(n)
 				o := &recs[j]
 				wasPending := o.pending
-				if got := l.Stop(&o.tm); got != wasPending {
+				if got := l.CancelTimer(&o.tm); got != wasPending {
 					t.Errorf("Stop(%d) = %v, pending %v", j, got, wasPending)
 				}
 				if wasPending {
@@ -330,7 +330,7 @@ func TestWheelCancel(t *testing.T) {
 
 	// Cancel before firing; Stop reports whether the timer was scheduled.
 	l.Reset(&a, 10*time.Millisecond, logf("a"))
-	if !a.Scheduled() || !l.Stop(&a) || a.Scheduled() || l.Stop(&a) {
+	if !a.Scheduled() || !l.CancelTimer(&a) || a.Scheduled() || l.CancelTimer(&a) {
 		t.Fatal("Stop of a scheduled timer")
 	}
 	// Reset replaces the earlier schedule.
@@ -341,7 +341,7 @@ func TestWheelCancel(t *testing.T) {
 	// re-arms z for later; self re-adds itself from its own callback.
 	l.Reset(&x, 30*time.Millisecond, func() {
 		got = append(got, "x")
-		if !l.Stop(&y) {
+		if !l.CancelTimer(&y) {
 			t.Error("Stop(y) from x's callback = false")
 		}
 		l.Reset(&z, 5*time.Millisecond, logf("z-later"))
@@ -371,7 +371,7 @@ func TestWheelCancel(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("got  %v\nwant %v", got, want)
 	}
-	if l.Stop(&x) || l.Stop(&self) {
+	if l.CancelTimer(&x) || l.CancelTimer(&self) {
 		t.Error("Stop after firing reported true")
 	}
 	checkWheelEmpty(t, &l.wheel)
@@ -429,7 +429,7 @@ func TestWheelMillionAddCancel(t *testing.T) {
 			l.Reset(&timers[i], time.Duration(rng.Int64N(int64(45*24*time.Hour))), fn)
 		}
 		for _, i := range order {
-			l.Stop(&timers[i])
+			l.CancelTimer(&timers[i])
 		}
 		checkWheelEmpty(t, &l.wheel)
 	}
@@ -445,7 +445,7 @@ func TestWheelMillionAddCancel(t *testing.T) {
 	var tm Timer
 	if a := testing.AllocsPerRun(1000, func() {
 		l.Reset(&tm, time.Duration(rng.Int64N(int64(time.Hour))), fn)
-		l.Stop(&tm)
+		l.CancelTimer(&tm)
 	}); a != 0 {
 		t.Errorf("Reset+Stop allocates %v times", a)
 	}

@@ -74,7 +74,7 @@ func TestEnvStopFromAnotherGoroutine(t *testing.T) {
 	if err := e.Run(func() bool { return expired }); err != nil || expired {
 		t.Fatalf("Run after a Stop during main's Sleep: %v, guard expired %v", err, expired)
 	}
-	e.Loop().Stop(&guard)
+	e.Loop().CancelTimer(&guard)
 }
 
 // TestEnvWakeAndIdleTick: a quit flag set by another goroutine ends Run
@@ -102,7 +102,7 @@ func TestEnvWakeAndIdleTick(t *testing.T) {
 	if err := e.Run(func() bool { return quit.Load() || expired }); err != nil || expired {
 		t.Fatalf("Run with an idle tick: %v, guard expired %v", err, expired)
 	}
-	e.Loop().Stop(&guard)
+	e.Loop().CancelTimer(&guard)
 }
 
 // TestZeroTimeoutDoesNotSuspend: a zero timeout tries once and gives up at

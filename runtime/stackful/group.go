@@ -51,11 +51,21 @@ func NewGroup(n int) (*Group, error) {
 // of that env, or a func submitted to loop i.
 func (g *Group) Env(i int) *Env { return g.envs[i] }
 
-// Go creates a coroutine running fn on env i and resumes it there: it runs
-// on loop i's goroutine during the loop's next iteration. It may be called
-// from any goroutine, coroutines of other envs included. It fails once
-// loop i has closed; fn is dropped if env i is closing by the time it
-// would start.
+// Spawn creates a coroutine running fn on env i and resumes it there: it
+// runs on loop i's goroutine during the loop's next iteration. It may be
+// called from any goroutine, coroutines of other envs included. It fails
+// once loop i has closed; fn is dropped if env i is closing by the time it
+// would start. It is stackless.Group.Spawn's twin.
+func (g *Group) Spawn(i int, fn func(co *Co)) error { return g.Go(i, fn) }
+
+// SpawnNext is Spawn on the next env in round-robin order; it returns the
+// env's index. It is stackless.Group.SpawnNext's twin.
+func (g *Group) SpawnNext(fn func(co *Co)) (int, error) { return g.GoNext(fn) }
+
+// Go is Spawn.
+//
+// Deprecated: use [Group.Spawn], the verb both models share. Go will be
+// removed in the release after next.
 func (g *Group) Go(i int, fn func(co *Co)) error {
 	if fn == nil {
 		panic("stackful: Group.Go with a nil function")
@@ -69,8 +79,10 @@ func (g *Group) Go(i int, fn func(co *Co)) error {
 	})
 }
 
-// GoNext is Go on the next env in round-robin order; it returns the env's
-// index.
+// GoNext is SpawnNext.
+//
+// Deprecated: use [Group.SpawnNext]. GoNext will be removed in the release
+// after next.
 func (g *Group) GoNext(fn func(co *Co)) (int, error) {
 	i := g.Next()
 	return i, g.Go(i, fn)

@@ -138,7 +138,7 @@ func randomSchedule(t *testing.T, seed uint64) {
 			}
 		}()
 	}
-	e.Loop().Stop(&guard)
+	e.Loop().CancelTimer(&guard)
 	live := e.Live()
 	if err := e.Close(); err != nil {
 		t.Fatal(err)

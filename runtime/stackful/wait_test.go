@@ -35,7 +35,7 @@ func runUntilDone(t *testing.T, e *Env, cos ...*Co) {
 	if !done() {
 		var timer loop.Timer // bounds the test if nothing else wakes the loop
 		e.Loop().Reset(&timer, 10*time.Second, func() {})
-		defer e.Loop().Stop(&timer)
+		defer e.Loop().CancelTimer(&timer)
 		if err := e.Run(done); err != nil {
 			t.Fatal(err)
 		}

@@ -157,7 +157,7 @@
 //
 // A [Group] runs tasks on one loop per core, each on a goroutine locked to
 // its thread: [Group.Spawn] and [Group.SpawnNext] start a task on a chosen
-// loop or round-robin from any goroutine, [Group.Serve] gives each loop a
+// loop or round-robin from any goroutine, [Group.ServeTCP] gives each loop a
 // SO_REUSEPORT listener of its own and a task per connection, and Shutdown
 // lets those tasks finish up to a deadline, then cancels the rest. Tasks of
 // different loops hand values over through runtime/cosync's channels, which

@@ -172,7 +172,7 @@ func TestGroupServe(t *testing.T) {
 		served[l]++
 		mu.Unlock()
 	}
-	addr, err := g.Serve("tcp4", "127.0.0.1:0", func(fd int) Frame { return &groupEcho{fd: fd, count: count} })
+	addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", func(fd int) Frame { return &groupEcho{fd: fd, count: count} })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestGroupServeShutdownAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := g.Serve("tcp4", "127.0.0.1:0", func(fd int) Frame { return &groupEcho{fd: fd, count: func(*loop.Loop) {}} }); err != nil {
+		if _, err := g.ServeTCP("tcp4", "127.0.0.1:0", func(fd int) Frame { return &groupEcho{fd: fd, count: func(*loop.Loop) {}} }); err != nil {
 			t.Fatal(err)
 		}
 		if err := g.Shutdown(time.Second); err != nil {

@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Serve listens on address with one SO_REUSEPORT listener per loop
+// ServeTCP listens on address with one SO_REUSEPORT listener per loop
 // ([loop.ListenTCP]; port 0 picks one port for all), and on each loop runs
 // a task that accepts connections and spawns newHandler(fd) as a task for
 // each one, with TCP_NODELAY set (for example a generated frame's
@@ -24,7 +24,22 @@ import (
 // Temporary accept errors (out of descriptors or memory) make an accept
 // task back off from 5 ms, doubling up to 1 s; any other error fails the
 // group.
+//
+// It is stackful.Group.ServeTCP's twin: the same call, with a frame
+// constructor where the stackful one takes a coroutine function.
+func (g *Group) ServeTCP(network, address string, newHandler func(fd int) Frame) (*net.TCPAddr, error) {
+	return g.serve(network, address, newHandler)
+}
+
+// Serve is ServeTCP.
+//
+// Deprecated: use [Group.ServeTCP], the name both models share. Serve will
+// be removed in the release after next.
 func (g *Group) Serve(network, address string, newHandler func(fd int) Frame) (*net.TCPAddr, error) {
+	return g.serve(network, address, newHandler)
+}
+
+func (g *Group) serve(network, address string, newHandler func(fd int) Frame) (*net.TCPAddr, error) {
 	lfds, addr, err := g.Group.ListenTCPEach(network, address)
 	if err != nil {
 		return nil, err

@@ -77,7 +77,7 @@ func run(t testing.TB, l *loop.Loop, limit time.Duration, tasks ...*Task) {
 	l.Reset(&guard, limit, func() { expired = true; l.Close() })
 	err := Run(l, tasks...)
 	if !l.Closed() {
-		l.Stop(&guard)
+		l.CancelTimer(&guard)
 	}
 	if expired {
 		t.Fatalf("tasks not finished after %v", limit)

@@ -226,7 +226,7 @@ func servedWithin(a *stackful.Env, c *Conn, ok func(*loop.Loop) bool) bool {
 	var timer loop.Timer
 	expired := false
 	a.Loop().Reset(&timer, 5*time.Second, func() { expired = true })
-	defer a.Loop().Stop(&timer)
+	defer a.Loop().CancelTimer(&timer)
 	done := func() bool { return expired || ok(c.fd.owner.Load()) }
 	if !done() {
 		a.Run(done)

@@ -141,7 +141,7 @@ func stressRound(conns int, window, limit time.Duration) (int64, error) {
 	var guard loop.Timer
 	l.Reset(&guard, limit, func() { expired = true })
 	env.Run(func() bool { return expired || env.Live() == 0 })
-	l.Stop(&guard)
+	l.CancelTimer(&guard)
 	if !wd.Stop() {
 		<-dumped
 		return 0, fmt.Errorf("round overran %v; goroutines:\n%s", limit, dump.String())
@@ -259,7 +259,7 @@ func TestCloseWakesQueuedReaders(t *testing.T) {
 			var guard loop.Timer
 			e.Loop().Reset(&guard, 2*time.Second, func() { expired = true })
 			e.Run(func() bool { return expired || ended == readers })
-			e.Loop().Stop(&guard)
+			e.Loop().CancelTimer(&guard)
 			if ended != readers {
 				t.Fatalf("%d of %d readers ended after Close", ended, readers)
 			}

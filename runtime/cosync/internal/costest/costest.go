@@ -149,7 +149,7 @@ func (e *Env) RunUntil(limit time.Duration, cond func() bool) {
 	rearm = func() { e.L.Reset(&tick, time.Millisecond, rearm) }
 	rearm()
 	err := e.L.Run(func() bool { e.repanic(); return cond() || time.Now().After(deadline) })
-	e.L.Stop(&tick)
+	e.L.CancelTimer(&tick)
 	e.repanic()
 	if err != nil {
 		e.T.Fatal(err)
