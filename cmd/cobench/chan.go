@@ -27,7 +27,6 @@ func chanMicros() []micro {
 		"stackless": "stackless (cosync.Chan, generated frames)",
 		"goroutine": "goroutine (Go chan)",
 	}
-	refs := map[string]string{"stackless": "goal ≤ 0.25× goroutine", "stackful": "goal ≤ 1.0× goroutine"}
 	var ms []micro
 	for _, model := range bench.ChanModels {
 		name := names[model] + ", 100 pairs on one loop"
@@ -35,15 +34,11 @@ func chanMicros() []micro {
 			name = names[model] + ", 100 pairs"
 		}
 		ms = append(ms, micro{"chan", pp, name,
-			func(b *testing.B) { bench.ChanPingPongModel(b, model, bench.PingPongPairs) }, model == "goroutine", refs[model]})
+			func(b *testing.B) { bench.ChanPingPongModel(b, model, bench.PingPongPairs) }, model == "goroutine", ""})
 	}
 	for _, model := range bench.ChanModels {
-		ref := refs[model]
-		if model == "stackless" {
-			ref += "; no slower than 100 pairs"
-		}
 		ms = append(ms, micro{"chan", one, names[model],
-			func(b *testing.B) { bench.ChanPingPongModel(b, model, 1) }, model == "goroutine", ref})
+			func(b *testing.B) { bench.ChanPingPongModel(b, model, 1) }, model == "goroutine", ""})
 	}
 	for _, model := range bench.ChanModels {
 		ms = append(ms, micro{"chan", fan, names[model],

@@ -86,8 +86,8 @@
 // repository.
 //
 // Every row gives its value and unit, its ratio to the base row of its
-// measure and, as reference only, the figure of libco or of a Go peer from
-// the design brief: those are not measured in the run. One convention
+// measure and, as reference only, a figure from a public source (none is
+// cited yet) or a fact ("not possible"): those are not measured in the run. One convention
 // chooses the base, stated in the table's header: the Go way (goroutines,
 // Go's net, net/http, time.Sleep or AfterFunc, go-redis on goroutines;
 // iter.Pull where no goroutine row is measured) whenever the measure has

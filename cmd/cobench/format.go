@@ -82,7 +82,7 @@ func writeMarkdown(w io.Writer, rep *report) {
 	}
 	fmt.Fprintln(w, baseConvention)
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| group | measure | model | value | unit | ratio to base | reference (design brief §5; not measured in this run) | note |")
+	fmt.Fprintln(w, "| group | measure | model | value | unit | ratio to base | reference (public sources; not measured in this run) | note |")
 	fmt.Fprintln(w, "|---|---|---|--:|---|--:|---|---|")
 	var group, measure string
 	for _, r := range rep.Rows {

@@ -30,8 +30,9 @@ type Row struct {
 	// (loads) fell apart: (max - min) / value; 0 when unknown. The verdict
 	// reads it as the row's noise.
 	Spread float64 `json:"spread,omitempty"`
-	// Reference is libco's figure, or a Go peer's, from the design brief:
-	// not measured in this run.
+	// Reference is a figure from a public source (libco's or a Go peer's
+	// published numbers), or a fact such as "not possible": not measured
+	// in this run.
 	Reference string `json:"reference,omitempty"`
 	Note      string `json:"note,omitempty"`
 }
@@ -90,22 +91,22 @@ type micro struct {
 func micros() []micro {
 	const sw, cr, tm = "switch round trip", "create + run + release", "timer add + cancel"
 	ms := []micro{
-		{"switch", sw, "stackful Resume+Yield", bench.StackfulSwitch, false, "libco 30 ns private, 57–60 ns shared"},
-		{"switch", sw, "stackless Gosched via ready queue", bench.StacklessSwitch, true, "goal ≤ 10 ns"},
-		{"switch", sw, "iter.Pull next+yield", bench.IterPullSwitch, false, "Go: iter.Pull 72 ns"},
-		{"switch", sw, "goroutine + chan ping-pong", bench.ChanPingPong, false, "Go: goroutine+chan 330 ns"},
+		{"switch", sw, "stackful Resume+Yield", bench.StackfulSwitch, false, ""},
+		{"switch", sw, "stackless Gosched via ready queue", bench.StacklessSwitch, true, ""},
+		{"switch", sw, "iter.Pull next+yield", bench.IterPullSwitch, false, ""},
+		{"switch", sw, "goroutine + chan ping-pong", bench.ChanPingPong, false, ""},
 		{"switch", sw, "plain func call (floor)", bench.FuncCall, false, ""},
 	}
 	for _, mode := range bench.StackfulModes {
-		ms = append(ms, micro{"create", cr, "stackful " + mode, func(b *testing.B) { bench.StackfulCreateRelease(b, mode) }, false, "libco 159 ns"})
+		ms = append(ms, micro{"create", cr, "stackful " + mode, func(b *testing.B) { bench.StackfulCreateRelease(b, mode) }, false, ""})
 	}
 	ms = append(ms,
-		micro{"create", cr, "stackless", bench.StacklessCreateRelease, true, "goal ≤ 100 ns"},
-		micro{"create", cr, "stackless, pooled (stackless.Pool: blocks reused)", bench.StacklessPoolCreateRelease, false, "goal ≤ 100 ns and below libco, 0 allocs"},
-		micro{"create", cr, "iter.Pull create+next+stop (floor of stackful)", bench.IterPullCreate, false, "goal: stackful default ≤ 1.5×"},
-		micro{"create", cr, "goroutine", bench.GoroutineCreate, false, "Go: iter.Pull create+next+stop 420–530 ns"},
-		micro{"timers", tm, "loop wheel (both models)", bench.WheelAddCancel, true, "goal ≤ 0.5× AfterFunc+Stop"},
-		micro{"timers", tm, "time.AfterFunc + Stop", bench.AfterFuncStop, false, "Go: 182 ns"},
+		micro{"create", cr, "stackless", bench.StacklessCreateRelease, true, ""},
+		micro{"create", cr, "stackless, pooled (stackless.Pool: blocks reused)", bench.StacklessPoolCreateRelease, false, ""},
+		micro{"create", cr, "iter.Pull create+next+stop (floor of stackful)", bench.IterPullCreate, false, ""},
+		micro{"create", cr, "goroutine", bench.GoroutineCreate, false, ""},
+		micro{"timers", tm, "loop wheel (both models)", bench.WheelAddCancel, true, ""},
+		micro{"timers", tm, "time.AfterFunc + Stop", bench.AfterFuncStop, false, ""},
 	)
 	ms = append(ms, chanMicros()...) // chan.go
 	for _, s := range bench.DurableShapes {
@@ -323,10 +324,7 @@ func runSleepers(s settings, p *progress) ([]Row, error) {
 		}
 	}
 	names := map[string]string{"goroutine": "goroutine (time.Sleep)"}
-	refs := map[string]string{
-		"stackful":  "libco: fires up to 1 ms early",
-		"goroutine": "Go: 1M timers due within 1 s fall 1–2 s behind",
-	}
+	var refs map[string]string // reference figures cite public sources; none yet
 	title := fmt.Sprintf("%s sleepers (%v each)", count(s.sleepN), s.sleepD)
 	var rows []Row
 	add := func(measure, unit string, value func(r bench.SleepResult) float64, ref map[string]string, note func(r bench.SleepResult) string) {
@@ -379,22 +377,11 @@ func runMemory(s settings, p *progress) ([]Row, error) {
 			return nil, err
 		}
 		note = joinNote(note, fmt.Sprintf("%.0f B before a GC", r.PerCo))
-		ref := ""
-		switch mode {
-		case "stackful/default":
-			ref = "libco 18 KB private (128 KiB stacks)"
-		case "stackful/private128K":
-			ref = "libco 18 KB private"
-		case "stackful/shared":
-			ref = "libco 8.7 KB shared"
-		case "stackless/echo":
-			ref = "goal ≤ 256 B"
+		if mode == "stackless/echo" {
 			note = joinNote(note, "task + generated EchoFrame; the loop's fd registration (both models) not counted")
-		case "goroutine":
-			ref = "Go: parked goroutine 2.75 KB"
 		}
 		rows = append(rows, Row{Group: "memory", Measure: measure, Model: mode, Value: r.PerCoGC, Unit: "B",
-			Base: mode == "stackless/echo", Reference: ref, Note: note})
+			Base: mode == "stackless/echo", Note: note})
 	}
 	idle, err := idleRows(s, p)
 	return append(rows, idle...), err
@@ -414,7 +401,6 @@ func idleRows(s settings, p *progress) ([]Row, error) {
 		n = 1000
 	}
 	measure := fmt.Sprintf("memory per idle echo connection (%s)", count(n))
-	refs := map[string]string{"goroutine": "Go net 3.7 KB in the wave-3 brief (10k conns, RSS)"}
 	var rows []Row
 	for _, model := range bench.IdleModels {
 		p.step("memory: %s idle connections, %s", count(n), model)
@@ -429,7 +415,7 @@ func idleRows(s settings, p *progress) ([]Row, error) {
 			name = "goroutine (Go net)"
 		}
 		rows = append(rows, Row{Group: "memory", Measure: measure, Model: name, Value: r.PerCoGC, Unit: "B",
-			Base: model == "goroutine", Reference: refs[model],
+			Base: model == "goroutine",
 			Note: fmt.Sprintf("%.0f B before a GC, RSS +%.0f B; stacks + live heap of the server, one round trip made", r.PerCo, r.RSS)})
 	}
 	return rows, nil
@@ -443,27 +429,6 @@ func joinNote(a, b string) string {
 		return a
 	}
 	return a + "; " + b
-}
-
-// loadRefs are the brief's figures for the load rows, by kind, connections,
-// model and metric.
-var loadRefs = map[string]string{
-	"echo/100/stackful/cpu":             "libco ~10 µs",
-	"echo/100/goroutine/cpu":            "Go net 9.0 µs",
-	"echo/100/stackful/rps":             "libco 101–109K",
-	"echo/100/goroutine/rps":            "Go net 102K",
-	"echo/100/stackful/sys":             "libco 2 (+2 epoll_ctl)",
-	"echo/1000/stackful/cpu":            "libco ~17 µs",
-	"echo/1000/goroutine/cpu":           "Go net 12.6 µs",
-	"echo/1000/stackful/rps":            "libco 69–79K",
-	"echo/1000/goroutine/rps":           "Go net 77K",
-	"echo/1000/stackful/sys":            "libco 2 (+2 epoll_ctl)",
-	"echo/100/stackless/generated/cpu":  "goal ≤ 8 µs",
-	"echo/1000/stackless/generated/cpu": "goal ≤ 11 µs",
-	"http/100/net/http/rps":             "Go: net/http 65K (wrk)",
-	"http/100/net/http/cpu":             "Go: net/http ~17 µs (wrk)",
-	"http/100/stackful/conet/rps":       "goal ≥ 1.3× net/http",
-	"http/100/stackful/conet/cpu":       "goal ≤ 12 µs",
 }
 
 // loadSlack is how long a load child may take beyond its window before it
@@ -543,7 +508,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 				name = model
 			}
 			row := Row{Group: group, Measure: title + ": " + measure, Model: name, Value: v, Unit: unit,
-				Base: model == base, Reference: loadRefs[fmt.Sprintf("%s/%d/%s/%s", kind, conns, model, metric)]}
+				Base: model == base}
 			var per []float64
 			for _, w := range windows[i] {
 				if x, ok := value(w); ok {

@@ -42,7 +42,7 @@ func runScale(s settings, p *progress) ([]Row, error) {
 	loopCounts := []int{1, n}
 	rows, err := runMicros([]micro{
 		{"scale", "cross-loop hand-off round trip", "loop.Group Submit, loop 0 → 1 → 0", bench.GroupSubmitRoundTrip, true, ""},
-		{"scale", "cross-loop hand-off round trip", "goroutine + chan ping-pong", bench.ChanPingPong, false, "Go: goroutine+chan 330 ns"},
+		{"scale", "cross-loop hand-off round trip", "goroutine + chan ping-pong", bench.ChanPingPong, false, ""},
 	}, s, p)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"testing"
 	"time"
 
 	"github.com/cogen-go/cogen/cohttp"
@@ -248,14 +247,4 @@ func runHTTP(model string, cfg echoload.Config, wait bool) (LoadResult, error) {
 		return LoadResult{res, -1}, err
 	}
 	return LoadResult{}, fmt.Errorf("bench: unknown HTTP model %q", model)
-}
-
-// HTTP serves one echoload HTTP run of b.N keep-alive GETs over 100
-// connections with the model and reports what Echo reports.
-func HTTP(b *testing.B, model string) {
-	res, err := RunHTTP(model, echoload.Config{Conns: EchoConns, Requests: int64(b.N)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	reportLoad(b, res)
 }

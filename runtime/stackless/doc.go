@@ -67,26 +67,18 @@
 // allocate nothing (the first timed wait of a task allocates its deadline
 // timer once, the first nested call the list of callers). [SpawnFrame]
 // allocates a task and its outermost frame together: one allocation per
-// task instead of two (BenchmarkStacklessCreateRelease: 904 instructions
-// per create+run+release against Spawn's 1,089, under callgrind). A [Pool]
-// reuses the blocks of released tasks, so that once warm nothing is
-// allocated and the collector frees nothing: 438 instructions per
-// create+run+release against SpawnFrame's 853 measured the same way
-// (callgrind, GODEBUG=asyncpreemptoff=1, the difference of 100,000 and
-// 200,000 iterations), 0 allocations; a handle used after its Release
-// panics, by a generation count in the block.
+// task instead of two. A [Pool] reuses the blocks of released tasks, so
+// that once warm nothing is allocated and the collector frees nothing; a
+// handle used after its Release panics, by a generation count in the block.
 //
-// A Gosched round — suspend, ready-queue push, pop, resume — costs about
-// 10 ns on the 2-core machine of the design brief (BenchmarkStacklessSwitch),
-// of which 6 ns is the loop's own ready-queue step, and the same at call
-// depth 1, 10 and 100 (BenchmarkStacklessAwaitDepth). Step needs no defer:
-// a panic is recovered once per batch of runs by the loop, which hands it to
-// the task ([loop.PanicHandler]). A suspended task is 128 bytes plus its
-// frames; each frame is its fields plus one word (the PC). An echo
-// connection suspended in Read holds 240 bytes, the task and a 112-byte
-// frame with its 64-byte buffer (BenchmarkStacklessMemory measures 248 per
-// task over a million, ready-queue slot included), plus the loop's 54-byte
-// registration of the fd, which both models pay.
+// A Gosched round is a suspend, a ready-queue push and pop and a resume:
+// O(1), and independent of call depth. Step needs no defer: a panic is
+// recovered once per batch of runs by the loop, which hands it to the task
+// ([loop.PanicHandler]). A suspended task is a fixed-size Task plus its
+// frames; each frame is its fields plus one word (the PC). The measured
+// figures (instructions per create, ns per switch, bytes per suspended
+// connection) are in docs/benchmarks.md, "Costs quoted by the runtime's
+// docs", beside the benchmarks that produce them.
 //
 // # Panics
 //
