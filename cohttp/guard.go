@@ -255,6 +255,9 @@ func (g *guard) watch(threshold time.Duration, logger *log.Logger) {
 			}
 			done := time.Now()
 			look = done.Add(max(done.Sub(beatAt), 10*done.Sub(t0)))
+			if at := beatAt.Add(computing); done.Before(at) && look.After(at) {
+				look = at // the look that may report a computing WaitHandler
+			}
 		}
 		v := g.seq.Load()
 		if v != last {
