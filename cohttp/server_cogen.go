@@ -204,7 +204,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 //line server_cogen.go:205
 }
 
-// Where returns the source position of serveConn's resume point (stackless.Locator).
+// Where returns the source position of serveConn's resume point (cogenrt.Locator).
 func (f *serveConnFrame) Where() string {
 	switch f.PC {
 	case 9:
@@ -343,7 +343,7 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 //line server_cogen.go:344
 }
 
-// Where returns the source position of acceptLoop's resume point (stackless.Locator).
+// Where returns the source position of acceptLoop's resume point (cogenrt.Locator).
 func (f *acceptLoopFrame) Where() string {
 	switch f.PC {
 	case 11:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // A WaitHandler answers requests and may wait while it does: it is a
@@ -101,7 +102,7 @@ func (f *connTask) Step(t *stackless.Task) stackless.Status {
 // task goes on with connTask.
 type waitingCall struct {
 	stackless.Base
-	stackless.Defers
+	cogenrt.Defers
 	c *conn
 }
 
