@@ -96,7 +96,7 @@ func (f *spinningRouteFrame) Step(co *stackless.Task) stackless.Status {
 //line guard_cogen_test.go:97
 }
 
-// Where returns the source position of spinningRoute's resume point (stackless.Locator).
+// Where returns the source position of spinningRoute's resume point (cogenrt.Locator).
 func (f *spinningRouteFrame) Where() string {
 	switch f.PC {
 	case 0:
