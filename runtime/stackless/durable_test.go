@@ -502,6 +502,36 @@ func TestDurableYield(t *testing.T) {
 	}
 }
 
+// TestDurableResumedYield: a task in Yield that was Resumed but has not
+// run since snapshots as runnable: restored, it goes on without a second
+// Resume (the wake-up is not lost).
+func TestDurableResumedYield(t *testing.T) {
+	l := newLoop(t)
+	task := Spawn(l, &yielderFrame{})
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	task.Resume()
+	data, err := Snapshot(task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task.Cancel()
+	l2 := newLoop(t)
+	rt, err := Restore(l2, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3 && !rt.Done(); i++ {
+		if err := l2.RunOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !rt.Done() {
+		t.Fatal("a Resumed yielder restored waiting for a second Resume")
+	}
+}
+
 type yielderFrame struct{ Base }
 
 func (f *yielderFrame) Step(t *Task) Status {
