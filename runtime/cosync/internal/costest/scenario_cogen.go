@@ -423,7 +423,7 @@ func (f *PingerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:424
 }
 
-// Where returns the source position of Pinger's resume point (stackless.Locator).
+// Where returns the source position of Pinger's resume point (cogenrt.Locator).
 func (f *PingerFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -493,7 +493,7 @@ func (f *SpinnerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:494
 }
 
-// Where returns the source position of Spinner's resume point (stackless.Locator).
+// Where returns the source position of Spinner's resume point (cogenrt.Locator).
 func (f *SpinnerFrame) Where() string {
 	switch f.PC {
 	case 2:
