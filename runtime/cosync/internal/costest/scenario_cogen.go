@@ -87,7 +87,7 @@ func (f *SenderFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:88
 }
 
-// Where returns the source position of Sender's resume point (stackless.Locator).
+// Where returns the source position of Sender's resume point (cogenrt.Locator).
 func (f *SenderFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -168,7 +168,7 @@ func (f *ReceiverFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:169
 }
 
-// Where returns the source position of Receiver's resume point (stackless.Locator).
+// Where returns the source position of Receiver's resume point (cogenrt.Locator).
 func (f *ReceiverFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -223,7 +223,7 @@ func (f *TimedRecvFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:224
 }
 
-// Where returns the source position of TimedRecv's resume point (stackless.Locator).
+// Where returns the source position of TimedRecv's resume point (cogenrt.Locator).
 func (f *TimedRecvFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -275,7 +275,7 @@ func (f *TimedSendFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:276
 }
 
-// Where returns the source position of TimedSend's resume point (stackless.Locator).
+// Where returns the source position of TimedSend's resume point (cogenrt.Locator).
 func (f *TimedSendFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -342,7 +342,7 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:343
 }
 
-// Where returns the source position of Echo's resume point (stackless.Locator).
+// Where returns the source position of Echo's resume point (cogenrt.Locator).
 func (f *EchoFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -423,7 +423,7 @@ func (f *PingerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:424
 }
 
-// Where returns the source position of Pinger's resume point (stackless.Locator).
+// Where returns the source position of Pinger's resume point (cogenrt.Locator).
 func (f *PingerFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -493,7 +493,7 @@ func (f *SpinnerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:494
 }
 
-// Where returns the source position of Spinner's resume point (stackless.Locator).
+// Where returns the source position of Spinner's resume point (cogenrt.Locator).
 func (f *SpinnerFrame) Where() string {
 	switch f.PC {
 	case 2:
