@@ -148,7 +148,12 @@
 // kernel that allows io_uring; the loop probes at creation and otherwise
 // falls back to epoll, logging why once per process. A registered fd must
 // then be closed through the loop ([FD.Close] or [FD.Unregister] first), as
-// with the portable poller: the poll holds a reference to the file.
+// with the portable poller: the poll holds a reference to the file. The
+// kernel runs a poll's completion work on the thread that submitted it, so
+// run such a loop on a goroutine locked to its OS thread, as [Group] does
+// (runtime.LockOSThread before creating the loop and its coroutines):
+// otherwise an idle thread the loop ran on earlier is woken for it, about
+// once every two requests under an echo load.
 //
 // Everywhere else (and on Linux with the build
 // tag cogen_netpoll, which is how its tests run here) it is a portable
