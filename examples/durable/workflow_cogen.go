@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"time"
 )
 
@@ -118,10 +119,10 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkflowFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:122
+//line workflow_cogen.go:123
 }
 
-// Where returns the source position of Workflow's resume point (stackless.Locator).
+// Where returns the source position of Workflow's resume point (cogenrt.Locator).
 func (f *WorkflowFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -136,13 +137,13 @@ func (f *WorkflowFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:33"
 }
 
-// Durable returns the registered name and the layout fingerprint of Workflow's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Workflow's frame (cogenrt.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a)
 }
 
-// EncodeState writes the fields of Workflow's frame into a snapshot (stackless.DurableFrame).
-func (f *WorkflowFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Workflow's frame into a snapshot (cogenrt.DurableFrame).
+func (f *WorkflowFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	enc.Uint(uint64(f.seed))
 	f.cogenEnc1(enc, &f.o)
@@ -155,8 +156,8 @@ func (f *WorkflowFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Callee(f.callBill)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.seed = uint64(dec.UintN(64))
 	f.cogenDec1(dec, &f.o)
@@ -188,14 +189,14 @@ func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callBill = x
 	}
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil}, stackless.ResumePoint{PC: 5, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 12, Kind: stackless.ResumeCall, Callee: f.callBill != nil})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil}, cogenrt.ResumePoint{PC: 5, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 12, Kind: cogenrt.ResumeCall, Callee: f.callBill != nil})
 }
-func (f *WorkflowFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
+func (f *WorkflowFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
 	if enc.Ref(*x) {
 		f.cogenEnc3(enc, *x)
 	}
 }
-func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
+func (f *WorkflowFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
@@ -211,12 +212,12 @@ func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
 		*x = q
 	}
 }
-func (f *WorkflowFrame) cogenEnc2(enc *stackless.Encoder, x **lcg) {
+func (f *WorkflowFrame) cogenEnc2(enc *cogenrt.Encoder, x **lcg) {
 	if enc.Ref(*x) {
 		f.cogenEnc4(enc, *x)
 	}
 }
-func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
+func (f *WorkflowFrame) cogenDec2(dec *cogenrt.Decoder, x **lcg) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
@@ -232,7 +233,7 @@ func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
 		*x = q
 	}
 }
-func (f *WorkflowFrame) cogenEnc3(enc *stackless.Encoder, x *Order) {
+func (f *WorkflowFrame) cogenEnc3(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
 	enc.String(string(x.Email))
 	f.cogenEnc5(enc, &x.Items)
@@ -240,7 +241,7 @@ func (f *WorkflowFrame) cogenEnc3(enc *stackless.Encoder, x *Order) {
 	f.cogenEnc6(enc, &x.Trace)
 	f.cogenEnc7(enc, &x.Created)
 }
-func (f *WorkflowFrame) cogenDec3(dec *stackless.Decoder, x *Order) {
+func (f *WorkflowFrame) cogenDec3(dec *cogenrt.Decoder, x *Order) {
 	x.ID = int(dec.IntN(64))
 	x.Email = string(dec.String())
 	f.cogenDec5(dec, &x.Items)
@@ -248,20 +249,20 @@ func (f *WorkflowFrame) cogenDec3(dec *stackless.Decoder, x *Order) {
 	f.cogenDec6(dec, &x.Trace)
 	f.cogenDec7(dec, &x.Created)
 }
-func (f *WorkflowFrame) cogenEnc4(enc *stackless.Encoder, x *lcg) {
+func (f *WorkflowFrame) cogenEnc4(enc *cogenrt.Encoder, x *lcg) {
 	enc.Uint(uint64(x.s))
 }
-func (f *WorkflowFrame) cogenDec4(dec *stackless.Decoder, x *lcg) {
+func (f *WorkflowFrame) cogenDec4(dec *cogenrt.Decoder, x *lcg) {
 	x.s = uint64(dec.UintN(64))
 }
-func (f *WorkflowFrame) cogenEnc5(enc *stackless.Encoder, x *map[string]int) {
+func (f *WorkflowFrame) cogenEnc5(enc *cogenrt.Encoder, x *map[string]int) {
 	enc.Len(len((*x)), (*x) == nil)
 	for k, v := range *x {
 		enc.String(string(k))
 		enc.Int(int64(v))
 	}
 }
-func (f *WorkflowFrame) cogenDec5(dec *stackless.Decoder, x *map[string]int) {
+func (f *WorkflowFrame) cogenDec5(dec *cogenrt.Decoder, x *map[string]int) {
 	n := dec.Len()
 	if n < 0 {
 		*x = nil
@@ -279,13 +280,13 @@ func (f *WorkflowFrame) cogenDec5(dec *stackless.Decoder, x *map[string]int) {
 		(*x)[k] = v
 	}
 }
-func (f *WorkflowFrame) cogenEnc6(enc *stackless.Encoder, x *[]string) {
+func (f *WorkflowFrame) cogenEnc6(enc *cogenrt.Encoder, x *[]string) {
 	enc.Len(len((*x)), (*x) == nil)
 	for i := range *x {
 		enc.String(string((*x)[i]))
 	}
 }
-func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
+func (f *WorkflowFrame) cogenDec6(dec *cogenrt.Decoder, x *[]string) {
 	n := dec.Len()
 	if n < 0 {
 		*x = nil
@@ -299,14 +300,14 @@ func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
 		(*x)[i] = string(dec.String())
 	}
 }
-func (f *WorkflowFrame) cogenEnc7(enc *stackless.Encoder, x *time.Time) {
+func (f *WorkflowFrame) cogenEnc7(enc *cogenrt.Encoder, x *time.Time) {
 	enc.Binary(x)
 }
-func (f *WorkflowFrame) cogenDec7(dec *stackless.Decoder, x *time.Time) {
+func (f *WorkflowFrame) cogenDec7(dec *cogenrt.Decoder, x *time.Time) {
 	dec.Binary(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a), func() cogenrt.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
@@ -355,10 +356,10 @@ func (f *billFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: billFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:359
+//line workflow_cogen.go:360
 }
 
-// Where returns the source position of bill's resume point (stackless.Locator).
+// Where returns the source position of bill's resume point (cogenrt.Locator).
 func (f *billFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -369,21 +370,21 @@ func (f *billFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:62"
 }
 
-// Durable returns the registered name and the layout fingerprint of bill's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of bill's frame (cogenrt.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c)
 }
 
-// EncodeState writes the fields of bill's frame into a snapshot (stackless.DurableFrame).
-func (f *billFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of bill's frame into a snapshot (cogenrt.DurableFrame).
+func (f *billFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	f.cogenEnc1(enc, &f.o)
 	enc.Callee(f.callSave)
 	enc.Callee(f.callSaveAndSleep)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *billFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *billFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.cogenDec1(dec, &f.o)
 	if c := dec.Callee(); c != nil {
@@ -402,14 +403,14 @@ func (f *billFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callSaveAndSleep = x
 	}
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil})
 }
-func (f *billFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
+func (f *billFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
 	if enc.Ref(*x) {
 		f.cogenEnc2(enc, *x)
 	}
 }
-func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
+func (f *billFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
@@ -425,7 +426,7 @@ func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
 		*x = q
 	}
 }
-func (f *billFrame) cogenEnc2(enc *stackless.Encoder, x *Order) {
+func (f *billFrame) cogenEnc2(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
 	enc.String(string(x.Email))
 	f.cogenEnc3(enc, &x.Items)
@@ -433,7 +434,7 @@ func (f *billFrame) cogenEnc2(enc *stackless.Encoder, x *Order) {
 	f.cogenEnc4(enc, &x.Trace)
 	f.cogenEnc5(enc, &x.Created)
 }
-func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
+func (f *billFrame) cogenDec2(dec *cogenrt.Decoder, x *Order) {
 	x.ID = int(dec.IntN(64))
 	x.Email = string(dec.String())
 	f.cogenDec3(dec, &x.Items)
@@ -441,14 +442,14 @@ func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
 	f.cogenDec4(dec, &x.Trace)
 	f.cogenDec5(dec, &x.Created)
 }
-func (f *billFrame) cogenEnc3(enc *stackless.Encoder, x *map[string]int) {
+func (f *billFrame) cogenEnc3(enc *cogenrt.Encoder, x *map[string]int) {
 	enc.Len(len((*x)), (*x) == nil)
 	for k, v := range *x {
 		enc.String(string(k))
 		enc.Int(int64(v))
 	}
 }
-func (f *billFrame) cogenDec3(dec *stackless.Decoder, x *map[string]int) {
+func (f *billFrame) cogenDec3(dec *cogenrt.Decoder, x *map[string]int) {
 	n := dec.Len()
 	if n < 0 {
 		*x = nil
@@ -466,13 +467,13 @@ func (f *billFrame) cogenDec3(dec *stackless.Decoder, x *map[string]int) {
 		(*x)[k] = v
 	}
 }
-func (f *billFrame) cogenEnc4(enc *stackless.Encoder, x *[]string) {
+func (f *billFrame) cogenEnc4(enc *cogenrt.Encoder, x *[]string) {
 	enc.Len(len((*x)), (*x) == nil)
 	for i := range *x {
 		enc.String(string((*x)[i]))
 	}
 }
-func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
+func (f *billFrame) cogenDec4(dec *cogenrt.Decoder, x *[]string) {
 	n := dec.Len()
 	if n < 0 {
 		*x = nil
@@ -486,14 +487,14 @@ func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
 		(*x)[i] = string(dec.String())
 	}
 }
-func (f *billFrame) cogenEnc5(enc *stackless.Encoder, x *time.Time) {
+func (f *billFrame) cogenEnc5(enc *cogenrt.Encoder, x *time.Time) {
 	enc.Binary(x)
 }
-func (f *billFrame) cogenDec5(dec *stackless.Decoder, x *time.Time) {
+func (f *billFrame) cogenDec5(dec *cogenrt.Decoder, x *time.Time) {
 	dec.Binary(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c), func() cogenrt.DurableFrame {
 		return new(billFrame)
 	})
 }
@@ -535,10 +536,10 @@ func (f *saveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:539
+//line workflow_cogen.go:540
 }
 
-// Where returns the source position of save's resume point (stackless.Locator).
+// Where returns the source position of save's resume point (cogenrt.Locator).
 func (f *saveFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -547,23 +548,23 @@ func (f *saveFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:72"
 }
 
-// Durable returns the registered name and the layout fingerprint of save's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of save's frame (cogenrt.DurableFrame).
 func (f *saveFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58)
 }
 
-// EncodeState writes the fields of save's frame into a snapshot (stackless.DurableFrame).
-func (f *saveFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of save's frame into a snapshot (cogenrt.DurableFrame).
+func (f *saveFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *saveFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *saveFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() cogenrt.DurableFrame {
 		return new(saveFrame)
 	})
 }
@@ -606,10 +607,10 @@ func (f *saveAndSleepFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveAndSleepFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:610
+//line workflow_cogen.go:611
 }
 
-// Where returns the source position of saveAndSleep's resume point (stackless.Locator).
+// Where returns the source position of saveAndSleep's resume point (cogenrt.Locator).
 func (f *saveAndSleepFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -618,25 +619,25 @@ func (f *saveAndSleepFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:81"
 }
 
-// Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (cogenrt.DurableFrame).
 func (f *saveAndSleepFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2)
 }
 
-// EncodeState writes the fields of saveAndSleep's frame into a snapshot (stackless.DurableFrame).
-func (f *saveAndSleepFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of saveAndSleep's frame into a snapshot (cogenrt.DurableFrame).
+func (f *saveAndSleepFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	enc.Int(int64(f.d))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *saveAndSleepFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *saveAndSleepFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.d = time.Duration(dec.IntN(64))
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeSleep})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() cogenrt.DurableFrame {
 		return new(saveAndSleepFrame)
 	})
 }

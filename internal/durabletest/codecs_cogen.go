@@ -8,6 +8,7 @@ import (
 	enc1 "github.com/cogen-go/cogen/internal/durabletest/enc"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"math/big"
 	"regexp"
 )
@@ -125,10 +126,10 @@ func (f *SearchFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SearchFrame: invalid resume point")
 		}
 	}
-//line codecs_cogen.go:129
+//line codecs_cogen.go:130
 }
 
-// Where returns the source position of Search's resume point (stackless.Locator).
+// Where returns the source position of Search's resume point (cogenrt.Locator).
 func (f *SearchFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -137,13 +138,13 @@ func (f *SearchFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/codecs.go:58"
 }
 
-// Durable returns the registered name and the layout fingerprint of Search's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Search's frame (cogenrt.DurableFrame).
 func (f *SearchFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073)
 }
 
-// EncodeState writes the fields of Search's frame into a snapshot (stackless.DurableFrame).
-func (f *SearchFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Search's frame into a snapshot (cogenrt.DurableFrame).
+func (f *SearchFrame) EncodeState(enc *cogenrt.Encoder) {
 	f.cogenEnc1(enc, &f.words)
 	enc.String(string(f.r))
 	f.cogenEnc2(enc, &f.queries)
@@ -156,8 +157,8 @@ func (f *SearchFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Int(int64(f.index))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *SearchFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *SearchFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.words)
 	f.r = string(dec1.String())
 	f.cogenDec2(dec1, &f.queries)
@@ -168,15 +169,15 @@ func (f *SearchFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec1(dec1, &f.tmp)
 	f.tmp1 = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
-func (f *SearchFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
+func (f *SearchFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
-func (f *SearchFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
+func (f *SearchFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]string) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
@@ -190,14 +191,14 @@ func (f *SearchFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
 		(*x1)[i1] = string(dec1.String())
 	}
 }
-func (f *SearchFrame) cogenEnc2(enc *stackless.Encoder, x1 *map[string]*Query) {
+func (f *SearchFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *map[string]*Query) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		f.cogenEnc7(enc, &v1)
 	}
 }
-func (f *SearchFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]*Query) {
+func (f *SearchFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *map[string]*Query) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
@@ -215,12 +216,12 @@ func (f *SearchFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]*Query) 
 		(*x1)[k1] = v1
 	}
 }
-func (f *SearchFrame) cogenEnc3(enc *stackless.Encoder, x1 **big.Int) {
+func (f *SearchFrame) cogenEnc3(enc *cogenrt.Encoder, x1 **big.Int) {
 	if enc.Ref(*x1) {
 		f.cogenEnc5(enc, *x1)
 	}
 }
-func (f *SearchFrame) cogenDec3(dec1 *stackless.Decoder, x1 **big.Int) {
+func (f *SearchFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 **big.Int) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
@@ -236,13 +237,13 @@ func (f *SearchFrame) cogenDec3(dec1 *stackless.Decoder, x1 **big.Int) {
 		*x1 = q1
 	}
 }
-func (f *SearchFrame) cogenEnc4(enc *stackless.Encoder, x1 *[]*big.Int) {
+func (f *SearchFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *[]*big.Int) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		f.cogenEnc3(enc, &(*x1)[i1])
 	}
 }
-func (f *SearchFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[]*big.Int) {
+func (f *SearchFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *[]*big.Int) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
@@ -256,24 +257,24 @@ func (f *SearchFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[]*big.Int) {
 		f.cogenDec3(dec1, &(*x1)[i1])
 	}
 }
-func (f *SearchFrame) cogenEnc5(enc *stackless.Encoder, x1 *big.Int) {
-	stackless.EncodeWith(enc, &enc1.BigInt, x1)
+func (f *SearchFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *big.Int) {
+	cogenrt.EncodeWith(enc, enc1.BigInt.Marshal, x1)
 }
-func (f *SearchFrame) cogenDec5(dec1 *stackless.Decoder, x1 *big.Int) {
-	stackless.DecodeWith(dec1, &enc1.BigInt, x1)
+func (f *SearchFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *big.Int) {
+	cogenrt.DecodeWith(dec1, enc1.BigInt.Unmarshal, x1)
 }
-func (f *SearchFrame) cogenEnc6(enc *stackless.Encoder, x1 *error) {
-	stackless.EncodeWith(enc, &errorCodec, x1)
+func (f *SearchFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *error) {
+	cogenrt.EncodeWith(enc, errorCodec.Marshal, x1)
 }
-func (f *SearchFrame) cogenDec6(dec1 *stackless.Decoder, x1 *error) {
-	stackless.DecodeWith(dec1, &errorCodec, x1)
+func (f *SearchFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *error) {
+	cogenrt.DecodeWith(dec1, errorCodec.Unmarshal, x1)
 }
-func (f *SearchFrame) cogenEnc7(enc *stackless.Encoder, x1 **Query) {
+func (f *SearchFrame) cogenEnc7(enc *cogenrt.Encoder, x1 **Query) {
 	if enc.Ref(*x1) {
 		f.cogenEnc8(enc, *x1)
 	}
 }
-func (f *SearchFrame) cogenDec7(dec1 *stackless.Decoder, x1 **Query) {
+func (f *SearchFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 **Query) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
@@ -289,22 +290,22 @@ func (f *SearchFrame) cogenDec7(dec1 *stackless.Decoder, x1 **Query) {
 		*x1 = q1
 	}
 }
-func (f *SearchFrame) cogenEnc8(enc *stackless.Encoder, x1 *Query) {
+func (f *SearchFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *Query) {
 	enc.String(string(x1.Name))
 	f.cogenEnc9(enc, &x1.Pattern)
 	f.cogenEnc5(enc, &x1.Hits)
 }
-func (f *SearchFrame) cogenDec8(dec1 *stackless.Decoder, x1 *Query) {
+func (f *SearchFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *Query) {
 	x1.Name = string(dec1.String())
 	f.cogenDec9(dec1, &x1.Pattern)
 	f.cogenDec5(dec1, &x1.Hits)
 }
-func (f *SearchFrame) cogenEnc9(enc *stackless.Encoder, x1 **regexp.Regexp) {
+func (f *SearchFrame) cogenEnc9(enc *cogenrt.Encoder, x1 **regexp.Regexp) {
 	if enc.Ref(*x1) {
 		f.cogenEnc10(enc, *x1)
 	}
 }
-func (f *SearchFrame) cogenDec9(dec1 *stackless.Decoder, x1 **regexp.Regexp) {
+func (f *SearchFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 **regexp.Regexp) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
@@ -320,14 +321,14 @@ func (f *SearchFrame) cogenDec9(dec1 *stackless.Decoder, x1 **regexp.Regexp) {
 		*x1 = q1
 	}
 }
-func (f *SearchFrame) cogenEnc10(enc *stackless.Encoder, x1 *regexp.Regexp) {
-	stackless.EncodeWith(enc, &enc1.Regexp, x1)
+func (f *SearchFrame) cogenEnc10(enc *cogenrt.Encoder, x1 *regexp.Regexp) {
+	cogenrt.EncodeWith(enc, enc1.Regexp.Marshal, x1)
 }
-func (f *SearchFrame) cogenDec10(dec1 *stackless.Decoder, x1 *regexp.Regexp) {
-	stackless.DecodeWith(dec1, &enc1.Regexp, x1)
+func (f *SearchFrame) cogenDec10(dec1 *cogenrt.Decoder, x1 *regexp.Regexp) {
+	cogenrt.DecodeWith(dec1, enc1.Regexp.Unmarshal, x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073), func() cogenrt.DurableFrame {
 		return new(SearchFrame)
 	})
 }

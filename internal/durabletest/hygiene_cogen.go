@@ -6,6 +6,7 @@ package durabletest
 import (
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // TallyFrame is the stackless frame of Tally: it holds the values of Tally that live across a suspension.
@@ -102,10 +103,10 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: TallyFrame: invalid resume point")
 		}
 	}
-//line hygiene_cogen.go:106
+//line hygiene_cogen.go:107
 }
 
-// Where returns the source position of Tally's resume point (stackless.Locator).
+// Where returns the source position of Tally's resume point (cogenrt.Locator).
 func (f *TallyFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -114,13 +115,13 @@ func (f *TallyFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:53"
 }
 
-// Durable returns the registered name and the layout fingerprint of Tally's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Tally's frame (cogenrt.DurableFrame).
 func (f *TallyFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x56808e4c7f4ebe5a)
 }
 
-// EncodeState writes the fields of Tally's frame into a snapshot (stackless.DurableFrame).
-func (f *TallyFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Tally's frame into a snapshot (cogenrt.DurableFrame).
+func (f *TallyFrame) EncodeState(enc *cogenrt.Encoder) {
 	f.cogenEnc1(enc, &f.words)
 	enc.String(string(f.r))
 	f.cogenEnc2(enc, &f.t)
@@ -130,8 +131,8 @@ func (f *TallyFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Int(int64(f.index))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *TallyFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *TallyFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.words)
 	f.r = string(dec1.String())
 	f.cogenDec2(dec1, &f.t)
@@ -139,15 +140,15 @@ func (f *TallyFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec1(dec1, &f.tmp)
 	f.tmp1 = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
-func (f *TallyFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
+func (f *TallyFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]string) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
-func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
+func (f *TallyFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]string) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
@@ -161,12 +162,12 @@ func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
 		(*x1)[i1] = string(dec1.String())
 	}
 }
-func (f *TallyFrame) cogenEnc2(enc *stackless.Encoder, x1 **x) {
+func (f *TallyFrame) cogenEnc2(enc *cogenrt.Encoder, x1 **x) {
 	if enc.Ref(*x1) {
 		f.cogenEnc4(enc, *x1)
 	}
 }
-func (f *TallyFrame) cogenDec2(dec1 *stackless.Decoder, x1 **x) {
+func (f *TallyFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 **x) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
@@ -182,13 +183,13 @@ func (f *TallyFrame) cogenDec2(dec1 *stackless.Decoder, x1 **x) {
 		*x1 = q1
 	}
 }
-func (f *TallyFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]k) {
+func (f *TallyFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[]k) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
-func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
+func (f *TallyFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[]k) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
@@ -202,7 +203,7 @@ func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
 		(*x1)[i1] = k(dec1.String())
 	}
 }
-func (f *TallyFrame) cogenEnc4(enc *stackless.Encoder, x1 *x) {
+func (f *TallyFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *x) {
 	f.cogenEnc5(enc, &x1.counts)
 	enc.Int(int64(x1.c))
 	enc.Uint(uint64(x1.i))
@@ -212,7 +213,7 @@ func (f *TallyFrame) cogenEnc4(enc *stackless.Encoder, x1 *x) {
 	f.cogenEnc6(enc, &x1.v)
 	f.cogenEnc7(enc, &x1.fresh)
 }
-func (f *TallyFrame) cogenDec4(dec1 *stackless.Decoder, x1 *x) {
+func (f *TallyFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *x) {
 	f.cogenDec5(dec1, &x1.counts)
 	x1.c = c(dec1.IntN(8))
 	x1.i = i(dec1.UintN(16))
@@ -222,14 +223,14 @@ func (f *TallyFrame) cogenDec4(dec1 *stackless.Decoder, x1 *x) {
 	f.cogenDec6(dec1, &x1.v)
 	f.cogenDec7(dec1, &x1.fresh)
 }
-func (f *TallyFrame) cogenEnc5(enc *stackless.Encoder, x1 *map[k]n) {
+func (f *TallyFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *map[k]n) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		f.cogenEnc8(enc, &v1)
 	}
 }
-func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
+func (f *TallyFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *map[k]n) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
@@ -247,27 +248,27 @@ func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
 		(*x1)[k1] = v1
 	}
 }
-func (f *TallyFrame) cogenEnc6(enc *stackless.Encoder, x1 *v) {
+func (f *TallyFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *v) {
 	enc.Len(len((*x1)), (*x1) == nil)
-	stackless.EncodeByteElems(enc, (*x1))
+	cogenrt.EncodeByteElems(enc, (*x1))
 }
-func (f *TallyFrame) cogenDec6(dec1 *stackless.Decoder, x1 *v) {
+func (f *TallyFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *v) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
 		return
 	}
 	*x1 = make(v, n1)
-	stackless.DecodeByteElems(dec1, (*x1))
+	cogenrt.DecodeByteElems(dec1, (*x1))
 }
-func (f *TallyFrame) cogenEnc7(enc *stackless.Encoder, x1 *fresh) {
+func (f *TallyFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *fresh) {
 	enc.Len(len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		enc.Uint(uint64(v1))
 	}
 }
-func (f *TallyFrame) cogenDec7(dec1 *stackless.Decoder, x1 *fresh) {
+func (f *TallyFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *fresh) {
 	n1 := dec1.Len()
 	if n1 < 0 {
 		*x1 = nil
@@ -285,14 +286,14 @@ func (f *TallyFrame) cogenDec7(dec1 *stackless.Decoder, x1 *fresh) {
 		(*x1)[k1] = v1
 	}
 }
-func (f *TallyFrame) cogenEnc8(enc *stackless.Encoder, x1 *n) {
-	stackless.EncodeWith(enc, &dec, x1)
+func (f *TallyFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *n) {
+	cogenrt.EncodeWith(enc, dec.Marshal, x1)
 }
-func (f *TallyFrame) cogenDec8(dec1 *stackless.Decoder, x1 *n) {
-	stackless.DecodeWith(dec1, &dec, x1)
+func (f *TallyFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *n) {
+	cogenrt.DecodeWith(dec1, dec.Unmarshal, x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x56808e4c7f4ebe5a), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x56808e4c7f4ebe5a), func() cogenrt.DurableFrame {
 		return new(TallyFrame)
 	})
 }

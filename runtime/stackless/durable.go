@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"hash/crc32"
-	"sync"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -36,13 +36,13 @@ import (
 //	         then the frame's fields as its EncodeState wrote them
 //	checksum CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian
 //
-// Within a frame's state each value has the wire form that the [Encoder]
+// Within a frame's state each value has the wire form that the [cogenrt.Encoder]
 // method writing it documents: integers as varints, a bool as one byte, a
 // float as 8 bytes, a string as its length and its bytes; a slice or a map
 // as its length (0 for nil, n+1 otherwise) and its elements (a map's as
 // key and value pairs), an array as its elements; a slice of byte-sized
 // elements (byte, int8 or bool kinds, named or not) as that length and one
-// byte per element, an array of them as the bytes alone ([Encoder.Bytes],
+// byte per element, an array of them as the bytes alone ([cogenrt.Encoder.Bytes],
 // [EncodeByteElems], [EncodeBoolElems]); a pointer as its id in the
 // snapshot's pointer table, followed by the pointee the first time.
 //
@@ -70,20 +70,6 @@ import (
 // fingerprint is per function, so the rest of the program may change
 // freely), and start new work with the new one under a new name.
 
-// A DurableFrame is a frame that cogen generated for a //co:stackless
-// durable function: it can write its state into a snapshot and read it back.
-type DurableFrame interface {
-	Frame
-	// Durable returns the frame type's registered name (the function's
-	// package path and name) and its layout fingerprint.
-	Durable() (name string, fingerprint uint64)
-	// EncodeState writes the frame's fields (not its PC).
-	EncodeState(e *Encoder)
-	// DecodeState reads the fields EncodeState wrote and checks the PC,
-	// which is set already, is one of the frame's resume points.
-	DecodeState(d *Decoder)
-}
-
 // ErrChangedCode is wrapped by the error of a [Restore] whose snapshot holds
 // a frame whose function differs from the running program's.
 var ErrChangedCode = errors.New("the function changed since the snapshot was taken")
@@ -92,44 +78,12 @@ var ErrChangedCode = errors.New("the function changed since the snapshot was tak
 // not suspended at a point that can be carried.
 var ErrNotCarriable = errors.New("task cannot be snapshotted")
 
-type durableType struct {
-	fingerprint uint64
-	newFrame    func() DurableFrame
-}
-
-var registry struct {
-	sync.RWMutex
-	types map[string]durableType
-}
-
-// RegisterDurable records a durable frame type for [Restore]. Generated
-// code calls it from an init function; registering one name twice with two
-// fingerprints panics (two functions claim one name).
-func RegisterDurable(name string, fingerprint uint64, newFrame func() DurableFrame) {
-	registry.Lock()
-	defer registry.Unlock()
-	if registry.types == nil {
-		registry.types = map[string]durableType{}
-	}
-	if old, ok := registry.types[name]; ok && old.fingerprint != fingerprint {
-		panic("stackless: RegisterDurable of " + name + " twice with different fingerprints")
-	}
-	registry.types[name] = durableType{fingerprint, newFrame}
-}
-
-func lookupDurable(name string) (durableType, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	dt, ok := registry.types[name]
-	return dt, ok
-}
-
 // What a carriable task is suspended in (Task.carry).
 const (
-	carryNone    uint8 = iota // not started, or not suspended in a carriable operation
-	carryGosched              // Gosched: queued behind the ready tasks
-	carryYield                // Yield: until Resume
-	carrySleep                // Sleep: until its deadline
+	carryNone    = cogenrt.WaitNone    // not started, or not suspended in a carriable operation
+	carryGosched = cogenrt.WaitGosched // Gosched: queued behind the ready tasks
+	carryYield   = cogenrt.WaitYield   // Yield: until Resume
+	carrySleep   = cogenrt.WaitSleep   // Sleep: until its deadline
 )
 
 const (
@@ -164,20 +118,20 @@ func Snapshot(t *Task) ([]byte, error) {
 		carry = t.carry
 	}
 	frames := t.chain()
-	e := &Encoder{}
-	e.buf = append(e.buf, snapshotMagic...)
+	e := &cogenrt.Encoder{}
+	e.Raw([]byte(snapshotMagic)...)
 	e.Uint(snapshotVersion)
-	e.buf = append(e.buf, carry)
+	e.Raw(carry)
 	if carry == carrySleep {
 		e.Int(sleepDeadline(t).UnixNano())
 	}
 	e.Len(len(frames), false)
-	dfs := make([]DurableFrame, len(frames))
+	dfs := make([]cogenrt.DurableFrame, len(frames))
 	for i, f := range frames {
-		df, ok := f.(DurableFrame)
+		df, ok := f.(cogenrt.DurableFrame)
 		if !ok {
 			where := ""
-			if l, ok := f.(Locator); ok {
+			if l, ok := f.(cogenrt.Locator); ok {
 				where = " at " + l.Where()
 			}
 			return nil, fmt.Errorf("stackless: Snapshot: %w: frame %T%s is not durable (mark its function //co:stackless durable)", ErrNotCarriable, f, where)
@@ -185,21 +139,23 @@ func Snapshot(t *Task) ([]byte, error) {
 		dfs[i] = df
 		name, fp := df.Durable()
 		e.String(name)
-		e.buf = binary.LittleEndian.AppendUint64(e.buf, fp)
+		e.Raw(binary.LittleEndian.AppendUint64(nil, fp)...)
 	}
 	for i := len(dfs) - 1; i >= 0; i-- {
-		e.callee = nil
+		var callee any
 		if i+1 < len(dfs) {
-			e.callee = dfs[i+1]
+			callee = dfs[i+1]
 		}
-		e.Int(int64(dfs[i].base().PC))
+		e.SetCallee(callee)
+		e.Int(int64(frames[i].base().PC))
 		dfs[i].EncodeState(e)
-		if e.err != nil {
+		if err := e.Err(); err != nil {
 			name, _ := dfs[i].Durable()
-			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
+			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, err)
 		}
 	}
-	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
+	out := e.Output()
+	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli)), nil
 }
 
 // chain returns t's frames, outermost first.
@@ -278,79 +234,76 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, 0, deadline, errors.New("corrupt snapshot (checksum mismatch)")
 	}
-	d := &Decoder{buf: body[len(snapshotMagic):]}
-	if v := d.Uint(); d.err == nil && v != snapshotVersion {
+	d := cogenrt.NewDecoder(body[len(snapshotMagic):])
+	if v := d.Uint(); d.Err() == nil && v != snapshotVersion {
 		return nil, 0, deadline, fmt.Errorf("snapshot version %d, this program reads %d", v, snapshotVersion)
 	}
 	var carry uint8
-	if d.err == nil {
-		if len(d.buf) == 0 {
-			d.Fail(errTruncated)
-		} else {
-			carry, d.buf = d.buf[0], d.buf[1:]
-		}
+	if b := d.Raw(1); b != nil {
+		carry = b[0]
 	}
 	switch {
-	case d.err != nil:
+	case d.Err() != nil:
 	case carry == carrySleep:
 		deadline = time.Unix(0, d.Int())
 	case carry > carrySleep:
 		d.Fail(fmt.Errorf("unknown wait kind %d", carry))
 	}
 	n := d.Len() // at least one byte per frame
-	if d.err == nil && n < 1 {
+	if d.Err() == nil && n < 1 {
 		d.Fail(errors.New("no frames"))
 	}
-	if d.err != nil {
-		return nil, 0, deadline, d.err
+	if err := d.Err(); err != nil {
+		return nil, 0, deadline, err
 	}
 	frames := make([]Frame, n)
-	dfs := make([]DurableFrame, n)
+	dfs := make([]cogenrt.DurableFrame, n)
 	for i := range dfs {
 		name := d.String()
-		if d.err == nil && len(d.buf) < 8 {
-			d.Fail(errTruncated)
+		b := d.Raw(8)
+		if err := d.Err(); err != nil {
+			return nil, 0, deadline, err
 		}
-		if d.err != nil {
-			return nil, 0, deadline, d.err
-		}
-		fp := binary.LittleEndian.Uint64(d.buf)
-		d.buf = d.buf[8:]
-		dt, ok := lookupDurable(name)
+		fp := binary.LittleEndian.Uint64(b)
+		want, newFrame, ok := cogenrt.LookupDurable(name)
 		if !ok {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: no such durable function in this program", name)
 		}
-		if dt.fingerprint != fp {
-			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, dt.fingerprint)
+		if want != fp {
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, want)
 		}
-		dfs[i] = dt.newFrame()
-		frames[i] = dfs[i]
+		dfs[i] = newFrame()
+		f, ok := dfs[i].(Frame)
+		if !ok {
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %T is not a stackless.Frame", name, dfs[i])
+		}
+		frames[i] = f
 	}
-	d.carry = carry
 	for i := n - 1; i >= 0; i-- {
-		d.callee = nil
+		var callee any
 		if i+1 < n {
-			d.callee = dfs[i+1]
+			callee = dfs[i+1]
 		}
-		d.inner = i == n-1
+		d.SetCallee(callee)
+		d.SetResumeContext(carry, i == n-1)
 		pc := d.IntN(32)
-		if d.err == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
+		if d.Err() == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))
 		}
-		dfs[i].base().PC = int(pc)
-		if d.err == nil {
+		frames[i].base().PC = int(pc)
+		if d.Err() == nil {
 			dfs[i].DecodeState(d)
 		}
-		if d.err == nil && d.callee != nil {
+		if d.Err() == nil && !d.CalleeHeld() {
 			d.Fail(errors.New("a caller frame does not hold its callee"))
 		}
-		if d.err != nil {
+		if err := d.Err(); err != nil {
 			name, _ := dfs[i].Durable()
-			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, err)
 		}
 	}
-	if len(d.buf) != 0 {
-		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", len(d.buf))
+	if d.Left() != 0 {
+		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", d.Left())
 	}
 	return frames, carry, deadline, nil
 }
