@@ -59,6 +59,7 @@ type uringPoller struct {
 	ts      unix.Timespec // enter's timeout
 	st      unix.Stat_t   // add's scratch
 	drained [8]byte
+	held    []heldEvent // completions reaped outside wait, for the next one
 	// wakeBad is set when the wake poll completed with an error or as a
 	// single shot: multishot poll does not work (init's probe).
 	wakeBad bool
@@ -274,6 +275,16 @@ func (p *uringPoller) cancel(ud uint64) error {
 func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (int, error) {
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
+	for _, h := range p.held {
+		if h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+			p.n++
+			fn(h.fd, h.ev)
+		}
+	}
+	if len(p.held) > 0 {
+		p.held = p.held[:0]
+		timeout = 0 // events were delivered: the loop has work
+	}
 	toSubmit := p.r.sq.publish()
 	if p.r.cq.ready() > 0 {
 		timeout = 0 // completions are waiting: take them without sleeping
@@ -355,10 +366,25 @@ func (p *uringPoller) complete(c *cqe) {
 		// waiters look at the fd themselves and get its error.
 		ev = EventErr | EventHup
 	}
-	if ev != 0 && p.fn != nil {
-		p.n++
-		p.fn(fd, ev)
+	if ev == 0 {
+		return
 	}
+	if p.fn == nil {
+		// Reaped outside wait (submit makes room when the kernel is out of
+		// it): keep the event for the next wait.
+		p.held = append(p.held, heldEvent{fd, gen, ev})
+		return
+	}
+	p.n++
+	p.fn(fd, ev)
+}
+
+// A heldEvent is a completion reaped outside wait, delivered by the next
+// wait if its poll is still the fd's.
+type heldEvent struct {
+	fd  int
+	gen uint32
+	ev  Events
 }
 
 func (p *uringPoller) wake() error {

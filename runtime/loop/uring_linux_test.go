@@ -377,3 +377,48 @@ func FuzzRingBookkeeping(f *testing.F) {
 		}
 	})
 }
+
+// TestUringEventOutsideWait: a completion reaped outside wait (submit
+// reaps to make room when io_uring_enter says EBUSY or EAGAIN) is held and
+// delivered by the next wait, without blocking, unless its fd was
+// unregistered meanwhile. It was dropped before: a lost edge.
+func TestUringEventOutsideWait(t *testing.T) {
+	l, p := newUringLoop(t)
+	a, _ := socketpair(t)
+	b, _ := socketpair(t)
+	register(t, l, a)
+	fb := register(t, l, b)
+	for range 3 { // the polls' first completions (writable) come and go
+		if err := l.RunOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.complete(&cqe{userData: pollData(a, p.regs[a]), res: int32(EventIn), flags: iouCQEFMore})
+	p.complete(&cqe{userData: pollData(b, p.regs[b]), res: int32(EventIn), flags: iouCQEFMore})
+	fb.Unregister()
+	var got []int
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.wait(-1, func(fd int, ev Events) { got = append(got, fd) })
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		l.Wake()
+		<-done
+		t.Fatal("wait blocked although it held an event")
+	}
+	if len(got) == 0 || got[0] != a || slicesContains(got, b) {
+		t.Fatalf("delivered %v, want fd %d first and never %d", got, a, b)
+	}
+}
+
+func slicesContains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
