@@ -145,7 +145,26 @@
 //
 // # Platforms
 //
-// On Linux the poller is epoll. Everywhere else (and on Linux with the build
+// On Linux the poller is epoll by default, or io_uring used as a readiness
+// engine ([Backend]: [NewBackend], or the environment variable
+// COGEN_LOOP_BACKEND=uring|epoll for every loop that [New] creates). The
+// io_uring backend keeps every operation and contract of the epoll one: each
+// registered fd has one multishot IORING_OP_POLL_ADD (edge-triggered, the
+// same events), and each iteration is one io_uring_enter that submits the
+// polls queued since and waits with the timer's nanosecond timeout; reads
+// and writes remain the operations' own system calls. It needs Linux 5.17
+// (features NODROP, EXT_ARG, CQE_SKIP; multishot poll; ASYNC_CANCEL) and a
+// kernel that allows io_uring; the loop probes at creation and otherwise
+// falls back to epoll, logging why once per process. A registered fd must
+// then be closed through the loop ([FD.Close] or [FD.Unregister] first), as
+// with the portable poller: the poll holds a reference to the file. The
+// kernel runs a poll's completion work on the thread that submitted it, so
+// run such a loop on a goroutine locked to its OS thread, as [Group] does
+// (runtime.LockOSThread before creating the loop and its coroutines):
+// otherwise an idle thread the loop ran on earlier is woken for it, about
+// once every two requests under an echo load.
+//
+// Everywhere else (and on Linux with the build
 // tag cogen_netpoll, which is how its tests run here) it is a portable
 // poller built on Go's own runtime poller: a goroutine per registered fd
 // and direction waits in Go's poller on a duplicate of the fd and posts

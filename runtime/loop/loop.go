@@ -36,10 +36,11 @@ type Stats struct {
 // A Loop is a single-goroutine reactor. Create one with New, drive it with
 // Run, and release it with Close.
 type Loop struct {
-	poller poller
-	wheel  wheel
-	ready  readyQueue
-	fds    []*FD // indexed by fd number; grows on demand, no fixed limit
+	poller  poller
+	backend Backend
+	wheel   wheel
+	ready   readyQueue
+	fds     []*FD // indexed by fd number; grows on demand, no fixed limit
 	// fdSpare is the rest of the block newFD hands records out of.
 	fdSpare []FD
 
@@ -69,14 +70,8 @@ type Loop struct {
 	overflow [readAheadSize]byte // TryReadStream's second iovec
 }
 
-// New creates a loop.
-func New() (*Loop, error) {
-	p, err := newPoller()
-	if err != nil {
-		return nil, err
-	}
-	return withPoller(p), nil
-}
+// New creates a loop on the default backend: [BackendAuto].
+func New() (*Loop, error) { return NewBackend(BackendAuto) }
 
 func withPoller(p poller) *Loop {
 	l := &Loop{poller: p, base: time.Now()}
