@@ -43,9 +43,8 @@
 // (whose poller wait does not block), or, if stop ends Run, in the next Run.
 // An fd event or a due timer thus waits at most 64 short rounds, or about
 // 50 µs plus 8 rounds, for the poll that sees it. Not polling between
-// rounds is what makes a hand-off cheap: a lone pair of stackless tasks on
-// channels runs one task per round, and an epoll_wait costs about as much
-// as their whole round trip.
+// rounds is what keeps wake-ups cheap: an epoll_wait costs about as much as
+// a whole channel round trip between two stackless tasks.
 //
 // A direct hand-off ([Waiter.WakeNext], Go's runnext) puts its waiter in
 // a run-next slot instead of at the back of the queue: it runs right after
