@@ -405,6 +405,43 @@ func (c *durableCodec) schema(t types.Type, seen map[types.Type]bool) string {
 	return qual(t)
 }
 
+// minEnc is the least number of bytes a value of t takes in a snapshot
+// (stackless.DecodeLen checks a length against it), capped at 1<<30.
+func (c *durableCodec) minEnc(t types.Type) int {
+	if c.codecs.codec(t) != nil || isBinaryCodec(t) {
+		return 1 // the length of its bytes
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch i := u.Info(); {
+		case i&types.IsFloat != 0:
+			return 8
+		case i&types.IsComplex != 0:
+			return 16
+		}
+		return 1 // a varint, a bool's byte, a string's length
+	case *types.Array:
+		if kind, _ := c.byteSized(u.Elem()); kind != "" {
+			return int(min(u.Len(), 1<<30))
+		}
+		if m := int64(c.minEnc(u.Elem())); m > 0 && u.Len() <= (1<<30)/m {
+			return int(u.Len() * m)
+		} else if m > 0 {
+			return 1 << 30
+		}
+		return 0
+	case *types.Struct:
+		n := 0
+		for i := range u.NumFields() {
+			if u.Field(i).Name() != "_" {
+				n = min(n+c.minEnc(u.Field(i).Type()), 1<<30)
+			}
+		}
+		return n
+	}
+	return 1 // a slice's or a map's length, a pointer's id
+}
+
 // helperIndex returns the number of the helper pair of t, adding it.
 func (c *durableCodec) helperIndex(t types.Type) int {
 	for i, h := range c.helpers {
@@ -548,9 +585,10 @@ func (c *durableCodec) helper(n int) {
 			}
 			all := func() *jen.Statement { return x() }
 			if isSlice {
-				enc = append(enc, c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()))
+				ET := c.e.typ(elem)
+				enc = append(enc, c.e.gq(stacklessPath, "EncodeLen").Types(ET).Call(c.id("enc"), jen.Len(x()), x().Op("==").Nil()))
 				dec = append(dec,
-					c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
+					c.id("n").Op(":=").Add(c.e.gq(stacklessPath, "DecodeLen").Types(c.e.typ(elem))).Call(c.id("dec"), jen.Lit(c.minEnc(elem))),
 					jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
 					jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")))
 			} else {
@@ -567,13 +605,14 @@ func (c *durableCodec) helper(n int) {
 				jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
 				c.dec(elem, el)))
 		case *types.Map:
+			KV := func() []jen.Code { return []jen.Code{c.e.typ(u.Key()), c.e.typ(u.Elem())} }
 			enc = append(enc,
-				c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()),
+				c.e.gq(stacklessPath, "EncodeMapLen").Types(KV()...).Call(c.id("enc"), jen.Len(x()), x().Op("==").Nil()),
 				jen.For(jen.List(c.id("k"), c.id("v")).Op(":=").Range().Add(x())).Block(
 					c.enc(u.Key(), func() *jen.Statement { return c.id("k") }),
 					c.enc(u.Elem(), func() *jen.Statement { return c.id("v") })))
 			dec = append(dec,
-				c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
+				c.id("n").Op(":=").Add(c.e.gq(stacklessPath, "DecodeMapLen").Types(KV()...)).Call(c.id("dec"), jen.Lit(c.minEnc(u.Key())+c.minEnc(u.Elem()))),
 				jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
 				jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")),
 				jen.For(jen.Range().Add(c.id("n"))).Block(
@@ -603,7 +642,8 @@ func (c *durableCodec) helper(n int) {
 				jen.List(c.id("p"), c.id("fresh")).Op(":=").Add(c.id("dec")).Dot("Ref").Call(),
 				jen.Switch().Block(
 					jen.Case(c.id("fresh")).Block(
-						jen.Op("*").Add(c.id("x")).Op("=").New(c.e.typ(elem)),
+						jen.Op("*").Add(c.id("x")).Op("=").Add(c.e.gq(stacklessPath, "New").Types(c.e.typ(elem))).Call(c.id("dec")),
+						jen.If(jen.Op("*").Add(c.id("x")).Op("==").Nil()).Block(jen.Return()),
 						c.id("dec").Dot("Define").Call(jen.Op("*").Add(c.id("x"))),
 						c.decAt(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) },
 							func() *jen.Statement { return jen.Op("*").Add(c.id("x")) })),

@@ -199,7 +199,10 @@ func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(Order)
+		*x = stackless.New[Order](dec)
+		if *x == nil {
+			return
+		}
 		dec.Define(*x)
 		f.cogenDec3(dec, *x)
 	case p != nil:
@@ -220,7 +223,10 @@ func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(lcg)
+		*x = stackless.New[lcg](dec)
+		if *x == nil {
+			return
+		}
 		dec.Define(*x)
 		f.cogenDec4(dec, *x)
 	case p != nil:
@@ -255,14 +261,14 @@ func (f *WorkflowFrame) cogenDec4(dec *stackless.Decoder, x *lcg) {
 	x.s = uint64(dec.UintN(64))
 }
 func (f *WorkflowFrame) cogenEnc5(enc *stackless.Encoder, x *map[string]int) {
-	enc.Len(len((*x)), (*x) == nil)
+	stackless.EncodeMapLen[string, int](enc, len((*x)), (*x) == nil)
 	for k, v := range *x {
 		enc.String(string(k))
 		enc.Int(int64(v))
 	}
 }
 func (f *WorkflowFrame) cogenDec5(dec *stackless.Decoder, x *map[string]int) {
-	n := dec.Len()
+	n := stackless.DecodeMapLen[string, int](dec, 2)
 	if n < 0 {
 		*x = nil
 		return
@@ -280,13 +286,13 @@ func (f *WorkflowFrame) cogenDec5(dec *stackless.Decoder, x *map[string]int) {
 	}
 }
 func (f *WorkflowFrame) cogenEnc6(enc *stackless.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
+	stackless.EncodeLen[string](enc, len((*x)), (*x) == nil)
 	for i := range *x {
 		enc.String(string((*x)[i]))
 	}
 }
 func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
-	n := dec.Len()
+	n := stackless.DecodeLen[string](dec, 1)
 	if n < 0 {
 		*x = nil
 		return
@@ -355,7 +361,7 @@ func (f *billFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: billFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:359
+//line workflow_cogen.go:365
 }
 
 // Where returns the source position of bill's resume point (stackless.Locator).
@@ -413,7 +419,10 @@ func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
 	p, fresh := dec.Ref()
 	switch {
 	case fresh:
-		*x = new(Order)
+		*x = stackless.New[Order](dec)
+		if *x == nil {
+			return
+		}
 		dec.Define(*x)
 		f.cogenDec2(dec, *x)
 	case p != nil:
@@ -442,14 +451,14 @@ func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
 	f.cogenDec5(dec, &x.Created)
 }
 func (f *billFrame) cogenEnc3(enc *stackless.Encoder, x *map[string]int) {
-	enc.Len(len((*x)), (*x) == nil)
+	stackless.EncodeMapLen[string, int](enc, len((*x)), (*x) == nil)
 	for k, v := range *x {
 		enc.String(string(k))
 		enc.Int(int64(v))
 	}
 }
 func (f *billFrame) cogenDec3(dec *stackless.Decoder, x *map[string]int) {
-	n := dec.Len()
+	n := stackless.DecodeMapLen[string, int](dec, 2)
 	if n < 0 {
 		*x = nil
 		return
@@ -467,13 +476,13 @@ func (f *billFrame) cogenDec3(dec *stackless.Decoder, x *map[string]int) {
 	}
 }
 func (f *billFrame) cogenEnc4(enc *stackless.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
+	stackless.EncodeLen[string](enc, len((*x)), (*x) == nil)
 	for i := range *x {
 		enc.String(string((*x)[i]))
 	}
 }
 func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
-	n := dec.Len()
+	n := stackless.DecodeLen[string](dec, 1)
 	if n < 0 {
 		*x = nil
 		return
@@ -535,7 +544,7 @@ func (f *saveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:539
+//line workflow_cogen.go:548
 }
 
 // Where returns the source position of save's resume point (stackless.Locator).
@@ -606,7 +615,7 @@ func (f *saveAndSleepFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveAndSleepFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:610
+//line workflow_cogen.go:619
 }
 
 // Where returns the source position of saveAndSleep's resume point (stackless.Locator).

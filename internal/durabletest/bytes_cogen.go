@@ -254,7 +254,10 @@ func (f *BytesFrame) cogenDec2(dec1 *stackless.Decoder, x1 **byte) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(byte)
+		*x1 = stackless.New[byte](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		(**x1) = byte(dec1.UintN(8))
 	case p1 != nil:
@@ -279,11 +282,11 @@ func (f *BytesFrame) cogenDec4(dec1 *stackless.Decoder, x1 *Payload) {
 	*x1 = dec1.Bytes()
 }
 func (f *BytesFrame) cogenEnc5(enc *stackless.Encoder, x1 *[]Octet) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[Octet](enc, len((*x1)), (*x1) == nil)
 	stackless.EncodeByteElems(enc, (*x1))
 }
 func (f *BytesFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]Octet) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[Octet](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -292,11 +295,11 @@ func (f *BytesFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]Octet) {
 	stackless.DecodeByteElems(dec1, (*x1))
 }
 func (f *BytesFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int8) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[int8](enc, len((*x1)), (*x1) == nil)
 	stackless.EncodeByteElems(enc, (*x1))
 }
 func (f *BytesFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int8) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[int8](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -311,11 +314,11 @@ func (f *BytesFrame) cogenDec7(dec1 *stackless.Decoder, x1 *[3]int8) {
 	stackless.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]bool) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[bool](enc, len((*x1)), (*x1) == nil)
 	stackless.EncodeBoolElems(enc, (*x1))
 }
 func (f *BytesFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]bool) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[bool](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -338,7 +341,10 @@ func (f *BytesFrame) cogenDec10(dec1 *stackless.Decoder, x1 **[4]byte) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new([4]byte)
+		*x1 = stackless.New[[4]byte](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec12(dec1, *x1)
 	case p1 != nil:
@@ -351,14 +357,14 @@ func (f *BytesFrame) cogenDec10(dec1 *stackless.Decoder, x1 **[4]byte) {
 	}
 }
 func (f *BytesFrame) cogenEnc11(enc *stackless.Encoder, x1 *map[[2]byte]Packet) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeMapLen[[2]byte, Packet](enc, len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		f.cogenEnc13(enc, &k1)
 		f.cogenEnc14(enc, &v1)
 	}
 }
 func (f *BytesFrame) cogenDec11(dec1 *stackless.Decoder, x1 *map[[2]byte]Packet) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeMapLen[[2]byte, Packet](dec1, 8)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -460,7 +466,7 @@ func (f *AliasFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: AliasFrame: invalid resume point")
 		}
 	}
-//line bytes_cogen.go:464
+//line bytes_cogen.go:470
 }
 
 // Where returns the source position of Alias's resume point (stackless.Locator).
@@ -506,7 +512,10 @@ func (f *AliasFrame) cogenDec2(dec1 *stackless.Decoder, x1 **byte) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(byte)
+		*x1 = stackless.New[byte](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		(**x1) = byte(dec1.UintN(8))
 	case p1 != nil:

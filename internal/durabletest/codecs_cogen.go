@@ -171,13 +171,13 @@ func (f *SearchFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
 }
 func (f *SearchFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[string](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *SearchFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[string](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -191,14 +191,14 @@ func (f *SearchFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
 	}
 }
 func (f *SearchFrame) cogenEnc2(enc *stackless.Encoder, x1 *map[string]*Query) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeMapLen[string, *Query](enc, len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		f.cogenEnc7(enc, &v1)
 	}
 }
 func (f *SearchFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]*Query) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeMapLen[string, *Query](dec1, 2)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -224,7 +224,10 @@ func (f *SearchFrame) cogenDec3(dec1 *stackless.Decoder, x1 **big.Int) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(big.Int)
+		*x1 = stackless.New[big.Int](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec5(dec1, *x1)
 	case p1 != nil:
@@ -237,13 +240,13 @@ func (f *SearchFrame) cogenDec3(dec1 *stackless.Decoder, x1 **big.Int) {
 	}
 }
 func (f *SearchFrame) cogenEnc4(enc *stackless.Encoder, x1 *[]*big.Int) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[*big.Int](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		f.cogenEnc3(enc, &(*x1)[i1])
 	}
 }
 func (f *SearchFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[]*big.Int) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[*big.Int](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -277,7 +280,10 @@ func (f *SearchFrame) cogenDec7(dec1 *stackless.Decoder, x1 **Query) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(Query)
+		*x1 = stackless.New[Query](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec8(dec1, *x1)
 	case p1 != nil:
@@ -308,7 +314,10 @@ func (f *SearchFrame) cogenDec9(dec1 *stackless.Decoder, x1 **regexp.Regexp) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(regexp.Regexp)
+		*x1 = stackless.New[regexp.Regexp](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec10(dec1, *x1)
 	case p1 != nil:

@@ -188,7 +188,10 @@ func (f *LedgerFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(Person)
+		*x1 = stackless.New[Person](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec5(dec1, *x1)
 	case p1 != nil:
@@ -201,13 +204,13 @@ func (f *LedgerFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
 	}
 }
 func (f *LedgerFrame) cogenEnc2(enc *stackless.Encoder, x1 *[]*Account) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[*Account](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		f.cogenEnc4(enc, &(*x1)[i1])
 	}
 }
 func (f *LedgerFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[]*Account) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[*Account](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -221,14 +224,14 @@ func (f *LedgerFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[]*Account) {
 	}
 }
 func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x1 *map[string][]int64) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeMapLen[string, []int64](enc, len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		f.cogenEnc6(enc, &v1)
 	}
 }
 func (f *LedgerFrame) cogenDec3(dec1 *stackless.Decoder, x1 *map[string][]int64) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeMapLen[string, []int64](dec1, 2)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -254,7 +257,10 @@ func (f *LedgerFrame) cogenDec4(dec1 *stackless.Decoder, x1 **Account) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(Account)
+		*x1 = stackless.New[Account](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec7(dec1, *x1)
 	case p1 != nil:
@@ -277,13 +283,13 @@ func (f *LedgerFrame) cogenDec5(dec1 *stackless.Decoder, x1 *Person) {
 	f.cogenDec1(dec1, &x1.Next)
 }
 func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int64) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[int64](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.Int(int64((*x1)[i1]))
 	}
 }
 func (f *LedgerFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int64) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[int64](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -313,13 +319,13 @@ func (f *LedgerFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Account) {
 	f.cogenDec10(dec1, &x1.created)
 }
 func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[string](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *LedgerFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[string](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -434,7 +440,7 @@ func (f *transferFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: transferFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:438
+//line flows_cogen.go:444
 }
 
 // Where returns the source position of transfer's resume point (stackless.Locator).
@@ -489,7 +495,10 @@ func (f *transferFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Account) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(Account)
+		*x1 = stackless.New[Account](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec2(dec1, *x1)
 	case p1 != nil:
@@ -518,13 +527,13 @@ func (f *transferFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Account) {
 	f.cogenDec6(dec1, &x1.created)
 }
 func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[string](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *transferFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[string](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -559,7 +568,10 @@ func (f *transferFrame) cogenDec5(dec1 *stackless.Decoder, x1 **Person) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(Person)
+		*x1 = stackless.New[Person](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec7(dec1, *x1)
 	case p1 != nil:
@@ -662,7 +674,7 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: auditFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:666
+//line flows_cogen.go:678
 }
 
 // Where returns the source position of audit's resume point (stackless.Locator).
@@ -711,7 +723,10 @@ func (f *auditFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(Person)
+		*x1 = stackless.New[Person](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec3(dec1, *x1)
 	case p1 != nil:

@@ -142,13 +142,13 @@ func (f *TallyFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
 }
 func (f *TallyFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[string](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[string](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -170,7 +170,10 @@ func (f *TallyFrame) cogenDec2(dec1 *stackless.Decoder, x1 **x) {
 	p1, fresh1 := dec1.Ref()
 	switch {
 	case fresh1:
-		*x1 = new(x)
+		*x1 = stackless.New[x](dec1)
+		if *x1 == nil {
+			return
+		}
 		dec1.Define(*x1)
 		f.cogenDec4(dec1, *x1)
 	case p1 != nil:
@@ -183,13 +186,13 @@ func (f *TallyFrame) cogenDec2(dec1 *stackless.Decoder, x1 **x) {
 	}
 }
 func (f *TallyFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]k) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[k](enc, len((*x1)), (*x1) == nil)
 	for i1 := range *x1 {
 		enc.String(string((*x1)[i1]))
 	}
 }
 func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[k](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -223,14 +226,14 @@ func (f *TallyFrame) cogenDec4(dec1 *stackless.Decoder, x1 *x) {
 	f.cogenDec7(dec1, &x1.fresh)
 }
 func (f *TallyFrame) cogenEnc5(enc *stackless.Encoder, x1 *map[k]n) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeMapLen[k, n](enc, len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		f.cogenEnc8(enc, &v1)
 	}
 }
 func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeMapLen[k, n](dec1, 2)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -248,11 +251,11 @@ func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
 	}
 }
 func (f *TallyFrame) cogenEnc6(enc *stackless.Encoder, x1 *v) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeLen[c](enc, len((*x1)), (*x1) == nil)
 	stackless.EncodeByteElems(enc, (*x1))
 }
 func (f *TallyFrame) cogenDec6(dec1 *stackless.Decoder, x1 *v) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeLen[c](dec1, 1)
 	if n1 < 0 {
 		*x1 = nil
 		return
@@ -261,14 +264,14 @@ func (f *TallyFrame) cogenDec6(dec1 *stackless.Decoder, x1 *v) {
 	stackless.DecodeByteElems(dec1, (*x1))
 }
 func (f *TallyFrame) cogenEnc7(enc *stackless.Encoder, x1 *fresh) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeMapLen[q, i](enc, len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		enc.Uint(uint64(v1))
 	}
 }
 func (f *TallyFrame) cogenDec7(dec1 *stackless.Decoder, x1 *fresh) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeMapLen[q, i](dec1, 2)
 	if n1 < 0 {
 		*x1 = nil
 		return

@@ -283,14 +283,14 @@ func (f *IndexFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeYield})
 }
 func (f *IndexFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
-	enc.Len(len((*x1)), (*x1) == nil)
+	stackless.EncodeMapLen[string, int](enc, len((*x1)), (*x1) == nil)
 	for k1, v1 := range *x1 {
 		enc.String(string(k1))
 		enc.Int(int64(v1))
 	}
 }
 func (f *IndexFrame) cogenDec1(dec1 *stackless.Decoder, x1 *map[string]int) {
-	n1 := dec1.Len()
+	n1 := stackless.DecodeMapLen[string, int](dec1, 2)
 	if n1 < 0 {
 		*x1 = nil
 		return

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math"
+	"reflect"
 	"sync"
 	"time"
 
@@ -95,6 +97,7 @@ var ErrNotCarriable = errors.New("task cannot be snapshotted")
 type durableType struct {
 	fingerprint uint64
 	newFrame    func() DurableFrame
+	size        uint64 // of the frame struct newFrame allocates
 }
 
 var registry struct {
@@ -114,8 +117,20 @@ func RegisterDurable(name string, fingerprint uint64, newFrame func() DurableFra
 	if old, ok := registry.types[name]; ok && old.fingerprint != fingerprint {
 		panic("stackless: RegisterDurable of " + name + " twice with different fingerprints")
 	}
-	registry.types[name] = durableType{fingerprint, newFrame}
+	registry.types[name] = durableType{fingerprint, newFrame, frameSize(newFrame())}
 }
+
+// frameSize is the size of the struct f points to.
+func frameSize(f Frame) uint64 {
+	if t := reflect.TypeOf(f); t.Kind() == reflect.Pointer {
+		return uint64(t.Elem().Size())
+	}
+	return uint64(reflect.TypeOf(f).Size())
+}
+
+// frameCost is the charge of restoring a frame of the given size: its
+// struct and its entries in Restore's two frame slices.
+func frameCost(size uint64) uint64 { return cost(size) + 32 }
 
 func lookupDurable(name string) (durableType, bool) {
 	registry.RLock()
@@ -172,6 +187,7 @@ func Snapshot(t *Task) ([]byte, error) {
 		e.Int(sleepDeadline(t).UnixNano())
 	}
 	e.Len(len(frames), false)
+	e.charge(mulCap(uint64(len(frames)), 32))
 	dfs := make([]DurableFrame, len(frames))
 	for i, f := range frames {
 		df, ok := f.(DurableFrame)
@@ -183,6 +199,7 @@ func Snapshot(t *Task) ([]byte, error) {
 			return nil, fmt.Errorf("stackless: Snapshot: %w: frame %T%s is not durable (mark its function //co:stackless durable)", ErrNotCarriable, f, where)
 		}
 		dfs[i] = df
+		e.charge(frameCost(frameSize(df)))
 		name, fp := df.Durable()
 		e.String(name)
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, fp)
@@ -198,6 +215,12 @@ func Snapshot(t *Task) ([]byte, error) {
 			name, _ := dfs[i].Durable()
 			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
 		}
+	}
+	if n := paddedLen(len(e.buf)+4, e.spent); n > len(e.buf)+4 {
+		if n == math.MaxInt32 {
+			return nil, fmt.Errorf("stackless: Snapshot: %w: its values would need more than %d bytes of memory to restore", ErrNotCarriable, budgetFor(math.MaxInt32))
+		}
+		e.buf = append(e.buf, make([]byte, n-len(e.buf)-4)...) // padding: see durablealloc.go
 	}
 	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
 }
@@ -278,7 +301,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, 0, deadline, errors.New("corrupt snapshot (checksum mismatch)")
 	}
-	d := &Decoder{buf: body[len(snapshotMagic):]}
+	d := &Decoder{buf: body[len(snapshotMagic):], budget: budgetFor(len(data))}
 	if v := d.Uint(); d.err == nil && v != snapshotVersion {
 		return nil, 0, deadline, fmt.Errorf("snapshot version %d, this program reads %d", v, snapshotVersion)
 	}
@@ -304,6 +327,12 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	if d.err != nil {
 		return nil, 0, deadline, d.err
 	}
+	if n > len(d.buf)/9 { // a name's length and a fingerprint at least
+		return nil, 0, deadline, fmt.Errorf("%d frames in %d bytes", n, len(d.buf))
+	}
+	if !d.charge(mulCap(uint64(n), 32)) {
+		return nil, 0, deadline, d.err
+	}
 	frames := make([]Frame, n)
 	dfs := make([]DurableFrame, n)
 	for i := range dfs {
@@ -322,6 +351,9 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		}
 		if dt.fingerprint != fp {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, dt.fingerprint)
+		}
+		if !d.charge(frameCost(dt.size)) {
+			return nil, 0, deadline, d.err
 		}
 		dfs[i] = dt.newFrame()
 		frames[i] = dfs[i]
@@ -349,8 +381,14 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
 		}
 	}
-	if len(d.buf) != 0 {
-		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", len(d.buf))
+	// What follows the last frame is the padding Snapshot writes, exactly.
+	for _, b := range d.buf {
+		if b != 0 {
+			return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", len(d.buf))
+		}
+	}
+	if unpadded := len(data) - len(d.buf); paddedLen(unpadded, d.spent) != len(data) {
+		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame (%d of padding expected)", len(d.buf), paddedLen(unpadded, d.spent)-unpadded)
 	}
 	return frames, carry, deadline, nil
 }
