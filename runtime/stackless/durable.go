@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"reflect"
 	"sync"
 	"time"
 
@@ -134,7 +135,7 @@ const (
 
 const (
 	snapshotMagic   = "CGDS"
-	snapshotVersion = 2 // see the format above for what changed
+	snapshotVersion = 3 // see the format above for what changed
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -185,19 +186,47 @@ func Snapshot(t *Task) ([]byte, error) {
 		e.String(name)
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, fp)
 	}
+	e.beginFrames(dfs)
+	mark := len(e.buf)
+	if err := e.states(dfs); err != nil {
+		return nil, err
+	}
+	if e.overlapping() { // pointers into other values: walk again, by region
+		if err := e.merge(); err != nil {
+			return nil, fmt.Errorf("stackless: Snapshot: %w", err)
+		}
+		e.buf = e.buf[:mark]
+		e.ptrs = nil
+		e.resetIDs()
+		if err := e.states(dfs); err != nil {
+			return nil, err
+		}
+	}
+	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
+}
+
+// states writes the frames' states, innermost first, then the contents of
+// the regions they reach.
+func (e *Encoder) states(dfs []DurableFrame) error {
 	for i := len(dfs) - 1; i >= 0; i-- {
 		e.callee = nil
 		if i+1 < len(dfs) {
 			e.callee = dfs[i+1]
 		}
+		e.frame = i
 		e.Int(int64(dfs[i].base().PC))
 		dfs[i].EncodeState(e)
 		if e.err != nil {
 			name, _ := dfs[i].Durable()
-			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
+			return fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
 		}
 	}
-	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
+	e.drain()
+	if e.err != nil {
+		name, _ := dfs[e.frame].Durable()
+		return fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
+	}
+	return nil
 }
 
 // chain returns t's frames, outermost first.
@@ -322,6 +351,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		}
 		dfs[i] = dt.newFrame()
 		frames[i] = dfs[i]
+		d.regions = append(d.regions, &dregion{v: reflect.ValueOf(dfs[i]).Elem(), ptr: dfs[i]})
 	}
 	for i := n - 1; i >= 0; i-- {
 		d.callee = nil
@@ -333,6 +363,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))
 		}
 		dfs[i].base().PC = int(pc)
+		d.frame = i
 		if d.err == nil {
 			dfs[i].DecodeState(d)
 		}
@@ -344,8 +375,12 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
 		}
 	}
+	if d.finish(); d.err != nil {
+		name, _ := dfs[d.frame].Durable()
+		return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
+	}
 	if len(d.buf) != 0 {
-		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", len(d.buf))
+		return nil, 0, deadline, fmt.Errorf("%d bytes after the last value", len(d.buf))
 	}
 	return frames, carry, deadline, nil
 }
