@@ -255,7 +255,6 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 		jen.Return(jen.Lit(regName), jen.Lit(fp)))
 
 	var encBody, decBody []jen.Code
-	decBody = append(decBody, c.id("dec").Dot("CheckPC").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
 	for _, v := range fields {
 		lv := func() *jen.Statement { return jen.Id(p.recv).Dot(v.name) }
 		if v.kind == kChild {
@@ -275,6 +274,7 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 		encBody = append(encBody, c.enc(t, lv))
 		decBody = append(decBody, c.dec(t, lv))
 	}
+	decBody = append(decBody, c.id("dec").Dot("CheckResume").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
 	e.file.Commentf("EncodeState writes the fields of %s's frame into a snapshot (stackless.DurableFrame).", name)
 	e.file.Func().Params(fr()).Id("EncodeState").Params(c.id("enc").Op("*").Add(sl("Encoder"))).Block(encBody...)
 	e.file.Commentf("DecodeState reads back what EncodeState wrote (stackless.DurableFrame).")
@@ -300,26 +300,48 @@ func durableFields(p *plan) []*variable {
 	return out
 }
 
-// resumePoints lists the PCs a suspended frame can stand at: the entry,
-// the states that start with a waiting call, and the states after a call.
+// resumePoints lists the PCs a suspended frame can stand at, with what
+// it does there (stackless.ResumePoint): the entry, the states that start
+// with a waiting call (of which kind), and the states after a call (with
+// whether the callee's field holds a frame, read after decoding).
 func (c *durableCodec) resumePoints() []jen.Code {
-	pcs := map[int]bool{0: true}
+	type point struct {
+		pc     int
+		kind   string
+		callee *variable
+	}
+	pts := []point{{pc: 0, kind: "ResumeEntry"}}
 	for _, b := range c.fn.plan.blocks {
 		if b.suspend {
-			pcs[b.index] = true
+			kind := "ResumeWait"
+			if len(b.nodes) > 0 {
+				if sn, ok := b.nodes[0].(*suspendNode); ok && sn.handle {
+					if sel, ok := sn.call.Fun.(*ast.SelectorExpr); ok {
+						switch sel.Sel.Name {
+						case "Gosched", "Yield", "Sleep":
+							kind = "Resume" + sel.Sel.Name
+						}
+					}
+				}
+			}
+			pts = append(pts, point{pc: b.index, kind: kind})
 		}
 		if ct, ok := b.term.(*callTerm); ok {
-			pcs[ct.next.index] = true
+			pts = append(pts, point{pc: ct.next.index, kind: "ResumeCall", callee: ct.child})
 		}
 	}
-	var sorted []int
-	for pc := range pcs {
-		sorted = append(sorted, pc)
-	}
-	sort.Ints(sorted)
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].pc < pts[j].pc })
 	var out []jen.Code
-	for _, pc := range sorted {
-		out = append(out, jen.Lit(pc))
+	for _, pt := range pts {
+		fields := []jen.Code{jen.Id("PC").Op(":").Lit(pt.pc), jen.Id("Kind").Op(":").Add(c.e.gq(stacklessPath, pt.kind))}
+		if pt.callee != nil {
+			v := pt.callee
+			if v.shares != nil {
+				v = v.shares
+			}
+			fields = append(fields, jen.Id("Callee").Op(":").Id(c.fn.plan.recv).Dot(v.name).Op("!=").Nil())
+		}
+		out = append(out, c.e.gq(stacklessPath, "ResumePoint").Values(fields...))
 	}
 	return out
 }

@@ -179,6 +179,9 @@ type reboxNode struct{ v *variable }
 // results are the case-local names of its results (blank for discarded
 // ones); targets receive them after the call completes.
 type suspendNode struct {
+	// handle is set for a waiting method of the coroutine handle (Sleep,
+	// Gosched, Yield, Read...), not for a protocol call.
+	handle  bool
 	call    *ast.CallExpr
 	pos     token.Pos
 	results []string

@@ -157,7 +157,6 @@ func (f *WorkflowFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1, 3, 5, 12)
 	f.id = int(dec.IntN(64))
 	f.seed = uint64(dec.UintN(64))
 	f.cogenDec1(dec, &f.o)
@@ -189,6 +188,7 @@ func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callBill = x
 	}
+	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil}, stackless.ResumePoint{PC: 5, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 12, Kind: stackless.ResumeCall, Callee: f.callBill != nil})
 }
 func (f *WorkflowFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
 	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *Order) {
@@ -346,7 +346,6 @@ func (f *billFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *billFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1, 3)
 	f.id = int(dec.IntN(64))
 	f.cogenDec1(dec, &f.o)
 	if c := dec.Callee(); c != nil {
@@ -365,6 +364,7 @@ func (f *billFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callSaveAndSleep = x
 	}
+	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil})
 }
 func (f *billFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
 	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *Order) {
@@ -494,8 +494,8 @@ func (f *saveFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *saveFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1)
 	f.id = int(dec.IntN(64))
+	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() stackless.DurableFrame {
@@ -566,9 +566,9 @@ func (f *saveAndSleepFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *saveAndSleepFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1)
 	f.id = int(dec.IntN(64))
 	f.d = time.Duration(dec.IntN(64))
+	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeSleep})
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() stackless.DurableFrame {

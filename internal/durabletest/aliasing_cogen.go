@@ -145,7 +145,6 @@ func (f *PtrLocalFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *PtrLocalFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1, 2, 3)
 	f.r = string(dec1.String())
 	f.x1 = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.p1)
@@ -154,6 +153,7 @@ func (f *PtrLocalFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec4(dec1, &f.s1)
 	f.cogenDec5(dec1, &f.arr)
 	f.cogenDec1(dec1, &f.e)
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeGosched})
 }
 func (f *PtrLocalFrame) cogenEnc1(enc *stackless.Encoder, x1 **int) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *int) {
@@ -311,7 +311,6 @@ func (f *OutParamFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *OutParamFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1, 3)
 	f.r = string(dec1.String())
 	f.total = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.o)
@@ -323,6 +322,7 @@ func (f *OutParamFrame) DecodeState(dec1 *stackless.Decoder) {
 		}
 		f.callAddTo = x1
 	}
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callAddTo != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callAddTo != nil})
 }
 func (f *OutParamFrame) cogenEnc1(enc *stackless.Encoder, x1 *Cargo) {
 	enc.Int(int64(x1.ID))
@@ -444,10 +444,10 @@ func (f *addToFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *addToFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1, 2)
 	f.cogenDec1(dec1, &f.total)
 	f.cogenDec1(dec1, &f.other)
 	f.n1 = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched})
 }
 func (f *addToFrame) cogenEnc1(enc *stackless.Encoder, x1 **int) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *int) {
@@ -612,7 +612,6 @@ func (f *SharedRefsFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *SharedRefsFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1, 2, 3)
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.m)
 	f.cogenDec1(dec1, &f.n1)
@@ -622,6 +621,7 @@ func (f *SharedRefsFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec3(dec1, &f.tail)
 	f.cogenDec4(dec1, &f.self)
 	f.cogenDec5(dec1, &f.ptrs)
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeGosched})
 }
 func (f *SharedRefsFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
 	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 *int) {
@@ -824,12 +824,12 @@ func (f *DeepFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *DeepFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
 	f.n1 = int(dec1.IntN(64))
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.head)
 	f.cogenDec2(dec1, &f.a)
 	f.cogenDec2(dec1, &f.b)
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
 }
 func (f *DeepFrame) cogenEnc1(enc *stackless.Encoder, x1 **Node) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Node) {

@@ -217,7 +217,6 @@ func (f *BytesFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *BytesFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6, 11)
 	f.n1 = int(dec1.IntN(64))
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.none)
@@ -238,6 +237,7 @@ func (f *BytesFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec11(dec1, &f.pkts)
 	f.tmp = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 11, Kind: stackless.ResumeSleep})
 }
 func (f *BytesFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
 	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []byte) {
@@ -450,10 +450,10 @@ func (f *AliasFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *AliasFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.buf)
 	f.cogenDec2(dec1, &f.p1)
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
 }
 func (f *AliasFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
 	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []byte) {

@@ -158,7 +158,6 @@ func (f *SearchFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *SearchFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6)
 	f.cogenDec1(dec1, &f.words)
 	f.r = string(dec1.String())
 	f.cogenDec2(dec1, &f.queries)
@@ -169,6 +168,7 @@ func (f *SearchFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec1(dec1, &f.tmp)
 	f.tmp1 = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
 }
 func (f *SearchFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
 	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []string) {

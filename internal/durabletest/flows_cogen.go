@@ -160,7 +160,6 @@ func (f *LedgerFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *LedgerFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6, 8)
 	f.n1 = int(dec1.IntN(64))
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.alice)
@@ -178,6 +177,7 @@ func (f *LedgerFrame) DecodeState(dec1 *stackless.Decoder) {
 		}
 		f.callTransfer = x1
 	}
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeCall, Callee: f.callTransfer != nil}, stackless.ResumePoint{PC: 8, Kind: stackless.ResumeSleep})
 }
 func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Person) {
@@ -422,7 +422,6 @@ func (f *transferFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *transferFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1, 2, 4)
 	f.cogenDec1(dec1, &f.from)
 	f.cogenDec1(dec1, &f.to)
 	f.amount = int64(dec1.IntN(64))
@@ -435,6 +434,7 @@ func (f *transferFrame) DecodeState(dec1 *stackless.Decoder) {
 		}
 		f.callAudit = x1
 	}
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeCall, Callee: f.callAudit != nil}, stackless.ResumePoint{PC: 4, Kind: stackless.ResumeGosched})
 }
 func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x1 **Account) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Account) {
@@ -625,13 +625,13 @@ func (f *auditFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *auditFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6)
 	f.cogenDec1(dec1, &f.p1)
 	f.amount = int64(dec1.IntN(64))
 	f.cogenDec2(dec1, &f.seen)
 	f.c1 = complex128(complex(dec1.Float(), dec1.Float()))
 	f.tmp = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
 }
 func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Person) {

@@ -73,10 +73,10 @@ func (f *PairFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *PairFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0)
 	f.key = int(dec1.IntN(64))
 	f.x1 = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeYield})
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Pair", uint64(0x736c419ff1663179), func() stackless.DurableFrame {
@@ -171,10 +171,10 @@ func (f *BlobFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *BlobFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
 	f.key = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.buf)
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeYield})
 }
 func (f *BlobFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
 	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []byte) {
@@ -281,10 +281,10 @@ func (f *IndexFrame) EncodeState(enc *stackless.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
 func (f *IndexFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
 	f.key = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.m)
+	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeYield})
 }
 func (f *IndexFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
 	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 *int) {

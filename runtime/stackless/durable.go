@@ -159,6 +159,8 @@ func Snapshot(t *Task) ([]byte, error) {
 		carry = carryNone
 	case t.carry == carryNone:
 		return nil, fmt.Errorf("stackless: Snapshot: %w: it waits on an fd, a Cond, another task or a cosync object, which cannot be carried (only Gosched, Yield and Sleep can)", ErrNotCarriable)
+	case t.carry == carryYield && t.w.Queued():
+		carry = carryGosched // resumed, not run yet: runnable, as after a Gosched
 	default:
 		carry = t.carry
 	}
@@ -258,7 +260,8 @@ func sleepDeadline(t *Task) time.Time {
 // Restore decodes a snapshot taken by [Snapshot] into a new task on l and
 // schedules it as the snapshot left it: a task that had not started, or
 // that was in Gosched, runs in a later iteration of the loop; one in Sleep
-// wakes at its recorded deadline; one in Yield waits for [Task.Resume].
+// wakes at its recorded deadline; one in Yield waits for [Task.Resume]
+// (one resumed but not run again before Snapshot runs as after Gosched).
 // The waiting call the task was in is made again on its first step, as
 // after any wake-up, and returns as it would have: the sleep is over, the
 // checkpoint passed.
@@ -353,11 +356,13 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		frames[i] = dfs[i]
 		d.regions = append(d.regions, &dregion{v: reflect.ValueOf(dfs[i]).Elem(), ptr: dfs[i]})
 	}
+	d.carry = carry
 	for i := n - 1; i >= 0; i-- {
 		d.callee = nil
 		if i+1 < n {
 			d.callee = dfs[i+1]
 		}
+		d.inner = i == n-1
 		pc := d.IntN(32)
 		if d.err == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))

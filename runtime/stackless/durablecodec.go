@@ -160,7 +160,11 @@ type Decoder struct {
 	// defining is the region Ref reported new, until Define.
 	defining *dregion
 	callee   Frame // the frame decoded just before, the current one's callee
-	err      error
+	// inner is set while the innermost frame is decoded; carry is the
+	// snapshot's wait kind ([Decoder.CheckResume]).
+	inner bool
+	carry uint8
+	err   error
 }
 
 // Err returns the first error the decoder met.
@@ -454,8 +458,84 @@ func (d *Decoder) WrongType(want string, got any) {
 	d.Fail(fmt.Errorf("a %T where the frame holds a %s", got, want))
 }
 
+// A ResumeKind is what a frame does at one of its resume points.
+type ResumeKind uint8
+
+// The kinds of resume points, as generated DecodeState methods declare
+// them to [Decoder.CheckResume].
+const (
+	ResumeEntry   ResumeKind = iota + 1 // the function's entry: a task not started
+	ResumeCall                          // a durable callee's call returns here: the callee is the next frame inward
+	ResumeGosched                       // a Gosched is made again here
+	ResumeYield                         // a Yield is made again here
+	ResumeSleep                         // a Sleep is made again here
+	ResumeWait                          // another wait (fd, Cond, task, protocol), which no snapshot holds
+)
+
+// A ResumePoint is one of a frame's resume points: its PC, what the frame
+// does there and, for a [ResumeCall], whether the field of that call's
+// callee holds a frame once the state is decoded.
+type ResumePoint struct {
+	PC     int
+	Kind   ResumeKind
+	Callee bool
+}
+
+// CheckResume records an error unless the frame's pc is one of points
+// that a real [Snapshot] can leave it at: the entry of a task not started;
+// for the innermost frame, a wait of the snapshot's kind (a Yield point
+// also when the snapshot records a runnable task: a Yield resumed before
+// the snapshot); for a frame with a callee, a call whose callee field
+// holds the callee. Generated DecodeState methods call it after reading
+// the fields, so that Step never resumes at a point whose state it would
+// not find (a call's result with no callee frame, a wait the task is not
+// in).
+func (d *Decoder) CheckResume(pc int, points ...ResumePoint) {
+	if d.err != nil {
+		return
+	}
+	var want ResumeKind
+	switch {
+	case d.carry == carryNone:
+		want = ResumeEntry
+	case !d.inner:
+		want = ResumeCall
+	case d.carry == carryGosched:
+		want = ResumeGosched
+	case d.carry == carryYield:
+		want = ResumeYield
+	case d.carry == carrySleep:
+		want = ResumeSleep
+	}
+	known := false
+	for _, p := range points {
+		if p.PC != pc {
+			continue
+		}
+		known = true
+		switch {
+		case p.Kind == want && (want != ResumeCall || p.Callee):
+			return
+		case p.Kind == ResumeYield && want == ResumeGosched:
+			return
+		}
+	}
+	if !known {
+		d.Fail(fmt.Errorf("resume point %d is not one of the frame's", pc))
+		return
+	}
+	switch want {
+	case ResumeEntry:
+		d.Fail(fmt.Errorf("a task that had not started stands at resume point %d, not at its entry", pc))
+	case ResumeCall:
+		d.Fail(fmt.Errorf("a frame with a callee stands at resume point %d, which is not where that call returns", pc))
+	default:
+		d.Fail(fmt.Errorf("the innermost frame stands at resume point %d, which is not a wait of the snapshot's kind %d (a call's return with no callee frame, or another wait)", pc, d.carry))
+	}
+}
+
 // CheckPC records an error unless pc is one of valid: a frame's resume
-// point must be one its Step knows.
+// point must be one its Step knows. [Decoder.CheckResume] checks more.
 func (d *Decoder) CheckPC(pc int, valid ...int) {
 	for _, v := range valid {
 		if pc == v {
