@@ -405,43 +405,6 @@ func (c *durableCodec) schema(t types.Type, seen map[types.Type]bool) string {
 	return qual(t)
 }
 
-// minEnc is the least number of bytes a value of t takes in a snapshot
-// (stackless.DecodeLen checks a length against it), capped at 1<<30.
-func (c *durableCodec) minEnc(t types.Type) int {
-	if c.codecs.codec(t) != nil || isBinaryCodec(t) {
-		return 1 // the length of its bytes
-	}
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		switch i := u.Info(); {
-		case i&types.IsFloat != 0:
-			return 8
-		case i&types.IsComplex != 0:
-			return 16
-		}
-		return 1 // a varint, a bool's byte, a string's length
-	case *types.Array:
-		if kind, _ := c.byteSized(u.Elem()); kind != "" {
-			return int(min(u.Len(), 1<<30))
-		}
-		if m := int64(c.minEnc(u.Elem())); m > 0 && u.Len() <= (1<<30)/m {
-			return int(u.Len() * m)
-		} else if m > 0 {
-			return 1 << 30
-		}
-		return 0
-	case *types.Struct:
-		n := 0
-		for i := range u.NumFields() {
-			if u.Field(i).Name() != "_" {
-				n = min(n+c.minEnc(u.Field(i).Type()), 1<<30)
-			}
-		}
-		return n
-	}
-	return 1 // a slice's or a map's length, a pointer's id
-}
-
 // helperIndex returns the number of the helper pair of t, adding it.
 func (c *durableCodec) helperIndex(t types.Type) int {
 	for i, h := range c.helpers {
@@ -569,59 +532,55 @@ func (c *durableCodec) helper(n int) {
 		dec = append(dec, c.id("dec").Dot("Binary").Call(c.id("x")))
 	} else {
 		switch u := t.Underlying().(type) {
-		case *types.Slice, *types.Array:
-			s, isSlice := u.(*types.Slice)
-			var elem types.Type
-			if isSlice {
-				elem = s.Elem()
-			} else {
-				elem = u.(*types.Array).Elem()
-			}
-			kind, isByte := c.byteSized(elem)
-			if isSlice && isByte { // t converts to []byte
-				enc = append(enc, c.id("enc").Dot("Bytes").Call(x()))
-				dec = append(dec, jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("dec")).Dot("Bytes").Call())
-				break
-			}
-			all := func() *jen.Statement { return x() }
-			if isSlice {
-				ET := c.e.typ(elem)
-				enc = append(enc, c.e.gq(stacklessPath, "EncodeLen").Types(ET).Call(c.id("enc"), jen.Len(x()), x().Op("==").Nil()))
-				dec = append(dec,
-					c.id("n").Op(":=").Add(c.e.gq(stacklessPath, "DecodeLen").Types(c.e.typ(elem))).Call(c.id("dec"), jen.Lit(c.minEnc(elem))),
-					jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
-					jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")))
-			} else {
-				all = func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
-			}
+		case *types.Array:
+			kind, _ := c.byteSized(u.Elem())
+			all := func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
 			if kind != "" {
 				enc = append(enc, c.e.gq(stacklessPath, "Encode"+kind+"Elems").Call(c.id("enc"), all()))
 				dec = append(dec, c.e.gq(stacklessPath, "Decode"+kind+"Elems").Call(c.id("dec"), all()))
 				break
 			}
 			el := func() *jen.Statement { return x().Index(c.id("i")) }
-			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(elem, el)))
+			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(u.Elem(), el)))
 			dec = append(dec, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(
 				jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
-				c.dec(elem, el)))
-		case *types.Map:
-			KV := func() []jen.Code { return []jen.Code{c.e.typ(u.Key()), c.e.typ(u.Elem())} }
-			enc = append(enc,
-				c.e.gq(stacklessPath, "EncodeMapLen").Types(KV()...).Call(c.id("enc"), jen.Len(x()), x().Op("==").Nil()),
-				jen.For(jen.List(c.id("k"), c.id("v")).Op(":=").Range().Add(x())).Block(
-					c.enc(u.Key(), func() *jen.Statement { return c.id("k") }),
-					c.enc(u.Elem(), func() *jen.Statement { return c.id("v") })))
-			dec = append(dec,
-				c.id("n").Op(":=").Add(c.e.gq(stacklessPath, "DecodeMapLen").Types(KV()...)).Call(c.id("dec"), jen.Lit(c.minEnc(u.Key())+c.minEnc(u.Elem()))),
-				jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
-				jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")),
-				jen.For(jen.Range().Add(c.id("n"))).Block(
-					jen.Var().Add(c.id("k")).Add(c.e.typ(u.Key())),
-					jen.Var().Add(c.id("v")).Add(c.e.typ(u.Elem())),
-					c.dec(u.Key(), func() *jen.Statement { return c.id("k") }),
-					c.dec(u.Elem(), func() *jen.Statement { return c.id("v") }),
+				c.dec(u.Elem(), el)))
+		case *types.Slice:
+			// Through the snapshot's regions: slices that share an
+			// array restore sharing it, pointers into it too.
+			elem := u.Elem()
+			ST := func() *jen.Statement { return jen.Index().Add(c.e.typ(elem)) }
+			kind, _ := c.byteSized(elem)
+			var encEl, decEl jen.Code
+			if kind != "" {
+				encEl = c.e.gq(stacklessPath, "Encode"+kind+"Elems").Call(c.id("enc"), c.id("s"))
+				decEl = c.e.gq(stacklessPath, "Decode"+kind+"Elems").Call(c.id("dec"), c.id("s"))
+			} else {
+				el := func() *jen.Statement { return c.id("s").Index(c.id("i")) }
+				encEl = jen.For(c.id("i").Op(":=").Range().Add(c.id("s"))).Block(c.enc(elem, el))
+				decEl = jen.For(c.id("i").Op(":=").Range().Add(c.id("s"))).Block(
 					jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
-					x().Index(c.id("k")).Op("=").Add(c.id("v"))))
+					c.dec(elem, el))
+			}
+			sv, sp := x(), c.id("x")
+			if !types.Identical(t, u) {
+				sv, sp = ST().Parens(x()), jen.Parens(jen.Op("*").Add(ST())).Parens(c.id("x"))
+			}
+			enc = append(enc, c.e.gq(stacklessPath, "EncodeSlice").Call(c.id("enc"), sv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("s").Add(ST())).Block(encEl)))
+			dec = append(dec, c.e.gq(stacklessPath, "DecodeSlice").Call(c.id("dec"), sp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("s").Add(ST())).Block(decEl)))
+		case *types.Map:
+			K, V := func() *jen.Statement { return c.e.typ(u.Key()) }, func() *jen.Statement { return c.e.typ(u.Elem()) }
+			kv := func(p string) *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id(p))) }
+			enc = append(enc, c.e.gq(stacklessPath, "EncodeMap").Call(c.id("enc"), x(),
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+					c.encAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
+					c.encAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
+			dec = append(dec, c.e.gq(stacklessPath, "DecodeMap").Call(c.id("dec"), c.id("x"),
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+					c.decAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
+					c.decAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
 		case *types.Struct:
 			for i := range u.NumFields() {
 				f := u.Field(i)
@@ -633,24 +592,22 @@ func (c *durableCodec) helper(n int) {
 				dec = append(dec, c.dec(f.Type(), fl))
 			}
 		case *types.Pointer:
+			// Through the snapshot's regions: pointers into one
+			// value, into a frame's variable or into a slice's
+			// array restore pointing into one value.
 			elem := u.Elem()
-			ET := c.e.typ(t)
-			enc = append(enc, jen.If(c.id("enc").Dot("Ref").Call(jen.Op("*").Add(c.id("x")))).Block(
-				c.encAt(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) },
-					func() *jen.Statement { return jen.Op("*").Add(c.id("x")) })))
-			dec = append(dec,
-				jen.List(c.id("p"), c.id("fresh")).Op(":=").Add(c.id("dec")).Dot("Ref").Call(),
-				jen.Switch().Block(
-					jen.Case(c.id("fresh")).Block(
-						jen.Op("*").Add(c.id("x")).Op("=").Add(c.e.gq(stacklessPath, "New").Types(c.e.typ(elem))).Call(c.id("dec")),
-						jen.If(jen.Op("*").Add(c.id("x")).Op("==").Nil()).Block(jen.Return()),
-						c.id("dec").Dot("Define").Call(jen.Op("*").Add(c.id("x"))),
-						c.decAt(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) },
-							func() *jen.Statement { return jen.Op("*").Add(c.id("x")) })),
-					jen.Case(c.id("p").Op("!=").Nil()).Block(
-						jen.List(c.id("q"), c.id("ok")).Op(":=").Add(c.id("p")).Assert(ET),
-						jen.If(jen.Op("!").Add(c.id("ok"))).Block(c.id("dec").Dot("WrongType").Call(jen.Lit(types.TypeString(t, nil)), c.id("p")), jen.Return()),
-						jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("q")))))
+			PT := func() *jen.Statement { return jen.Op("*").Add(c.e.typ(elem)) }
+			pv, pp := x(), c.id("x")
+			if !types.Identical(t, u) {
+				pv, pp = PT().Parens(x()), jen.Parens(jen.Op("*").Add(PT())).Parens(c.id("x"))
+			}
+			deref := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("p"))) }
+			enc = append(enc, c.e.gq(stacklessPath, "EncodePtr").Call(c.id("enc"), pv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("p").Add(PT())).Block(
+					c.encAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
+			dec = append(dec, c.e.gq(stacklessPath, "DecodePtr").Call(c.id("dec"), pp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("p").Add(PT())).Block(
+					c.decAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
 		default:
 			// A basic type reaches a helper only as the element of a
 			// composite, where enc and dec write it inline.

@@ -191,52 +191,24 @@ func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
 	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil}, stackless.ResumePoint{PC: 5, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 12, Kind: stackless.ResumeCall, Callee: f.callBill != nil})
 }
 func (f *WorkflowFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
-	if enc.Ref(*x) {
-		f.cogenEnc3(enc, *x)
-	}
+	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *Order) {
+		f.cogenEnc3(enc, p)
+	})
 }
 func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = stackless.New[Order](dec)
-		if *x == nil {
-			return
-		}
-		dec.Define(*x)
-		f.cogenDec3(dec, *x)
-	case p != nil:
-		q, ok := p.(*Order)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.Order", p)
-			return
-		}
-		*x = q
-	}
+	stackless.DecodePtr(dec, x, func(dec *stackless.Decoder, p *Order) {
+		f.cogenDec3(dec, p)
+	})
 }
 func (f *WorkflowFrame) cogenEnc2(enc *stackless.Encoder, x **lcg) {
-	if enc.Ref(*x) {
-		f.cogenEnc4(enc, *x)
-	}
+	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *lcg) {
+		f.cogenEnc4(enc, p)
+	})
 }
 func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = stackless.New[lcg](dec)
-		if *x == nil {
-			return
-		}
-		dec.Define(*x)
-		f.cogenDec4(dec, *x)
-	case p != nil:
-		q, ok := p.(*lcg)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.lcg", p)
-			return
-		}
-		*x = q
-	}
+	stackless.DecodePtr(dec, x, func(dec *stackless.Decoder, p *lcg) {
+		f.cogenDec4(dec, p)
+	})
 }
 func (f *WorkflowFrame) cogenEnc3(enc *stackless.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
@@ -261,49 +233,33 @@ func (f *WorkflowFrame) cogenDec4(dec *stackless.Decoder, x *lcg) {
 	x.s = uint64(dec.UintN(64))
 }
 func (f *WorkflowFrame) cogenEnc5(enc *stackless.Encoder, x *map[string]int) {
-	stackless.EncodeMapLen[string, int](enc, len((*x)), (*x) == nil)
-	for k, v := range *x {
-		enc.String(string(k))
-		enc.Int(int64(v))
-	}
+	stackless.EncodeMap(enc, (*x), func(enc *stackless.Encoder, k *string, v *int) {
+		enc.String(string((*k)))
+		enc.Int(int64((*v)))
+	})
 }
 func (f *WorkflowFrame) cogenDec5(dec *stackless.Decoder, x *map[string]int) {
-	n := stackless.DecodeMapLen[string, int](dec, 2)
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make(map[string]int, n)
-	for range n {
-		var k string
-		var v int
-		k = string(dec.String())
-		v = int(dec.IntN(64))
-		if dec.Err() != nil {
-			return
-		}
-		(*x)[k] = v
-	}
+	stackless.DecodeMap(dec, x, func(dec *stackless.Decoder, k *string, v *int) {
+		(*k) = string(dec.String())
+		(*v) = int(dec.IntN(64))
+	})
 }
 func (f *WorkflowFrame) cogenEnc6(enc *stackless.Encoder, x *[]string) {
-	stackless.EncodeLen[string](enc, len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
-	}
+	stackless.EncodeSlice(enc, (*x), func(enc *stackless.Encoder, s []string) {
+		for i := range s {
+			enc.String(string(s[i]))
+		}
+	})
 }
 func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
-	n := stackless.DecodeLen[string](dec, 1)
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make([]string, n)
-	for i := range *x {
-		if dec.Err() != nil {
-			return
+	stackless.DecodeSlice(dec, x, func(dec *stackless.Decoder, s []string) {
+		for i := range s {
+			if dec.Err() != nil {
+				return
+			}
+			s[i] = string(dec.String())
 		}
-		(*x)[i] = string(dec.String())
-	}
+	})
 }
 func (f *WorkflowFrame) cogenEnc7(enc *stackless.Encoder, x *time.Time) {
 	enc.Binary(x)
@@ -361,7 +317,7 @@ func (f *billFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: billFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:365
+//line workflow_cogen.go:321
 }
 
 // Where returns the source position of bill's resume point (stackless.Locator).
@@ -411,28 +367,14 @@ func (f *billFrame) DecodeState(dec *stackless.Decoder) {
 	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil})
 }
 func (f *billFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
-	if enc.Ref(*x) {
-		f.cogenEnc2(enc, *x)
-	}
+	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *Order) {
+		f.cogenEnc2(enc, p)
+	})
 }
 func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = stackless.New[Order](dec)
-		if *x == nil {
-			return
-		}
-		dec.Define(*x)
-		f.cogenDec2(dec, *x)
-	case p != nil:
-		q, ok := p.(*Order)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.Order", p)
-			return
-		}
-		*x = q
-	}
+	stackless.DecodePtr(dec, x, func(dec *stackless.Decoder, p *Order) {
+		f.cogenDec2(dec, p)
+	})
 }
 func (f *billFrame) cogenEnc2(enc *stackless.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
@@ -451,49 +393,33 @@ func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
 	f.cogenDec5(dec, &x.Created)
 }
 func (f *billFrame) cogenEnc3(enc *stackless.Encoder, x *map[string]int) {
-	stackless.EncodeMapLen[string, int](enc, len((*x)), (*x) == nil)
-	for k, v := range *x {
-		enc.String(string(k))
-		enc.Int(int64(v))
-	}
+	stackless.EncodeMap(enc, (*x), func(enc *stackless.Encoder, k *string, v *int) {
+		enc.String(string((*k)))
+		enc.Int(int64((*v)))
+	})
 }
 func (f *billFrame) cogenDec3(dec *stackless.Decoder, x *map[string]int) {
-	n := stackless.DecodeMapLen[string, int](dec, 2)
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make(map[string]int, n)
-	for range n {
-		var k string
-		var v int
-		k = string(dec.String())
-		v = int(dec.IntN(64))
-		if dec.Err() != nil {
-			return
-		}
-		(*x)[k] = v
-	}
+	stackless.DecodeMap(dec, x, func(dec *stackless.Decoder, k *string, v *int) {
+		(*k) = string(dec.String())
+		(*v) = int(dec.IntN(64))
+	})
 }
 func (f *billFrame) cogenEnc4(enc *stackless.Encoder, x *[]string) {
-	stackless.EncodeLen[string](enc, len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
-	}
+	stackless.EncodeSlice(enc, (*x), func(enc *stackless.Encoder, s []string) {
+		for i := range s {
+			enc.String(string(s[i]))
+		}
+	})
 }
 func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
-	n := stackless.DecodeLen[string](dec, 1)
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make([]string, n)
-	for i := range *x {
-		if dec.Err() != nil {
-			return
+	stackless.DecodeSlice(dec, x, func(dec *stackless.Decoder, s []string) {
+		for i := range s {
+			if dec.Err() != nil {
+				return
+			}
+			s[i] = string(dec.String())
 		}
-		(*x)[i] = string(dec.String())
-	}
+	})
 }
 func (f *billFrame) cogenEnc5(enc *stackless.Encoder, x *time.Time) {
 	enc.Binary(x)
@@ -544,7 +470,7 @@ func (f *saveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:548
+//line workflow_cogen.go:474
 }
 
 // Where returns the source position of save's resume point (stackless.Locator).
@@ -615,7 +541,7 @@ func (f *saveAndSleepFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveAndSleepFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:619
+//line workflow_cogen.go:545
 }
 
 // Where returns the source position of saveAndSleep's resume point (stackless.Locator).

@@ -240,34 +240,24 @@ func (f *BytesFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 11, Kind: stackless.ResumeSleep})
 }
 func (f *BytesFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
-	enc.Bytes((*x1))
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []byte) {
+		stackless.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]byte) {
-	*x1 = dec1.Bytes()
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []byte) {
+		stackless.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc2(enc *stackless.Encoder, x1 **byte) {
-	if enc.Ref(*x1) {
-		enc.Uint(uint64((**x1)))
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *byte) {
+		enc.Uint(uint64((*p1)))
+	})
 }
 func (f *BytesFrame) cogenDec2(dec1 *stackless.Decoder, x1 **byte) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[byte](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		(**x1) = byte(dec1.UintN(8))
-	case p1 != nil:
-		q1, ok1 := p1.(*byte)
-		if !ok1 {
-			dec1.WrongType("*byte", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *byte) {
+		(*p1) = byte(dec1.UintN(8))
+	})
 }
 func (f *BytesFrame) cogenEnc3(enc *stackless.Encoder, x1 *[6]byte) {
 	stackless.EncodeByteElems(enc, x1[:])
@@ -276,36 +266,34 @@ func (f *BytesFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[6]byte) {
 	stackless.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc4(enc *stackless.Encoder, x1 *Payload) {
-	enc.Bytes((*x1))
+	stackless.EncodeSlice(enc, []byte((*x1)), func(enc *stackless.Encoder, s1 []byte) {
+		stackless.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec4(dec1 *stackless.Decoder, x1 *Payload) {
-	*x1 = dec1.Bytes()
+	stackless.DecodeSlice(dec1, (*[]byte)(x1), func(dec1 *stackless.Decoder, s1 []byte) {
+		stackless.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc5(enc *stackless.Encoder, x1 *[]Octet) {
-	stackless.EncodeLen[Octet](enc, len((*x1)), (*x1) == nil)
-	stackless.EncodeByteElems(enc, (*x1))
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []Octet) {
+		stackless.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]Octet) {
-	n1 := stackless.DecodeLen[Octet](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]Octet, n1)
-	stackless.DecodeByteElems(dec1, (*x1))
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []Octet) {
+		stackless.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int8) {
-	stackless.EncodeLen[int8](enc, len((*x1)), (*x1) == nil)
-	stackless.EncodeByteElems(enc, (*x1))
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []int8) {
+		stackless.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int8) {
-	n1 := stackless.DecodeLen[int8](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]int8, n1)
-	stackless.DecodeByteElems(dec1, (*x1))
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []int8) {
+		stackless.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc7(enc *stackless.Encoder, x1 *[3]int8) {
 	stackless.EncodeByteElems(enc, x1[:])
@@ -314,17 +302,14 @@ func (f *BytesFrame) cogenDec7(dec1 *stackless.Decoder, x1 *[3]int8) {
 	stackless.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]bool) {
-	stackless.EncodeLen[bool](enc, len((*x1)), (*x1) == nil)
-	stackless.EncodeBoolElems(enc, (*x1))
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []bool) {
+		stackless.EncodeBoolElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]bool) {
-	n1 := stackless.DecodeLen[bool](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]bool, n1)
-	stackless.DecodeBoolElems(dec1, (*x1))
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []bool) {
+		stackless.DecodeBoolElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc9(enc *stackless.Encoder, x1 *[3]bool) {
 	stackless.EncodeBoolElems(enc, x1[:])
@@ -333,53 +318,26 @@ func (f *BytesFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[3]bool) {
 	stackless.DecodeBoolElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc10(enc *stackless.Encoder, x1 **[4]byte) {
-	if enc.Ref(*x1) {
-		f.cogenEnc12(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *[4]byte) {
+		f.cogenEnc12(enc, p1)
+	})
 }
 func (f *BytesFrame) cogenDec10(dec1 *stackless.Decoder, x1 **[4]byte) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[[4]byte](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec12(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*[4]byte)
-		if !ok1 {
-			dec1.WrongType("*[4]byte", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *[4]byte) {
+		f.cogenDec12(dec1, p1)
+	})
 }
 func (f *BytesFrame) cogenEnc11(enc *stackless.Encoder, x1 *map[[2]byte]Packet) {
-	stackless.EncodeMapLen[[2]byte, Packet](enc, len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		f.cogenEnc13(enc, &k1)
-		f.cogenEnc14(enc, &v1)
-	}
+	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *[2]byte, v1 *Packet) {
+		f.cogenEnc13(enc, k1)
+		f.cogenEnc14(enc, v1)
+	})
 }
 func (f *BytesFrame) cogenDec11(dec1 *stackless.Decoder, x1 *map[[2]byte]Packet) {
-	n1 := stackless.DecodeMapLen[[2]byte, Packet](dec1, 8)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[[2]byte]Packet, n1)
-	for range n1 {
-		var k1 [2]byte
-		var v1 Packet
-		f.cogenDec13(dec1, &k1)
-		f.cogenDec14(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *[2]byte, v1 *Packet) {
+		f.cogenDec13(dec1, k1)
+		f.cogenDec14(dec1, v1)
+	})
 }
 func (f *BytesFrame) cogenEnc12(enc *stackless.Encoder, x1 *[4]byte) {
 	stackless.EncodeByteElems(enc, x1[:])
@@ -439,43 +397,43 @@ func (f *AliasFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line bytes.go:130
+//line bytes.go:128
 			f.buf = []byte{1, 2, 3}
-//line bytes.go:131
+//line bytes.go:129
 			f.p1 = &f.buf[1]
-//line bytes.go:132
+//line bytes.go:130
 			logf("alias before %v %d", f.buf, *f.p1)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line bytes.go:133
+//line bytes.go:131
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line bytes.go:134
+//line bytes.go:132
 			*f.p1 = 9
-//line bytes.go:135
+//line bytes.go:133
 			out = fmt.Sprintf("%v %d", f.buf, *f.p1)
-//line bytes.go:136
+//line bytes.go:134
 			logf("alias after %s", out)
-//line bytes.go:137
+//line bytes.go:135
 			f.r = out
 			return stackless.Done
 		default:
 			panic("cogen: AliasFrame: invalid resume point")
 		}
 	}
-//line bytes_cogen.go:470
+//line bytes_cogen.go:428
 }
 
 // Where returns the source position of Alias's resume point (stackless.Locator).
 func (f *AliasFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:133"
+		return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:131"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:129"
+	return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:127"
 }
 
 // Durable returns the registered name and the layout fingerprint of Alias's frame (stackless.DurableFrame).
@@ -498,34 +456,24 @@ func (f *AliasFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
 }
 func (f *AliasFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
-	enc.Bytes((*x1))
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []byte) {
+		stackless.EncodeByteElems(enc, s1)
+	})
 }
 func (f *AliasFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]byte) {
-	*x1 = dec1.Bytes()
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []byte) {
+		stackless.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *AliasFrame) cogenEnc2(enc *stackless.Encoder, x1 **byte) {
-	if enc.Ref(*x1) {
-		enc.Uint(uint64((**x1)))
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *byte) {
+		enc.Uint(uint64((*p1)))
+	})
 }
 func (f *AliasFrame) cogenDec2(dec1 *stackless.Decoder, x1 **byte) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[byte](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		(**x1) = byte(dec1.UintN(8))
-	case p1 != nil:
-		q1, ok1 := p1.(*byte)
-		if !ok1 {
-			dec1.WrongType("*byte", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *byte) {
+		(*p1) = byte(dec1.UintN(8))
+	})
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Alias", uint64(0x961849b359297215), func() stackless.DurableFrame {

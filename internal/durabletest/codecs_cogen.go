@@ -171,93 +171,60 @@ func (f *SearchFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
 }
 func (f *SearchFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
-	stackless.EncodeLen[string](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *SearchFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := stackless.DecodeLen[string](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
 func (f *SearchFrame) cogenEnc2(enc *stackless.Encoder, x1 *map[string]*Query) {
-	stackless.EncodeMapLen[string, *Query](enc, len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		f.cogenEnc7(enc, &v1)
-	}
+	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 **Query) {
+		enc.String(string((*k1)))
+		f.cogenEnc7(enc, v1)
+	})
 }
 func (f *SearchFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]*Query) {
-	n1 := stackless.DecodeMapLen[string, *Query](dec1, 2)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string]*Query, n1)
-	for range n1 {
-		var k1 string
-		var v1 *Query
-		k1 = string(dec1.String())
-		f.cogenDec7(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *string, v1 **Query) {
+		(*k1) = string(dec1.String())
+		f.cogenDec7(dec1, v1)
+	})
 }
 func (f *SearchFrame) cogenEnc3(enc *stackless.Encoder, x1 **big.Int) {
-	if enc.Ref(*x1) {
-		f.cogenEnc5(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *big.Int) {
+		f.cogenEnc5(enc, p1)
+	})
 }
 func (f *SearchFrame) cogenDec3(dec1 *stackless.Decoder, x1 **big.Int) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[big.Int](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec5(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*big.Int)
-		if !ok1 {
-			dec1.WrongType("*math/big.Int", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *big.Int) {
+		f.cogenDec5(dec1, p1)
+	})
 }
 func (f *SearchFrame) cogenEnc4(enc *stackless.Encoder, x1 *[]*big.Int) {
-	stackless.EncodeLen[*big.Int](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc3(enc, &(*x1)[i1])
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []*big.Int) {
+		for i1 := range s1 {
+			f.cogenEnc3(enc, &s1[i1])
+		}
+	})
 }
 func (f *SearchFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[]*big.Int) {
-	n1 := stackless.DecodeLen[*big.Int](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]*big.Int, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []*big.Int) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec3(dec1, &s1[i1])
 		}
-		f.cogenDec3(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *SearchFrame) cogenEnc5(enc *stackless.Encoder, x1 *big.Int) {
 	stackless.EncodeWith(enc, &enc1.BigInt, x1)
@@ -272,28 +239,14 @@ func (f *SearchFrame) cogenDec6(dec1 *stackless.Decoder, x1 *error) {
 	stackless.DecodeWith(dec1, &errorCodec, x1)
 }
 func (f *SearchFrame) cogenEnc7(enc *stackless.Encoder, x1 **Query) {
-	if enc.Ref(*x1) {
-		f.cogenEnc8(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Query) {
+		f.cogenEnc8(enc, p1)
+	})
 }
 func (f *SearchFrame) cogenDec7(dec1 *stackless.Decoder, x1 **Query) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[Query](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec8(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Query)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Query", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Query) {
+		f.cogenDec8(dec1, p1)
+	})
 }
 func (f *SearchFrame) cogenEnc8(enc *stackless.Encoder, x1 *Query) {
 	enc.String(string(x1.Name))
@@ -306,28 +259,14 @@ func (f *SearchFrame) cogenDec8(dec1 *stackless.Decoder, x1 *Query) {
 	f.cogenDec5(dec1, &x1.Hits)
 }
 func (f *SearchFrame) cogenEnc9(enc *stackless.Encoder, x1 **regexp.Regexp) {
-	if enc.Ref(*x1) {
-		f.cogenEnc10(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *regexp.Regexp) {
+		f.cogenEnc10(enc, p1)
+	})
 }
 func (f *SearchFrame) cogenDec9(dec1 *stackless.Decoder, x1 **regexp.Regexp) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[regexp.Regexp](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec10(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*regexp.Regexp)
-		if !ok1 {
-			dec1.WrongType("*regexp.Regexp", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *regexp.Regexp) {
+		f.cogenDec10(dec1, p1)
+	})
 }
 func (f *SearchFrame) cogenEnc10(enc *stackless.Encoder, x1 *regexp.Regexp) {
 	stackless.EncodeWith(enc, &enc1.Regexp, x1)

@@ -180,97 +180,53 @@ func (f *LedgerFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeCall, Callee: f.callTransfer != nil}, stackless.ResumePoint{PC: 8, Kind: stackless.ResumeSleep})
 }
 func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc5(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Person) {
+		f.cogenEnc5(enc, p1)
+	})
 }
 func (f *LedgerFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[Person](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec5(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Person) {
+		f.cogenDec5(dec1, p1)
+	})
 }
 func (f *LedgerFrame) cogenEnc2(enc *stackless.Encoder, x1 *[]*Account) {
-	stackless.EncodeLen[*Account](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc4(enc, &(*x1)[i1])
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []*Account) {
+		for i1 := range s1 {
+			f.cogenEnc4(enc, &s1[i1])
+		}
+	})
 }
 func (f *LedgerFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[]*Account) {
-	n1 := stackless.DecodeLen[*Account](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]*Account, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []*Account) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec4(dec1, &s1[i1])
 		}
-		f.cogenDec4(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x1 *map[string][]int64) {
-	stackless.EncodeMapLen[string, []int64](enc, len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		f.cogenEnc6(enc, &v1)
-	}
+	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 *[]int64) {
+		enc.String(string((*k1)))
+		f.cogenEnc6(enc, v1)
+	})
 }
 func (f *LedgerFrame) cogenDec3(dec1 *stackless.Decoder, x1 *map[string][]int64) {
-	n1 := stackless.DecodeMapLen[string, []int64](dec1, 2)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string][]int64, n1)
-	for range n1 {
-		var k1 string
-		var v1 []int64
-		k1 = string(dec1.String())
-		f.cogenDec6(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *string, v1 *[]int64) {
+		(*k1) = string(dec1.String())
+		f.cogenDec6(dec1, v1)
+	})
 }
 func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x1 **Account) {
-	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Account) {
+		f.cogenEnc7(enc, p1)
+	})
 }
 func (f *LedgerFrame) cogenDec4(dec1 *stackless.Decoder, x1 **Account) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[Account](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec7(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Account)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Account) {
+		f.cogenDec7(dec1, p1)
+	})
 }
 func (f *LedgerFrame) cogenEnc5(enc *stackless.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
@@ -283,24 +239,21 @@ func (f *LedgerFrame) cogenDec5(dec1 *stackless.Decoder, x1 *Person) {
 	f.cogenDec1(dec1, &x1.Next)
 }
 func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int64) {
-	stackless.EncodeLen[int64](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.Int(int64((*x1)[i1]))
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []int64) {
+		for i1 := range s1 {
+			enc.Int(int64(s1[i1]))
+		}
+	})
 }
 func (f *LedgerFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int64) {
-	n1 := stackless.DecodeLen[int64](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]int64, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []int64) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = int64(dec1.IntN(64))
 		}
-		(*x1)[i1] = int64(dec1.IntN(64))
-	}
+	})
 }
 func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x1 *Account) {
 	enc.String(string(x1.name))
@@ -319,24 +272,21 @@ func (f *LedgerFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Account) {
 	f.cogenDec10(dec1, &x1.created)
 }
 func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]string) {
-	stackless.EncodeLen[string](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *LedgerFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := stackless.DecodeLen[string](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
 func (f *LedgerFrame) cogenEnc9(enc *stackless.Encoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
@@ -440,7 +390,7 @@ func (f *transferFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: transferFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:444
+//line flows_cogen.go:394
 }
 
 // Where returns the source position of transfer's resume point (stackless.Locator).
@@ -487,28 +437,14 @@ func (f *transferFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeCall, Callee: f.callAudit != nil}, stackless.ResumePoint{PC: 4, Kind: stackless.ResumeGosched})
 }
 func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x1 **Account) {
-	if enc.Ref(*x1) {
-		f.cogenEnc2(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Account) {
+		f.cogenEnc2(enc, p1)
+	})
 }
 func (f *transferFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Account) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[Account](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec2(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Account)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Account) {
+		f.cogenDec2(dec1, p1)
+	})
 }
 func (f *transferFrame) cogenEnc2(enc *stackless.Encoder, x1 *Account) {
 	enc.String(string(x1.name))
@@ -527,24 +463,21 @@ func (f *transferFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Account) {
 	f.cogenDec6(dec1, &x1.created)
 }
 func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]string) {
-	stackless.EncodeLen[string](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *transferFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := stackless.DecodeLen[string](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
 func (f *transferFrame) cogenEnc4(enc *stackless.Encoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
@@ -560,28 +493,14 @@ func (f *transferFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[2]uint16) {
 	}
 }
 func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Person) {
+		f.cogenEnc7(enc, p1)
+	})
 }
 func (f *transferFrame) cogenDec5(dec1 *stackless.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[Person](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec7(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Person) {
+		f.cogenDec7(dec1, p1)
+	})
 }
 func (f *transferFrame) cogenEnc6(enc *stackless.Encoder, x1 *time.Time) {
 	enc.Binary(x1)
@@ -674,7 +593,7 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: auditFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:678
+//line flows_cogen.go:597
 }
 
 // Where returns the source position of audit's resume point (stackless.Locator).
@@ -715,28 +634,14 @@ func (f *auditFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
 }
 func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc3(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Person) {
+		f.cogenEnc3(enc, p1)
+	})
 }
 func (f *auditFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[Person](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec3(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Person) {
+		f.cogenDec3(dec1, p1)
+	})
 }
 func (f *auditFrame) cogenEnc2(enc *stackless.Encoder, x1 *[3]bool) {
 	stackless.EncodeBoolElems(enc, x1[:])

@@ -105,129 +105,101 @@ func (f *HoardFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
 }
 func (f *HoardFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]Row) {
-	stackless.EncodeLen[Row](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc7(enc, &(*x1)[i1])
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []Row) {
+		for i1 := range s1 {
+			f.cogenEnc7(enc, &s1[i1])
+		}
+	})
 }
 func (f *HoardFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]Row) {
-	n1 := stackless.DecodeLen[Row](dec1, 512)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]Row, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []Row) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec7(dec1, &s1[i1])
 		}
-		f.cogenDec7(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *HoardFrame) cogenEnc2(enc *stackless.Encoder, x1 *map[int32]Row) {
-	stackless.EncodeMapLen[int32, Row](enc, len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.Int(int64(k1))
-		f.cogenEnc7(enc, &v1)
-	}
+	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *int32, v1 *Row) {
+		enc.Int(int64((*k1)))
+		f.cogenEnc7(enc, v1)
+	})
 }
 func (f *HoardFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[int32]Row) {
-	n1 := stackless.DecodeMapLen[int32, Row](dec1, 513)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[int32]Row, n1)
-	for range n1 {
-		var k1 int32
-		var v1 Row
-		k1 = int32(dec1.IntN(32))
-		f.cogenDec7(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *int32, v1 *Row) {
+		(*k1) = int32(dec1.IntN(32))
+		f.cogenDec7(dec1, v1)
+	})
 }
 func (f *HoardFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]*Row) {
-	stackless.EncodeLen[*Row](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc8(enc, &(*x1)[i1])
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []*Row) {
+		for i1 := range s1 {
+			f.cogenEnc8(enc, &s1[i1])
+		}
+	})
 }
 func (f *HoardFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]*Row) {
-	n1 := stackless.DecodeLen[*Row](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]*Row, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []*Row) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec8(dec1, &s1[i1])
 		}
-		f.cogenDec8(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *HoardFrame) cogenEnc4(enc *stackless.Encoder, x1 *[][]int64) {
-	stackless.EncodeLen[[]int64](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc9(enc, &(*x1)[i1])
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 [][]int64) {
+		for i1 := range s1 {
+			f.cogenEnc9(enc, &s1[i1])
+		}
+	})
 }
 func (f *HoardFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[][]int64) {
-	n1 := stackless.DecodeLen[[]int64](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([][]int64, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 [][]int64) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec9(dec1, &s1[i1])
 		}
-		f.cogenDec9(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *HoardFrame) cogenEnc5(enc *stackless.Encoder, x1 *[]struct{}) {
-	stackless.EncodeLen[struct{}](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc10(enc, &(*x1)[i1])
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []struct{}) {
+		for i1 := range s1 {
+			f.cogenEnc10(enc, &s1[i1])
+		}
+	})
 }
 func (f *HoardFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]struct{}) {
-	n1 := stackless.DecodeLen[struct{}](dec1, 0)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]struct{}, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []struct{}) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec10(dec1, &s1[i1])
 		}
-		f.cogenDec10(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *HoardFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]map[int8]int8) {
-	stackless.EncodeLen[map[int8]int8](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc11(enc, &(*x1)[i1])
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []map[int8]int8) {
+		for i1 := range s1 {
+			f.cogenEnc11(enc, &s1[i1])
+		}
+	})
 }
 func (f *HoardFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]map[int8]int8) {
-	n1 := stackless.DecodeLen[map[int8]int8](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]map[int8]int8, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []map[int8]int8) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec11(dec1, &s1[i1])
 		}
-		f.cogenDec11(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *HoardFrame) cogenEnc7(enc *stackless.Encoder, x1 *Row) {
 	for i1 := range *x1 {
@@ -243,75 +215,45 @@ func (f *HoardFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Row) {
 	}
 }
 func (f *HoardFrame) cogenEnc8(enc *stackless.Encoder, x1 **Row) {
-	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, *x1)
-	}
+	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Row) {
+		f.cogenEnc7(enc, p1)
+	})
 }
 func (f *HoardFrame) cogenDec8(dec1 *stackless.Decoder, x1 **Row) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = stackless.New[Row](dec1)
-		if *x1 == nil {
-			return
-		}
-		dec1.Define(*x1)
-		f.cogenDec7(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Row)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Row", p1)
-			return
-		}
-		*x1 = q1
-	}
+	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Row) {
+		f.cogenDec7(dec1, p1)
+	})
 }
 func (f *HoardFrame) cogenEnc9(enc *stackless.Encoder, x1 *[]int64) {
-	stackless.EncodeLen[int64](enc, len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.Int(int64((*x1)[i1]))
-	}
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []int64) {
+		for i1 := range s1 {
+			enc.Int(int64(s1[i1]))
+		}
+	})
 }
 func (f *HoardFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[]int64) {
-	n1 := stackless.DecodeLen[int64](dec1, 1)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]int64, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []int64) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = int64(dec1.IntN(64))
 		}
-		(*x1)[i1] = int64(dec1.IntN(64))
-	}
+	})
 }
 func (f *HoardFrame) cogenEnc10(enc *stackless.Encoder, x1 *struct{})  {}
 func (f *HoardFrame) cogenDec10(dec1 *stackless.Decoder, x1 *struct{}) {}
 func (f *HoardFrame) cogenEnc11(enc *stackless.Encoder, x1 *map[int8]int8) {
-	stackless.EncodeMapLen[int8, int8](enc, len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.Int(int64(k1))
-		enc.Int(int64(v1))
-	}
+	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *int8, v1 *int8) {
+		enc.Int(int64((*k1)))
+		enc.Int(int64((*v1)))
+	})
 }
 func (f *HoardFrame) cogenDec11(dec1 *stackless.Decoder, x1 *map[int8]int8) {
-	n1 := stackless.DecodeMapLen[int8, int8](dec1, 2)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[int8]int8, n1)
-	for range n1 {
-		var k1 int8
-		var v1 int8
-		k1 = int8(dec1.IntN(8))
-		v1 = int8(dec1.IntN(8))
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *int8, v1 *int8) {
+		(*k1) = int8(dec1.IntN(8))
+		(*v1) = int8(dec1.IntN(8))
+	})
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Hoard", uint64(0x4461d70aea1499d3), func() stackless.DurableFrame {

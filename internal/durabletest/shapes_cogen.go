@@ -177,10 +177,14 @@ func (f *BlobFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeYield})
 }
 func (f *BlobFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
-	enc.Bytes((*x1))
+	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []byte) {
+		stackless.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BlobFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]byte) {
-	*x1 = dec1.Bytes()
+	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []byte) {
+		stackless.DecodeByteElems(dec1, s1)
+	})
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Blob", uint64(0x530e44f2ec31e2be), func() stackless.DurableFrame {
@@ -251,7 +255,7 @@ func (f *IndexFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: IndexFrame: invalid resume point")
 		}
 	}
-//line shapes_cogen.go:255
+//line shapes_cogen.go:259
 }
 
 // Where returns the source position of Index's resume point (stackless.Locator).
@@ -283,29 +287,16 @@ func (f *IndexFrame) DecodeState(dec1 *stackless.Decoder) {
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeYield})
 }
 func (f *IndexFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
-	stackless.EncodeMapLen[string, int](enc, len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		enc.Int(int64(v1))
-	}
+	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 *int) {
+		enc.String(string((*k1)))
+		enc.Int(int64((*v1)))
+	})
 }
 func (f *IndexFrame) cogenDec1(dec1 *stackless.Decoder, x1 *map[string]int) {
-	n1 := stackless.DecodeMapLen[string, int](dec1, 2)
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string]int, n1)
-	for range n1 {
-		var k1 string
-		var v1 int
-		k1 = string(dec1.String())
-		v1 = int(dec1.IntN(64))
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *string, v1 *int) {
+		(*k1) = string(dec1.String())
+		(*v1) = int(dec1.IntN(64))
+	})
 }
 func init() {
 	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Index", uint64(0x7448f4165534efac), func() stackless.DurableFrame {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"math"
 	"reflect"
 	"sync"
 	"time"
@@ -129,8 +128,8 @@ func frameSize(f Frame) uint64 {
 }
 
 // frameCost is the charge of restoring a frame of the given size: its
-// struct and its entries in Restore's two frame slices.
-func frameCost(size uint64) uint64 { return cost(size) + 32 }
+// struct, its entries in Restore's two frame slices, its region.
+func frameCost(size uint64) uint64 { return cost(size) + 32 + regionCost }
 
 func lookupDurable(name string) (durableType, bool) {
 	registry.RLock()
@@ -149,7 +148,7 @@ const (
 
 const (
 	snapshotMagic   = "CGDS"
-	snapshotVersion = 2 // see the format above for what changed
+	snapshotVersion = 3 // see the format above for what changed
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -204,25 +203,51 @@ func Snapshot(t *Task) ([]byte, error) {
 		e.String(name)
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, fp)
 	}
+	e.beginFrames(dfs)
+	mark, spent := len(e.buf), e.spent
+	if err := e.states(dfs); err != nil {
+		return nil, err
+	}
+	if e.overlapping() { // pointers into other values: walk again, by region
+		if err := e.merge(); err != nil {
+			return nil, fmt.Errorf("stackless: Snapshot: %w", err)
+		}
+		e.buf = e.buf[:mark]
+		e.ptrs = nil
+		e.spent = spent
+		e.resetIDs()
+		if err := e.states(dfs); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.pad(); err != nil {
+		return nil, err
+	}
+	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
+}
+
+// states writes the frames' states, innermost first, then the contents of
+// the regions they reach.
+func (e *Encoder) states(dfs []DurableFrame) error {
 	for i := len(dfs) - 1; i >= 0; i-- {
 		e.callee = nil
 		if i+1 < len(dfs) {
 			e.callee = dfs[i+1]
 		}
+		e.frame = i
 		e.Int(int64(dfs[i].base().PC))
 		dfs[i].EncodeState(e)
 		if e.err != nil {
 			name, _ := dfs[i].Durable()
-			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
+			return fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
 		}
 	}
-	if n := paddedLen(len(e.buf)+4, e.spent); n > len(e.buf)+4 {
-		if n == math.MaxInt32 {
-			return nil, fmt.Errorf("stackless: Snapshot: %w: its values would need more than %d bytes of memory to restore", ErrNotCarriable, budgetFor(math.MaxInt32))
-		}
-		e.buf = append(e.buf, make([]byte, n-len(e.buf)-4)...) // padding: see durablealloc.go
+	e.drain()
+	if e.err != nil {
+		name, _ := dfs[e.frame].Durable()
+		return fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
 	}
-	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
+	return nil
 }
 
 // chain returns t's frames, outermost first.
@@ -357,6 +382,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		}
 		dfs[i] = dt.newFrame()
 		frames[i] = dfs[i]
+		d.regions = append(d.regions, &dregion{v: reflect.ValueOf(dfs[i]).Elem(), ptr: dfs[i]})
 	}
 	d.carry = carry
 	for i := n - 1; i >= 0; i-- {
@@ -370,6 +396,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))
 		}
 		dfs[i].base().PC = int(pc)
+		d.frame = i
 		if d.err == nil {
 			dfs[i].DecodeState(d)
 		}
@@ -381,14 +408,18 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
 		}
 	}
-	// What follows the last frame is the padding Snapshot writes, exactly.
+	if d.finish(); d.err != nil {
+		name, _ := dfs[d.frame].Durable()
+		return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
+	}
+	// The padding (durablealloc.go): its length, then that many zeros.
+	if pad := d.Uint(); d.err != nil || pad != uint64(len(d.buf)) {
+		return nil, 0, deadline, fmt.Errorf("%d bytes after the last value, not the padding", len(d.buf))
+	}
 	for _, b := range d.buf {
 		if b != 0 {
-			return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", len(d.buf))
+			return nil, 0, deadline, errors.New("a padding byte is not zero")
 		}
-	}
-	if unpadded := len(data) - len(d.buf); paddedLen(unpadded, d.spent) != len(data) {
-		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame (%d of padding expected)", len(d.buf), paddedLen(unpadded, d.spent)-unpadded)
 	}
 	return frames, carry, deadline, nil
 }

@@ -4,29 +4,42 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"reflect"
 	"unsafe"
 )
 
 // Bounded decoding. Restore allocates at most allocPerByte bytes per byte
 // of the snapshot, plus allocSlack, whatever the bytes say (besides what
 // UnmarshalBinary methods and codecs allocate, which is their own): every
-// allocation the decoder and generated DecodeState methods make is first
-// charged, at a cost that bounds from above what the Go runtime allocates
-// for it (size classes, a map's groups), against that budget, and a
-// charge over it is an error before anything is allocated. A length or a
-// count is also checked against the bytes left, times the least number of
-// bytes one element takes, so a corrupt length is an error at once.
+// allocation the decoder makes is first charged, at a cost that bounds
+// from above what the Go runtime allocates for it (size classes, a map's
+// groups and its growth, the decoder's own tables and closures), against
+// that budget, and a charge over it is an error before anything is
+// allocated: a length that would take Restore over it is refused before
+// the make, whatever element type it is of. Every element charges at
+// least one byte, so that no loop is longer than the budget either.
 //
-// Snapshot charges the same costs in the same places: a legitimate state
-// whose values take much more memory than bytes (many small maps, empty
-// structs) is padded with zero bytes up to the length its cost needs, so
-// that Restore never refuses what Snapshot wrote. The padding is exact:
-// Restore refuses a snapshot padded more or less than Snapshot would pad
-// it.
+// Snapshot charges the same costs at the same points (a region's
+// allocation where its root is mentioned, a path, a pending reference,
+// a map's entries, a string's bytes), so its total bounds what Restore
+// will charge; a legitimate state whose values take much more memory than
+// bytes (many small maps, a long slice of empty structs) is padded: the
+// format ends with a padding length and that many zero bytes, which
+// raise the budget to what the state needs. Restore therefore never
+// refuses what Snapshot wrote.
 const (
 	allocPerByte = 64
 	allocSlack   = 64 << 10
+)
+
+// Costs of the decoder's bookkeeping (durablegraph.go): a region's entry
+// in its table, a queued content's closure and slot, a pending
+// reference's closure, a map entry decoded apart (its key, value and
+// insertion closure, besides their sizes).
+const (
+	regionCost = 128
+	queueCost  = 128
+	fixCost    = 96
+	entryCost  = 96
 )
 
 // cost is what an allocation of n bytes may take from the heap: its size
@@ -111,92 +124,27 @@ func paddedLen(n int, spent uint64) int {
 	return int(need)
 }
 
+// pad appends the padding, its length and that many zero bytes, that
+// makes the snapshot long enough for what its decoding is charged: 0,
+// one byte, for the usual state.
+func (e *Encoder) pad() error {
+	base := len(e.buf) + 1 + 4 // the length's byte and the checksum
+	n := paddedLen(base, e.spent)
+	if n == math.MaxInt32 {
+		return fmt.Errorf("stackless: Snapshot: %w: its values would need more than %d bytes of memory to restore", ErrNotCarriable, budgetFor(math.MaxInt32))
+	}
+	p := n - base
+	e.Uint(uint64(p))
+	e.buf = append(e.buf, make([]byte, p)...)
+	return nil
+}
+
 // sizeOf is the size of a T in memory.
 func sizeOf[T any]() uint64 {
 	var x T
 	return uint64(unsafe.Sizeof(x))
 }
 
-// sliceCost is the charge of a slice of n elements of size elem: at least
-// one byte per element, so that the loop over them is bounded too.
+// sliceCost is the charge of an array of n elements of size elem: at
+// least one byte per element, so that the loop over them is bounded too.
 func sliceCost(n int, elem uint64) uint64 { return cost(mulCap(uint64(n), max(elem, 1))) }
-
-// EncodeLen writes the length of a slice of E as [Encoder.Len] does and
-// charges what [DecodeLen] will allocate for it. Generated EncodeState
-// methods call it for every slice that is not a []byte.
-func EncodeLen[E any](e *Encoder, n int, isNil bool) {
-	e.Len(n, isNil)
-	if !isNil {
-		e.charge(sliceCost(n, sizeOf[E]()))
-	}
-}
-
-// DecodeLen reads the length [EncodeLen] wrote (-1 for nil) for a slice
-// of E whose elements each take at least minEnc bytes in the snapshot:
-// a length that the bytes left cannot hold, or whose slice would take
-// Restore over its memory budget, is an error (and -1), before the caller
-// allocates. Generated DecodeState methods call it, then make the slice.
-func DecodeLen[E any](d *Decoder, minEnc int) int {
-	n := d.count(minEnc)
-	if n < 0 || !d.charge(sliceCost(n, sizeOf[E]())) {
-		return -1
-	}
-	return n
-}
-
-// EncodeMapLen writes the length of a map[K]V as [Encoder.Len] does and
-// charges what [DecodeMapLen] will allocate for it.
-func EncodeMapLen[K comparable, V any](e *Encoder, n int, isNil bool) {
-	e.Len(n, isNil)
-	if !isNil {
-		e.charge(mapCost(uint64(n), sizeOf[K](), sizeOf[V]()))
-	}
-}
-
-// DecodeMapLen is [DecodeLen] for a map[K]V whose entries each take at
-// least minEnc bytes: the caller makes the map with the length as its
-// size hint.
-func DecodeMapLen[K comparable, V any](d *Decoder, minEnc int) int {
-	n := d.count(minEnc)
-	if n < 0 || !d.charge(mapCost(uint64(n), sizeOf[K](), sizeOf[V]())) {
-		return -1
-	}
-	return n
-}
-
-// New returns a new T for a pointer [Decoder.Ref] has reported fresh, or
-// nil, with the error recorded, if it would take Restore over its memory
-// budget. [Encoder.Ref] charges the same the first time it sees a pointer.
-func New[T any](d *Decoder) *T {
-	if !d.charge(pointerCost(sizeOf[T]())) {
-		return nil
-	}
-	return new(T)
-}
-
-// pointerCost is the charge of a pointee of size s: its allocation and
-// its entry in the decoder's pointer table (which grows by doubling).
-func pointerCost(s uint64) uint64 { return cost(s) + 48 }
-
-// refCost is pointerCost for the pointee of the pointer p.
-func refCost(p any) uint64 { return pointerCost(uint64(reflect.TypeOf(p).Elem().Size())) }
-
-// count reads a length written by [Encoder.Len] (-1 for nil) and checks
-// that the bytes left can hold that many elements of at least minEnc
-// bytes each.
-func (d *Decoder) count(minEnc int) int {
-	v := d.Uint()
-	if d.err != nil || v == 0 {
-		return -1
-	}
-	n := v - 1
-	if minEnc > 0 && n > uint64(len(d.buf))/uint64(minEnc) {
-		d.Fail(fmt.Errorf("length %d exceeds the %d bytes left (%d per element at least)", n, len(d.buf), minEnc))
-		return -1
-	}
-	if n > math.MaxInt32 {
-		d.Fail(fmt.Errorf("length %d is too large", n)) // 2^31 elements: more than the budget of any snapshot Restore reads
-		return -1
-	}
-	return int(n)
-}

@@ -17,8 +17,10 @@ import (
 // (an unencodable value, a pointer out of the frame chain) and ignores
 // everything after it.
 type Encoder struct {
-	buf  []byte
-	ptrs map[any]uint64 // pointer (type and address) -> id; ids start at 1
+	buf   []byte
+	g     graph          // the regions reached (durablegraph.go)
+	frame int            // the frame being encoded, or that reached the content being encoded
+	ptrs  map[any]uint64 // Ref's pointers (type and address) -> region id
 	// callee is the frame the current frame's child field may point to:
 	// the next frame inward on the task's chain.
 	callee Frame
@@ -83,10 +85,14 @@ func (e *Encoder) Len(n int, isNil bool) {
 	e.Uint(uint64(n) + 1)
 }
 
-// Ref writes a pointer p (of any pointer type) as its id in the snapshot's
-// pointer table, 0 for nil. It reports true the first time p is seen: the
-// caller must then write the pointee. Later occurrences of p write the id
-// only, so that pointers that shared a value restore to one value.
+// Ref writes a pointer p (of any pointer type) as the id of a region of
+// its own (the mention format of durablegraph.go, without a path), 0 for
+// nil. It reports true the first time p is seen: the caller must then
+// write the pointee, at once. Later occurrences of p write the id only, so
+// that pointers that shared a value restore to one value. Unlike
+// [EncodePtr], which generated code uses, Ref knows nothing of pointers
+// into p's value, and writes the value where it is first met (recursion
+// along the pointers): it serves hand-written frames.
 func (e *Encoder) Ref(p any) bool {
 	v := reflect.ValueOf(p)
 	if v.Kind() != reflect.Pointer {
@@ -103,10 +109,11 @@ func (e *Encoder) Ref(p any) bool {
 	if e.ptrs == nil {
 		e.ptrs = map[any]uint64{}
 	}
-	id := uint64(len(e.ptrs) + 1)
+	e.g.nextID++
+	id := e.g.nextID
 	e.ptrs[p] = id
-	e.charge(refCost(p))
 	e.Uint(id)
+	e.buf = append(e.buf, 1)
 	return true
 }
 
@@ -149,9 +156,16 @@ func (e *Encoder) Fail(err error) {
 // pointer id of the wrong type, an unknown tag) is recorded in Err, and
 // every read after it returns zero values.
 type Decoder struct {
-	buf    []byte
-	ptrs   []any // by id-1
-	callee Frame // the frame decoded just before, the current one's callee
+	buf     []byte
+	regions []*dregion // by id-1 (durablegraph.go)
+	queue   []queued   // contents to decode, in the order they were written
+	frame   int        // the frame being decoded, or that reached the content being decoded
+	later   []func()   // map insertions waiting for pointers
+	pending int        // regions referenced but not yet allocated
+	nfix    int        // references made before their region, ever
+	// defining is the region Ref reported new, until Define.
+	defining *dregion
+	callee   Frame // the frame decoded just before, the current one's callee
 	// inner is set while the innermost frame is decoded; carry is the
 	// snapshot's wait kind ([Decoder.CheckResume]).
 	inner bool
@@ -401,23 +415,28 @@ func (d *Decoder) Len() int {
 // (nil, true): the caller allocates the pointee, calls Define, then
 // decodes the pointee into it.
 func (d *Decoder) Ref() (any, bool) {
-	id := d.Uint()
-	if d.err != nil || id == 0 {
+	r, root := d.mention()
+	switch {
+	case d.err != nil || r == nil:
+		return nil, false
+	case root:
+		d.defining = r
+		return nil, true
+	case r.ptr == nil:
+		d.Fail(errors.New("a pointer to a value written later"))
 		return nil, false
 	}
-	switch {
-	case id <= uint64(len(d.ptrs)):
-		return d.ptrs[id-1], false
-	case id == uint64(len(d.ptrs))+1:
-		return nil, true
-	}
-	d.Fail(fmt.Errorf("pointer id %d out of order", id))
-	return nil, false
+	return r.ptr, false
 }
 
 // Define registers p as the value of the pointer id [Decoder.Ref] has just
 // reported new.
-func (d *Decoder) Define(p any) { d.ptrs = append(d.ptrs, p) }
+func (d *Decoder) Define(p any) {
+	if r := d.defining; r != nil && p != nil {
+		d.defining = nil
+		d.allocate(r, reflect.ValueOf(p), p)
+	}
+}
 
 // Binary reads bytes written by [Encoder.Binary] into u. As its contract
 // says, UnmarshalBinary must copy the bytes it keeps: they are the
