@@ -75,7 +75,16 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 			}
 		}
 	}
+	var fieldTypes []types.Type
+	defer func() {
+		if ok {
+			f.versionKeys = versionKeys(pass, f, fieldTypes)
+		}
+	}()
 	for _, v := range p.fieldVars() {
+		if v.kind != kChild {
+			fieldTypes = append(fieldTypes, v.typ)
+		}
 		if (v.kind == kParam && v.obj == nil) || slices.Contains(p.stops, v) {
 			continue // unnamed; a range-over-func iterator, reported above
 		}
@@ -355,6 +364,9 @@ func (c *durableCodec) fingerprint(step []jen.Code, fields []*variable) uint64 {
 	h := sha256.New()
 	code := lineDirectiveRE.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(step...)), "")
 	fmt.Fprintf(h, "cogen durable 1\n%s\n", code)
+	for _, k := range c.fn.versionKeys {
+		fmt.Fprintf(h, "%s\n", k)
+	}
 	for _, v := range fields {
 		if v.kind == kChild {
 			fmt.Fprintf(h, "%s child %s\n", v.name, v.child.fn.FrameName)

@@ -138,7 +138,7 @@ func (f *WorkflowFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Workflow's frame (stackless.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a)
+	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x4672e1a30a4b8816)
 }
 
 // EncodeState writes the fields of Workflow's frame into a snapshot (stackless.DurableFrame).
@@ -268,7 +268,7 @@ func (f *WorkflowFrame) cogenDec7(dec *stackless.Decoder, x *time.Time) {
 	dec.Binary(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x4672e1a30a4b8816), func() stackless.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
@@ -333,7 +333,7 @@ func (f *billFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of bill's frame (stackless.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c)
+	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0x2b0d6abd3a29b4bd)
 }
 
 // EncodeState writes the fields of bill's frame into a snapshot (stackless.DurableFrame).
@@ -428,7 +428,7 @@ func (f *billFrame) cogenDec5(dec *stackless.Decoder, x *time.Time) {
 	dec.Binary(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x2b0d6abd3a29b4bd), func() stackless.DurableFrame {
 		return new(billFrame)
 	})
 }
@@ -555,7 +555,7 @@ func (f *saveAndSleepFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (stackless.DurableFrame).
 func (f *saveAndSleepFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2)
+	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a)
 }
 
 // EncodeState writes the fields of saveAndSleep's frame into a snapshot (stackless.DurableFrame).
@@ -571,7 +571,7 @@ func (f *saveAndSleepFrame) DecodeState(dec *stackless.Decoder) {
 	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeSleep})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a), func() stackless.DurableFrame {
 		return new(saveAndSleepFrame)
 	})
 }

@@ -141,7 +141,7 @@ func (f *LedgerFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Ledger's frame (stackless.DurableFrame).
 func (f *LedgerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4)
+	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x7378e10c4c7fd083)
 }
 
 // EncodeState writes the fields of Ledger's frame into a snapshot (stackless.DurableFrame).
@@ -308,7 +308,7 @@ func (f *LedgerFrame) cogenDec10(dec1 *stackless.Decoder, x1 *time.Time) {
 	dec1.Binary(x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x7378e10c4c7fd083), func() stackless.DurableFrame {
 		return new(LedgerFrame)
 	})
 }
