@@ -67,6 +67,19 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 	if f.lits != nil && len(f.lits.list) > 0 {
 		report(f.lits.list[0].lit.node.Pos(), "a function literal suspends: its frame and captures cannot be carried in a snapshot")
 	}
+	// A wait on a cosync object (a protocol call) cannot be carried, and
+	// the temporaries holding its operands are not the user's to fix:
+	// the call is reported, and they are not.
+	protoWait := false
+	for _, b := range p.blocks {
+		if !b.suspend || len(b.nodes) == 0 {
+			continue
+		}
+		if sn, isSusp := b.nodes[0].(*suspendNode); isSusp && !sn.handle && sn.orig != nil {
+			report(sn.pos, "%s waits on a cosync object (a protocol call), which a snapshot cannot carry: what it waits for lives outside the task's frames (wait with Gosched, Yield or Sleep, or make the function not durable)", shortExpr(sn.orig))
+			protoWait = true
+		}
+	}
 	callPos := map[*variable]token.Pos{}
 	for _, b := range p.blocks {
 		if ct, isCall := b.term.(*callTerm); isCall {
@@ -88,7 +101,10 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 		if (v.kind == kParam && v.obj == nil) || slices.Contains(p.stops, v) {
 			continue // unnamed; a range-over-func iterator, reported above
 		}
-		what := v.name
+		if protoWait && v.kind == kTemp {
+			continue // an operand of a protocol call, reported above
+		}
+		what := "a value the function holds across a suspension" // a temporary: never its name
 		switch {
 		case v.obj != nil:
 			what = v.obj.Name()
