@@ -35,6 +35,8 @@ import (
 //	         fingerprint (8 bytes little-endian), outermost frame first
 //	states   n times, innermost frame first: the resume point (varint),
 //	         then the frame's fields as its EncodeState wrote them
+//	padding  (version 3) uvarint p, then p zero bytes: what raises the
+//	         memory budget of Restore to what the values need (durablealloc.go)
 //	checksum CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian
 //
 // Within a frame's state each value has the wire form that the [Encoder]
