@@ -97,14 +97,18 @@ func durRandWorkflow(seed int64) string {
 		func(ind string) { fmt.Fprintf(&b, "%sst = Status((int(st) + %d) %% 3)\n", ind, v()) },
 		func(ind string) { fmt.Fprintf(&b, "%sbi.Add(&bi, big.NewInt(%d<<40))\n", ind, v()) },
 		func(ind string) { fmt.Fprintf(&b, "%sps = append(ps, p%d)\n", ind, pick(2)) },
-		func(ind string) { fmt.Fprintf(&b, "%sif len(ps) > 0 {\n%s\t*ps[len(ps)-1] += %d\n%s}\n", ind, ind, v(), ind) },
+		func(ind string) {
+			fmt.Fprintf(&b, "%sif len(ps) > 0 {\n%s\t*ps[len(ps)-1] += %d\n%s}\n", ind, ind, v(), ind)
+		},
 		func(ind string) { i := pick(2); fmt.Fprintf(&b, "%sb%d = b%d\n", ind, i, 1-i) },
 		func(ind string) {
 			k := pick(3)
 			fmt.Fprintf(&b, "%sif len(bs) > %d {\n%s\tp%d = &bs[%d].Arr[%d]\n%s}\n", ind, k, ind, pick(2), k, pick(3), ind)
 		},
 		func(ind string) { fmt.Fprintf(&b, "%sbs = append(bs, b%d)\n", ind, pick(2)) },
-		func(ind string) { fmt.Fprintf(&b, "%sif len(bs) > 1 {\n%s\tbs[1].In.P = p%d\n%s}\n", ind, ind, pick(2), ind) },
+		func(ind string) {
+			fmt.Fprintf(&b, "%sif len(bs) > 1 {\n%s\tbs[1].In.P = p%d\n%s}\n", ind, ind, pick(2), ind)
+		},
 		func(ind string) {
 			fmt.Fprintf(&b, "%sx%d += bump(co, p%d, s%d, m%d, %d)\n", ind, pick(3), pick(2), pick(2), pick(2), v())
 		},
