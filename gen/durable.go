@@ -222,6 +222,13 @@ var binaryMarshaler, binaryUnmarshaler = func() (*types.Interface, *types.Interf
 	return m.Complete(), u.Complete()
 }()
 
+// isTime reports whether t is time.Time, which stackless's Encoder.Time
+// writes with its location (MarshalBinary keeps only the offset).
+func isTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
 // isBinaryCodec reports whether a *t marshals and unmarshals itself.
 func isBinaryCodec(t types.Type) bool {
 	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
@@ -403,6 +410,9 @@ func (c *durableCodec) schema(t types.Type, seen map[types.Type]bool) string {
 		return "codec(" + cv.id() + ")" + qual(t)
 	}
 	if n, ok := t.(*types.Named); ok {
+		if isTime(t) {
+			return "time(zone)"
+		}
 		if isBinaryCodec(t) {
 			return "binary(" + qual(t) + ")"
 		}
@@ -555,6 +565,9 @@ func (c *durableCodec) helper(n int) {
 		ref := func() *jen.Statement { return jen.Op("&").Add(c.e.varRef(cv.v)) }
 		enc = append(enc, c.e.gq(stacklessPath, "EncodeWith").Call(c.id("enc"), ref(), c.id("x")))
 		dec = append(dec, c.e.gq(stacklessPath, "DecodeWith").Call(c.id("dec"), ref(), c.id("x")))
+	} else if isTime(t) {
+		enc = append(enc, c.id("enc").Dot("Time").Call(c.id("x")))
+		dec = append(dec, c.id("dec").Dot("Time").Call(c.id("x")))
 	} else if isBinaryCodec(t) {
 		enc = append(enc, c.id("enc").Dot("Binary").Call(c.id("x")))
 		dec = append(dec, c.id("dec").Dot("Binary").Call(c.id("x")))

@@ -138,7 +138,7 @@ func (f *WorkflowFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Workflow's frame (stackless.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x4672e1a30a4b8816)
+	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812)
 }
 
 // EncodeState writes the fields of Workflow's frame into a snapshot (stackless.DurableFrame).
@@ -262,13 +262,13 @@ func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
 	})
 }
 func (f *WorkflowFrame) cogenEnc7(enc *stackless.Encoder, x *time.Time) {
-	enc.Binary(x)
+	enc.Time(x)
 }
 func (f *WorkflowFrame) cogenDec7(dec *stackless.Decoder, x *time.Time) {
-	dec.Binary(x)
+	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x4672e1a30a4b8816), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812), func() stackless.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
@@ -333,7 +333,7 @@ func (f *billFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of bill's frame (stackless.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0x2b0d6abd3a29b4bd)
+	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26)
 }
 
 // EncodeState writes the fields of bill's frame into a snapshot (stackless.DurableFrame).
@@ -422,13 +422,13 @@ func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
 	})
 }
 func (f *billFrame) cogenEnc5(enc *stackless.Encoder, x *time.Time) {
-	enc.Binary(x)
+	enc.Time(x)
 }
 func (f *billFrame) cogenDec5(dec *stackless.Decoder, x *time.Time) {
-	dec.Binary(x)
+	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x2b0d6abd3a29b4bd), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26), func() stackless.DurableFrame {
 		return new(billFrame)
 	})
 }

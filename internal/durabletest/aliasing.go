@@ -109,6 +109,8 @@ func SharedRefs(co *stackful.Co) string {
 	self := Tree{}
 	self["self"] = self
 	ptrs := []*int{&arr[0], &arr[4]}
+	one := []int{4} // a slice of one element and a pointer to it: one span
+	po := &one[0]
 	logf("shared start")
 	co.Gosched()
 	n["b"] = 2
@@ -117,12 +119,13 @@ func SharedRefs(co *stackful.Co) string {
 	tail[1] = 50
 	mid = append(mid, 30) // within arr's capacity: arr[3] becomes 30
 	*ptrs[0] = 10
+	*po = 44
 	self["self"]["x"] = Tree{}
 	logf("shared written")
 	co.Gosched()
 	logf("shared m=%v arr=%v mid=%v tail=%v h.S=%v self=%v", sortedMap(m), arr, mid, tail, h.S, slices.Sorted(maps.Keys(self)))
 	co.Gosched()
-	out := fmt.Sprintf("%d %d %d %v %d", len(m), len(h.M), *ptrs[1], arr, len(self["self"]["self"]["self"]))
+	out := fmt.Sprintf("%d %d %d %v %d %v", len(m), len(h.M), *ptrs[1], arr, len(self["self"]["self"]["self"]), one)
 	logf("shared %s", out)
 	return out
 }

@@ -482,6 +482,8 @@ type SharedRefsFrame struct {
 	tail []int
 	self Tree
 	ptrs []*int
+	one  []int
+	po   *int
 }
 
 // NewSharedRefsFrame returns a frame that runs SharedRefs when a task steps it: pass it to stackless.Spawn,
@@ -522,79 +524,85 @@ func (f *SharedRefsFrame) Step(co *stackless.Task) stackless.Status {
 //line aliasing.go:111
 			f.ptrs = []*int{&f.arr[0], &f.arr[4]}
 //line aliasing.go:112
+			f.one = []int{4}
+//line aliasing.go:113
+			f.po = &f.one[0]
+//line aliasing.go:114
 			logf("shared start")
 			f.PC = 1
 			fallthrough
 		case 1:
-//line aliasing.go:113
+//line aliasing.go:115
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line aliasing.go:114
-			f.n1["b"] = 2
-//line aliasing.go:115
-			f.h.M["c"] = 3
 //line aliasing.go:116
-			f.mid[0] = 20
+			f.n1["b"] = 2
 //line aliasing.go:117
-			f.tail[1] = 50
+			f.h.M["c"] = 3
 //line aliasing.go:118
-			f.mid = append(f.mid, 30)
+			f.mid[0] = 20
 //line aliasing.go:119
-			*f.ptrs[0] = 10
+			f.tail[1] = 50
 //line aliasing.go:120
-			f.self["self"]["x"] = Tree{}
+			f.mid = append(f.mid, 30)
 //line aliasing.go:121
+			*f.ptrs[0] = 10
+//line aliasing.go:122
+			*f.po = 44
+//line aliasing.go:123
+			f.self["self"]["x"] = Tree{}
+//line aliasing.go:124
 			logf("shared written")
 			f.PC = 2
 			fallthrough
 		case 2:
-//line aliasing.go:122
+//line aliasing.go:125
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line aliasing.go:123
+//line aliasing.go:126
 			logf("shared m=%v arr=%v mid=%v tail=%v h.S=%v self=%v", sortedMap(f.m), f.arr, f.mid, f.tail, f.h.S, slices.Sorted(maps.Keys(f.self)))
 			f.PC = 3
 			fallthrough
 		case 3:
-//line aliasing.go:124
+//line aliasing.go:127
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line aliasing.go:125
-			out = fmt.Sprintf("%d %d %d %v %d", len(f.m), len(f.h.M), *f.ptrs[1], f.arr, len(f.self["self"]["self"]["self"]))
-//line aliasing.go:126
+//line aliasing.go:128
+			out = fmt.Sprintf("%d %d %d %v %d %v", len(f.m), len(f.h.M), *f.ptrs[1], f.arr, len(f.self["self"]["self"]["self"]), f.one)
+//line aliasing.go:129
 			logf("shared %s", out)
-//line aliasing.go:127
+//line aliasing.go:130
 			f.r = out
 			return stackless.Done
 		default:
 			panic("cogen: SharedRefsFrame: invalid resume point")
 		}
 	}
-//line aliasing_cogen.go:580
+//line aliasing_cogen.go:588
 }
 
 // Where returns the source position of SharedRefs's resume point (stackless.Locator).
 func (f *SharedRefsFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:113"
+		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:115"
 	case 2:
-		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:122"
+		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:125"
 	case 3:
-		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:124"
+		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:127"
 	}
 	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:101"
 }
 
 // Durable returns the registered name and the layout fingerprint of SharedRefs's frame (stackless.DurableFrame).
 func (f *SharedRefsFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.SharedRefs", uint64(0x9838a2d02b3e0712)
+	return "github.com/cogen-go/cogen/internal/durabletest.SharedRefs", uint64(0xd715818c13985c47)
 }
 
 // EncodeState writes the fields of SharedRefs's frame into a snapshot (stackless.DurableFrame).
@@ -608,6 +616,8 @@ func (f *SharedRefsFrame) EncodeState(enc *stackless.Encoder) {
 	f.cogenEnc3(enc, &f.tail)
 	f.cogenEnc4(enc, &f.self)
 	f.cogenEnc5(enc, &f.ptrs)
+	f.cogenEnc3(enc, &f.one)
+	f.cogenEnc6(enc, &f.po)
 }
 
 // DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
@@ -621,6 +631,8 @@ func (f *SharedRefsFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec3(dec1, &f.tail)
 	f.cogenDec4(dec1, &f.self)
 	f.cogenDec5(dec1, &f.ptrs)
+	f.cogenDec3(dec1, &f.one)
+	f.cogenDec6(dec1, &f.po)
 	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeGosched})
 }
 func (f *SharedRefsFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
@@ -637,12 +649,12 @@ func (f *SharedRefsFrame) cogenDec1(dec1 *stackless.Decoder, x1 *map[string]int)
 }
 func (f *SharedRefsFrame) cogenEnc2(enc *stackless.Encoder, x1 **Holder) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Holder) {
-		f.cogenEnc6(enc, p1)
+		f.cogenEnc7(enc, p1)
 	})
 }
 func (f *SharedRefsFrame) cogenDec2(dec1 *stackless.Decoder, x1 **Holder) {
 	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Holder) {
-		f.cogenDec6(dec1, p1)
+		f.cogenDec7(dec1, p1)
 	})
 }
 func (f *SharedRefsFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]int) {
@@ -677,7 +689,7 @@ func (f *SharedRefsFrame) cogenDec4(dec1 *stackless.Decoder, x1 *Tree) {
 func (f *SharedRefsFrame) cogenEnc5(enc *stackless.Encoder, x1 *[]*int) {
 	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []*int) {
 		for i1 := range s1 {
-			f.cogenEnc7(enc, &s1[i1])
+			f.cogenEnc6(enc, &s1[i1])
 		}
 	})
 }
@@ -687,30 +699,30 @@ func (f *SharedRefsFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]*int) {
 			if dec1.Err() != nil {
 				return
 			}
-			f.cogenDec7(dec1, &s1[i1])
+			f.cogenDec6(dec1, &s1[i1])
 		}
 	})
 }
-func (f *SharedRefsFrame) cogenEnc6(enc *stackless.Encoder, x1 *Holder) {
-	f.cogenEnc1(enc, &x1.M)
-	f.cogenEnc3(enc, &x1.S)
-}
-func (f *SharedRefsFrame) cogenDec6(dec1 *stackless.Decoder, x1 *Holder) {
-	f.cogenDec1(dec1, &x1.M)
-	f.cogenDec3(dec1, &x1.S)
-}
-func (f *SharedRefsFrame) cogenEnc7(enc *stackless.Encoder, x1 **int) {
+func (f *SharedRefsFrame) cogenEnc6(enc *stackless.Encoder, x1 **int) {
 	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *int) {
 		enc.Int(int64((*p1)))
 	})
 }
-func (f *SharedRefsFrame) cogenDec7(dec1 *stackless.Decoder, x1 **int) {
+func (f *SharedRefsFrame) cogenDec6(dec1 *stackless.Decoder, x1 **int) {
 	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *int) {
 		(*p1) = int(dec1.IntN(64))
 	})
 }
+func (f *SharedRefsFrame) cogenEnc7(enc *stackless.Encoder, x1 *Holder) {
+	f.cogenEnc1(enc, &x1.M)
+	f.cogenEnc3(enc, &x1.S)
+}
+func (f *SharedRefsFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Holder) {
+	f.cogenDec1(dec1, &x1.M)
+	f.cogenDec3(dec1, &x1.S)
+}
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.SharedRefs", uint64(0x9838a2d02b3e0712), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.SharedRefs", uint64(0xd715818c13985c47), func() stackless.DurableFrame {
 		return new(SharedRefsFrame)
 	})
 }
@@ -751,61 +763,61 @@ func (f *DeepFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line aliasing.go:157
+//line aliasing.go:160
 			for i := range f.n1 {
-//line aliasing.go:158
+//line aliasing.go:161
 				f.head = &Node{V: i, Next: f.head}
 			}
-//line aliasing.go:160
-			f.a = &Ring{Name: "a", Peers: map[string]*Ring{}}
-//line aliasing.go:161
-			f.b = &Ring{Name: "b", Peers: map[string]*Ring{"a": f.a}, Back: []*Ring{f.a}}
-//line aliasing.go:162
-			f.a.Peers["b"] = f.b
 //line aliasing.go:163
-			f.a.Back = append(f.a.Back, f.b, f.a)
+			f.a = &Ring{Name: "a", Peers: map[string]*Ring{}}
 //line aliasing.go:164
+			f.b = &Ring{Name: "b", Peers: map[string]*Ring{"a": f.a}, Back: []*Ring{f.a}}
+//line aliasing.go:165
+			f.a.Peers["b"] = f.b
+//line aliasing.go:166
+			f.a.Back = append(f.a.Back, f.b, f.a)
+//line aliasing.go:167
 			logf("deep built")
 			f.PC = 1
 			fallthrough
 		case 1:
-//line aliasing.go:165
+//line aliasing.go:168
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line aliasing.go:166
-			sum, count = 0, 0
-//line aliasing.go:167
-			for p := f.head; p != nil; p = p.Next {
-//line aliasing.go:168
-				sum += p.V
 //line aliasing.go:169
+			sum, count = 0, 0
+//line aliasing.go:170
+			for p := f.head; p != nil; p = p.Next {
+//line aliasing.go:171
+				sum += p.V
+//line aliasing.go:172
 				count++
 			}
-//line aliasing.go:171
-			f.b.Peers["a"].Name = "A"
-//line aliasing.go:172
-			out = fmt.Sprintf("%d %d %s %s %t", count, sum, f.a.Name, f.a.Back[0].Peers["a"].Back[1].Name, f.a.Back[0] == f.a.Peers["b"])
-//line aliasing.go:173
-			logf("deep %s", out)
 //line aliasing.go:174
+			f.b.Peers["a"].Name = "A"
+//line aliasing.go:175
+			out = fmt.Sprintf("%d %d %s %s %t", count, sum, f.a.Name, f.a.Back[0].Peers["a"].Back[1].Name, f.a.Back[0] == f.a.Peers["b"])
+//line aliasing.go:176
+			logf("deep %s", out)
+//line aliasing.go:177
 			f.r = out
 			return stackless.Done
 		default:
 			panic("cogen: DeepFrame: invalid resume point")
 		}
 	}
-//line aliasing_cogen.go:800
+//line aliasing_cogen.go:812
 }
 
 // Where returns the source position of Deep's resume point (stackless.Locator).
 func (f *DeepFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:165"
+		return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:168"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:155"
+	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:158"
 }
 
 // Durable returns the registered name and the layout fingerprint of Deep's frame (stackless.DurableFrame).

@@ -41,7 +41,7 @@ func TestOutParamEverySuspension(t *testing.T) {
 // Snapshot for the map holding itself).
 func TestSharedRefsEverySuspension(t *testing.T) {
 	want, points, _ := everySuspension(t, func() stackless.Frame { return NewSharedRefsFrame() })
-	if last := want[len(want)-1]; last != "shared 3 3 50 [10 20 3 30 50] 2" {
+	if last := want[len(want)-1]; last != "shared 3 3 50 [10 20 3 30 50] 2 [44]" {
 		t.Fatalf("uninterrupted run: %q", last)
 	}
 	if points != 3 {

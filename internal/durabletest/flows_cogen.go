@@ -141,7 +141,7 @@ func (f *LedgerFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Ledger's frame (stackless.DurableFrame).
 func (f *LedgerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x7378e10c4c7fd083)
+	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486)
 }
 
 // EncodeState writes the fields of Ledger's frame into a snapshot (stackless.DurableFrame).
@@ -302,13 +302,13 @@ func (f *LedgerFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[2]uint16) {
 	}
 }
 func (f *LedgerFrame) cogenEnc10(enc *stackless.Encoder, x1 *time.Time) {
-	enc.Binary(x1)
+	enc.Time(x1)
 }
 func (f *LedgerFrame) cogenDec10(dec1 *stackless.Decoder, x1 *time.Time) {
-	dec1.Binary(x1)
+	dec1.Time(x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x7378e10c4c7fd083), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486), func() stackless.DurableFrame {
 		return new(LedgerFrame)
 	})
 }
@@ -408,7 +408,7 @@ func (f *transferFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of transfer's frame (stackless.DurableFrame).
 func (f *transferFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411)
+	return "github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0xecdd835d7a79b015)
 }
 
 // EncodeState writes the fields of transfer's frame into a snapshot (stackless.DurableFrame).
@@ -503,10 +503,10 @@ func (f *transferFrame) cogenDec5(dec1 *stackless.Decoder, x1 **Person) {
 	})
 }
 func (f *transferFrame) cogenEnc6(enc *stackless.Encoder, x1 *time.Time) {
-	enc.Binary(x1)
+	enc.Time(x1)
 }
 func (f *transferFrame) cogenDec6(dec1 *stackless.Decoder, x1 *time.Time) {
-	dec1.Binary(x1)
+	dec1.Time(x1)
 }
 func (f *transferFrame) cogenEnc7(enc *stackless.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
@@ -519,7 +519,7 @@ func (f *transferFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Person) {
 	f.cogenDec5(dec1, &x1.Next)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0xecdd835d7a79b015), func() stackless.DurableFrame {
 		return new(transferFrame)
 	})
 }

@@ -345,6 +345,9 @@ func arrayPath(path []uint64, t reflect.Type, off, size uintptr, elem reflect.Ty
 		if t.Kind() == reflect.Array && t.Elem() == elem && off%elem.Size() == 0 && off+size <= t.Size() {
 			return path, off / elem.Size(), true
 		}
+		if t == elem && off == 0 && size == elem.Size() { // a slice of one element, a variable's
+			return path, 0, true
+		}
 		switch t.Kind() {
 		case reflect.Struct:
 			i, ok := fieldAt(t, off, size)
@@ -721,6 +724,12 @@ func DecodeSlice[E any](d *Decoder, x *[]E, content func(d *Decoder, s []E)) {
 	d.resolve(r, func(v reflect.Value) {
 		v, ok := d.walk(v, path)
 		if !ok {
+			return
+		}
+		if v.Type() == reflect.TypeFor[E]() && first == 0 && c == 1 {
+			// Safety: v is an addressable E inside a region this
+			// decoder allocated: a slice of one element.
+			*x = unsafe.Slice((*E)(v.Addr().UnsafePointer()), 1)[:n:1]
 			return
 		}
 		if v.Kind() != reflect.Array || v.Type().Elem() != reflect.TypeFor[E]() {
