@@ -67,6 +67,19 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 	if f.lits != nil && len(f.lits.list) > 0 {
 		report(f.lits.list[0].lit.node.Pos(), "a function literal suspends: its frame and captures cannot be carried in a snapshot")
 	}
+	// A wait on a cosync object (a protocol call) cannot be carried, and
+	// the temporaries holding its operands are not the user's to fix:
+	// the call is reported, and they are not.
+	protoWait := false
+	for _, b := range p.blocks {
+		if !b.suspend || len(b.nodes) == 0 {
+			continue
+		}
+		if sn, isSusp := b.nodes[0].(*suspendNode); isSusp && !sn.handle && sn.orig != nil {
+			report(sn.pos, "%s waits on a cosync object (a protocol call), which a snapshot cannot carry: what it waits for lives outside the task's frames (wait with Gosched, Yield or Sleep, or make the function not durable)", shortExpr(sn.orig))
+			protoWait = true
+		}
+	}
 	callPos := map[*variable]token.Pos{}
 	for _, b := range p.blocks {
 		if ct, isCall := b.term.(*callTerm); isCall {
@@ -75,11 +88,23 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 			}
 		}
 	}
+	var fieldTypes []types.Type
+	defer func() {
+		if ok {
+			f.versionKeys = versionKeys(pass, f, fieldTypes)
+		}
+	}()
 	for _, v := range p.fieldVars() {
+		if v.kind != kChild {
+			fieldTypes = append(fieldTypes, v.typ)
+		}
 		if (v.kind == kParam && v.obj == nil) || slices.Contains(p.stops, v) {
 			continue // unnamed; a range-over-func iterator, reported above
 		}
-		what := v.name
+		if protoWait && v.kind == kTemp {
+			continue // an operand of a protocol call, reported above
+		}
+		what := "a value the function holds across a suspension" // a temporary: never its name
 		switch {
 		case v.obj != nil:
 			what = v.obj.Name()
@@ -362,6 +387,9 @@ func (c *durableCodec) fingerprint(step []jen.Code, fields []*variable) uint64 {
 	h := sha256.New()
 	code := lineDirectiveRE.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(step...)), "")
 	fmt.Fprintf(h, "cogen durable 1\n%s\n", code)
+	for _, k := range c.fn.versionKeys {
+		fmt.Fprintf(h, "%s\n", k)
+	}
 	for _, v := range fields {
 		if v.kind == kChild {
 			fmt.Fprintf(h, "%s child %s\n", v.name, v.child.fn.FrameName)

@@ -138,7 +138,7 @@ func (f *WorkflowFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Workflow's frame (stackless.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x8a9983d00913bb2b)
+	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812)
 }
 
 // EncodeState writes the fields of Workflow's frame into a snapshot (stackless.DurableFrame).
@@ -268,7 +268,7 @@ func (f *WorkflowFrame) cogenDec7(dec *stackless.Decoder, x *time.Time) {
 	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x8a9983d00913bb2b), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812), func() stackless.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
@@ -333,7 +333,7 @@ func (f *billFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of bill's frame (stackless.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0x2f5c4e352875272c)
+	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26)
 }
 
 // EncodeState writes the fields of bill's frame into a snapshot (stackless.DurableFrame).
@@ -428,7 +428,7 @@ func (f *billFrame) cogenDec5(dec *stackless.Decoder, x *time.Time) {
 	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x2f5c4e352875272c), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26), func() stackless.DurableFrame {
 		return new(billFrame)
 	})
 }
@@ -555,7 +555,7 @@ func (f *saveAndSleepFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (stackless.DurableFrame).
 func (f *saveAndSleepFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2)
+	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a)
 }
 
 // EncodeState writes the fields of saveAndSleep's frame into a snapshot (stackless.DurableFrame).
@@ -571,7 +571,7 @@ func (f *saveAndSleepFrame) DecodeState(dec *stackless.Decoder) {
 	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeSleep})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a), func() stackless.DurableFrame {
 		return new(saveAndSleepFrame)
 	})
 }

@@ -188,7 +188,7 @@ func (f *BytesFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Bytes's frame (stackless.DurableFrame).
 func (f *BytesFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x849971610a0514c3)
+	return "github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x3a77cb051c596288)
 }
 
 // EncodeState writes the fields of Bytes's frame into a snapshot (stackless.DurableFrame).
@@ -362,7 +362,7 @@ func (f *BytesFrame) cogenDec14(dec1 *stackless.Decoder, x1 *Packet) {
 	f.cogenDec5(dec1, &x1.Trail)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x849971610a0514c3), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x3a77cb051c596288), func() stackless.DurableFrame {
 		return new(BytesFrame)
 	})
 }

@@ -139,7 +139,7 @@ func (f *SearchFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Search's frame (stackless.DurableFrame).
 func (f *SearchFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073)
+	return "github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x96dd6ac7648fcf82)
 }
 
 // EncodeState writes the fields of Search's frame into a snapshot (stackless.DurableFrame).
@@ -275,7 +275,7 @@ func (f *SearchFrame) cogenDec10(dec1 *stackless.Decoder, x1 *regexp.Regexp) {
 	stackless.DecodeWith(dec1, &enc1.Regexp, x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x96dd6ac7648fcf82), func() stackless.DurableFrame {
 		return new(SearchFrame)
 	})
 }

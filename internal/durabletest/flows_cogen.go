@@ -141,7 +141,7 @@ func (f *LedgerFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Ledger's frame (stackless.DurableFrame).
 func (f *LedgerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x189551cbfff97b02)
+	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486)
 }
 
 // EncodeState writes the fields of Ledger's frame into a snapshot (stackless.DurableFrame).
@@ -308,7 +308,7 @@ func (f *LedgerFrame) cogenDec10(dec1 *stackless.Decoder, x1 *time.Time) {
 	dec1.Time(x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x189551cbfff97b02), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486), func() stackless.DurableFrame {
 		return new(LedgerFrame)
 	})
 }

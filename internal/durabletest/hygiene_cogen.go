@@ -118,7 +118,7 @@ func (f *TallyFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Tally's frame (stackless.DurableFrame).
 func (f *TallyFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x137045cdb9282f8f)
+	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xa12ec6d4ae07415c)
 }
 
 // EncodeState writes the fields of Tally's frame into a snapshot (stackless.DurableFrame).
@@ -267,7 +267,7 @@ func (f *TallyFrame) cogenDec9(dec1 *stackless.Decoder, x1 *n) {
 	stackless.DecodeWith(dec1, &dec, x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x137045cdb9282f8f), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xa12ec6d4ae07415c), func() stackless.DurableFrame {
 		return new(TallyFrame)
 	})
 }

@@ -108,7 +108,7 @@ func (f *MeetingFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Meeting's frame (stackless.DurableFrame).
 func (f *MeetingFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Meeting", uint64(0x20468e79a161b35c)
+	return "github.com/cogen-go/cogen/internal/durabletest.Meeting", uint64(0xee365fdeb4b6adfd)
 }
 
 // EncodeState writes the fields of Meeting's frame into a snapshot (stackless.DurableFrame).
@@ -150,7 +150,7 @@ func (f *MeetingFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]time.Ti
 	})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Meeting", uint64(0x20468e79a161b35c), func() stackless.DurableFrame {
+	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Meeting", uint64(0xee365fdeb4b6adfd), func() stackless.DurableFrame {
 		return new(MeetingFrame)
 	})
 }

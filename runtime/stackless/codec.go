@@ -70,7 +70,7 @@ func EncodeWith[T any](e *Encoder, c *Codec[T], x *T) {
 // d it does nothing.
 func DecodeWith[T any](d *Decoder, c *Codec[T], x *T) {
 	b := d.prefixed()
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(len(b)))) {
 		return
 	}
 	if c.Unmarshal == nil {

@@ -96,6 +96,7 @@ var ErrNotCarriable = errors.New("task cannot be snapshotted")
 type durableType struct {
 	fingerprint uint64
 	newFrame    func() DurableFrame
+	size        uint64 // of the frame struct newFrame allocates
 }
 
 var registry struct {
@@ -115,8 +116,20 @@ func RegisterDurable(name string, fingerprint uint64, newFrame func() DurableFra
 	if old, ok := registry.types[name]; ok && old.fingerprint != fingerprint {
 		panic("stackless: RegisterDurable of " + name + " twice with different fingerprints")
 	}
-	registry.types[name] = durableType{fingerprint, newFrame}
+	registry.types[name] = durableType{fingerprint, newFrame, frameSize(newFrame())}
 }
+
+// frameSize is the size of the struct f points to.
+func frameSize(f Frame) uint64 {
+	if t := reflect.TypeOf(f); t.Kind() == reflect.Pointer {
+		return uint64(t.Elem().Size())
+	}
+	return uint64(reflect.TypeOf(f).Size())
+}
+
+// frameCost is the charge of restoring a frame of the given size: its
+// struct, its entries in Restore's two frame slices, its region.
+func frameCost(size uint64) uint64 { return cost(size) + 32 + regionCost }
 
 func lookupDurable(name string) (durableType, bool) {
 	registry.RLock()
@@ -173,6 +186,7 @@ func Snapshot(t *Task) ([]byte, error) {
 		e.Int(sleepDeadline(t).UnixNano())
 	}
 	e.Len(len(frames), false)
+	e.charge(mulCap(uint64(len(frames)), 32))
 	dfs := make([]DurableFrame, len(frames))
 	for i, f := range frames {
 		df, ok := f.(DurableFrame)
@@ -184,12 +198,13 @@ func Snapshot(t *Task) ([]byte, error) {
 			return nil, fmt.Errorf("stackless: Snapshot: %w: frame %T%s is not durable (mark its function //co:stackless durable)", ErrNotCarriable, f, where)
 		}
 		dfs[i] = df
+		e.charge(frameCost(frameSize(df)))
 		name, fp := df.Durable()
 		e.String(name)
 		e.buf = binary.LittleEndian.AppendUint64(e.buf, fp)
 	}
 	e.beginFrames(dfs)
-	mark := len(e.buf)
+	mark, spent := len(e.buf), e.spent
 	if err := e.states(dfs); err != nil {
 		return nil, err
 	}
@@ -199,10 +214,14 @@ func Snapshot(t *Task) ([]byte, error) {
 		}
 		e.buf = e.buf[:mark]
 		e.ptrs = nil
+		e.spent = spent
 		e.resetIDs()
 		if err := e.states(dfs); err != nil {
 			return nil, err
 		}
+	}
+	if err := e.pad(); err != nil {
+		return nil, err
 	}
 	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
 }
@@ -307,7 +326,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, 0, deadline, errors.New("corrupt snapshot (checksum mismatch)")
 	}
-	d := &Decoder{buf: body[len(snapshotMagic):]}
+	d := &Decoder{buf: body[len(snapshotMagic):], budget: budgetFor(len(data))}
 	if v := d.Uint(); d.err == nil && v != snapshotVersion {
 		return nil, 0, deadline, fmt.Errorf("snapshot version %d, this program reads %d", v, snapshotVersion)
 	}
@@ -333,6 +352,12 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	if d.err != nil {
 		return nil, 0, deadline, d.err
 	}
+	if n > len(d.buf)/9 { // a name's length and a fingerprint at least
+		return nil, 0, deadline, fmt.Errorf("%d frames in %d bytes", n, len(d.buf))
+	}
+	if !d.charge(mulCap(uint64(n), 32)) {
+		return nil, 0, deadline, d.err
+	}
 	frames := make([]Frame, n)
 	dfs := make([]DurableFrame, n)
 	for i := range dfs {
@@ -351,6 +376,9 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		}
 		if dt.fingerprint != fp {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, dt.fingerprint)
+		}
+		if !d.charge(frameCost(dt.size)) {
+			return nil, 0, deadline, d.err
 		}
 		dfs[i] = dt.newFrame()
 		frames[i] = dfs[i]
@@ -384,8 +412,14 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		name, _ := dfs[d.frame].Durable()
 		return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
 	}
-	if len(d.buf) != 0 {
-		return nil, 0, deadline, fmt.Errorf("%d bytes after the last value", len(d.buf))
+	// The padding (durablealloc.go): its length, then that many zeros.
+	if pad := d.Uint(); d.err != nil || pad != uint64(len(d.buf)) {
+		return nil, 0, deadline, fmt.Errorf("%d bytes after the last value, not the padding", len(d.buf))
+	}
+	for _, b := range d.buf {
+		if b != 0 {
+			return nil, 0, deadline, errors.New("a padding byte is not zero")
+		}
 	}
 	return frames, carry, deadline, nil
 }

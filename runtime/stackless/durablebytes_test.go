@@ -97,9 +97,10 @@ func TestDurableBytes(t *testing.T) {
 			t.Fatal("no snapshot")
 		}
 		// magic, version, wait, frame count, name and fingerprint, PC,
-		// then the fields and the checksum.
+		// then the fields, the padding (none: its length 0) and the
+		// checksum.
 		head := len("CGDS") + 3 + 1 + len("stackless_test.blob") + 8 + 1
-		fields := []byte{0, 0x00, 0x7f, 0x80, 0xff, 5, 0x80, 0xff, 0x00, 0x7f, 4, 1, 0, 1}
+		fields := []byte{0, 0x00, 0x7f, 0x80, 0xff, 5, 0x80, 0xff, 0x00, 0x7f, 4, 1, 0, 1, 0}
 		if b != nil {
 			fields = append(append(appendLen(nil, len(b)), b...), fields...)
 		} else {
@@ -136,7 +137,7 @@ func TestDecodeBytes(t *testing.T) {
 	if want := []byte{0, 1, 4, 0, 0x80, 0xff}; !bytes.Equal(e.buf, want) {
 		t.Fatalf("wrote %x, want %x", e.buf, want)
 	}
-	d := &Decoder{buf: e.buf}
+	d := testDecoder(e.buf)
 	none, empty, full := d.Bytes(), d.Bytes(), d.Bytes()
 	if d.Err() != nil || len(d.buf) != 0 {
 		t.Fatalf("err %v, %d bytes left", d.Err(), len(d.buf))
@@ -163,7 +164,7 @@ func TestByteElems(t *testing.T) {
 	if want := []byte{0x80, 0xff, 0, 0x7f, 1, 0xfe, 1, 0}; !bytes.Equal(e.buf, want) {
 		t.Fatalf("wrote %x, want %x", e.buf, want)
 	}
-	d := &Decoder{buf: e.buf}
+	d := testDecoder(e.buf)
 	var s [4]signedByte
 	var u [2]uint8
 	var ok [2]bool
@@ -185,7 +186,7 @@ func TestByteElems(t *testing.T) {
 			EncodeByteElems(e, a[:])
 			EncodeByteElems(e, s8)
 			EncodeBoolElems(e, ok[:])
-			d := Decoder{buf: in}
+			d := *testDecoder(in)
 			DecodeByteElems(&d, a[:])
 			DecodeByteElems(&d, s8)
 			DecodeBoolElems(&d, ok[:])
@@ -194,7 +195,7 @@ func TestByteElems(t *testing.T) {
 		}
 	}
 
-	d = &Decoder{buf: []byte{1, 2, 0}}
+	d = testDecoder([]byte{1, 2, 0})
 	bs := []bool{false, false, true}
 	DecodeBoolElems(d, bs)
 	if d.Err() == nil || d.Err().Error() != "bad bool byte 2" || !slices.Equal(bs, []bool{false, false, true}) {
@@ -209,7 +210,7 @@ func TestDecodeBytesTruncated(t *testing.T) {
 	e := &Encoder{}
 	e.Bytes([]byte("payload"))
 	for i := range len(e.buf) {
-		d := &Decoder{buf: e.buf[:i]}
+		d := testDecoder(e.buf[:i])
 		if b := d.Bytes(); b != nil || d.Err() == nil {
 			t.Errorf("%d of %d bytes: read %q, err %v", i, len(e.buf), b, d.Err())
 		}
@@ -223,7 +224,7 @@ func TestDecodeBytesTruncated(t *testing.T) {
 		{"[4]bool", func(d *Decoder) { var a [4]bool; DecodeBoolElems(d, a[:]) }},
 	} {
 		for i := range 4 {
-			d := &Decoder{buf: make([]byte, i)}
+			d := testDecoder(make([]byte, i))
 			if tc.read(d); !errors.Is(d.Err(), errTruncated) || len(d.buf) != i {
 				t.Errorf("%s from %d bytes: err %v, %d bytes left", tc.name, i, d.Err(), len(d.buf))
 			}
@@ -238,7 +239,7 @@ func TestDecodeBytesTruncated(t *testing.T) {
 		in := append(e.buf, 1, 2, 3)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		d := &Decoder{buf: in}
+		d := testDecoder(in)
 		b := d.Bytes()
 		runtime.ReadMemStats(&after)
 		if b != nil || d.Err() == nil || !strings.Contains(d.Err().Error(), "exceeds the 3 bytes left") {
@@ -272,3 +273,7 @@ func TestDurableVersion1(t *testing.T) {
 		t.Fatalf("Restore of the version 1 snapshot marked version 3 succeeded")
 	}
 }
+
+// testDecoder reads buf with the memory budget Restore gives a snapshot
+// of its length.
+func testDecoder(buf []byte) *Decoder { return &Decoder{buf: buf, budget: budgetFor(len(buf))} }

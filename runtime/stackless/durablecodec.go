@@ -24,7 +24,10 @@ type Encoder struct {
 	// callee is the frame the current frame's child field may point to:
 	// the next frame inward on the task's chain.
 	callee Frame
-	err    error
+	// spent is what Restore will allocate for what was written so far
+	// (durablealloc.go).
+	spent uint64
+	err   error
 }
 
 // Uint writes v as an unsigned varint.
@@ -49,6 +52,7 @@ func (e *Encoder) Float(v float64) {
 
 // String writes len(s) as a varint, then the bytes of s.
 func (e *Encoder) String(s string) {
+	e.charge(cost(uint64(len(s))))
 	e.Uint(uint64(len(s)))
 	e.buf = append(e.buf, s...)
 }
@@ -56,6 +60,7 @@ func (e *Encoder) String(s string) {
 // prefixed writes b as String writes a string: length first, no
 // nil-ness.
 func (e *Encoder) prefixed(b []byte) {
+	e.charge(cost(uint64(len(b))))
 	e.Uint(uint64(len(b)))
 	e.buf = append(e.buf, b...)
 }
@@ -66,6 +71,7 @@ func (e *Encoder) prefixed(b []byte) {
 // byte (uint8): []byte and named types such as a type Payload []byte.
 func (e *Encoder) Bytes(b []byte) {
 	e.Len(len(b), b == nil)
+	e.charge(cost(uint64(len(b))))
 	e.buf = append(e.buf, b...)
 }
 
@@ -164,7 +170,10 @@ type Decoder struct {
 	// snapshot's wait kind ([Decoder.CheckResume]).
 	inner bool
 	carry uint8
-	err   error
+	// spent is what Restore has allocated or is about to, charged against
+	// budget (durablealloc.go).
+	spent, budget uint64
+	err           error
 }
 
 // Err returns the first error the decoder met.
@@ -259,7 +268,13 @@ func (d *Decoder) Float() float64 {
 }
 
 // String reads a length and that many bytes.
-func (d *Decoder) String() string { return string(d.prefixed()) }
+func (d *Decoder) String() string {
+	b := d.prefixed()
+	if !d.charge(cost(uint64(len(b)))) {
+		return ""
+	}
+	return string(b)
+}
 
 // prefixed reads a length and returns that many bytes of the input, not
 // copied.
@@ -301,7 +316,7 @@ func (d *Decoder) Bytes() []byte {
 		return nil
 	}
 	src := d.take(n)
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(n))) {
 		return nil
 	}
 	b := make([]byte, n)
@@ -428,7 +443,7 @@ func (d *Decoder) Define(p any) {
 // snapshot's. An error or a panic of UnmarshalBinary is recorded in d.
 func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
 	b := d.prefixed()
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(len(b)))) {
 		return
 	}
 	if err := recovering(func() error { return u.UnmarshalBinary(b) }); err != nil {

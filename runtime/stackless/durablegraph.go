@@ -244,6 +244,7 @@ func (e *Encoder) mention(s *span) {
 	if r.id == 0 {
 		e.g.nextID++
 		r.id = e.g.nextID
+		e.charge(regionCost)
 	}
 	e.Uint(r.id)
 	if r.rooted {
@@ -252,9 +253,11 @@ func (e *Encoder) mention(s *span) {
 	root := r.root
 	switch {
 	case root == s && s.kind == spanObj:
+		e.charge(cost(uint64(s.typ.Size())) + queueCost)
 		e.buf = append(e.buf, 1)
 		e.g.queue = append(e.g.queue, queued{enc: root.content, frame: e.frame})
 	case root.kind == spanArr && s.kind == spanArr && s.typ == root.typ:
+		e.charge(sliceCost(root.n, uint64(root.typ.Size())) + queueCost)
 		e.buf = append(e.buf, 1)
 		e.Uint(uint64(root.n))
 		content := s.arrContent
@@ -302,6 +305,7 @@ func (e *Encoder) path(s *span) (start uintptr) {
 		return 0
 	}
 	e.Uint(uint64(len(path)))
+	e.charge(cost(8 * uint64(len(path))))
 	for _, i := range path {
 		e.Uint(i)
 	}
@@ -414,6 +418,7 @@ func EncodePtr[E any](e *Encoder, p *E, content func(e *Encoder, p *E)) {
 	}
 	e.mention(s)
 	e.path(s)
+	e.charge(fixCost)
 }
 
 // EncodeSlice writes the slice s: its tag, then (unless it is nil or has
@@ -455,6 +460,7 @@ func EncodeSlice[E any](e *Encoder, s []E, content func(e *Encoder, s []E)) {
 	}
 	e.mention(sp)
 	first := e.path(sp)
+	e.charge(fixCost)
 	e.Uint(uint64(first))
 	e.Uint(uint64(len(s)))
 	e.Uint(uint64(cap(s)))
@@ -471,6 +477,7 @@ func EncodeMap[M ~map[K]V, K comparable, V any](e *Encoder, m M, entry func(e *E
 		e.Uint(0)
 		return
 	}
+	e.charge(fixCost)
 	key := mapKey{reflect.ValueOf(m).UnsafePointer()}
 	if r := e.g.maps[key]; r != nil {
 		e.Uint(r.id)
@@ -482,9 +489,11 @@ func EncodeMap[M ~map[K]V, K comparable, V any](e *Encoder, m M, entry func(e *E
 	e.g.nextID++
 	e.g.maps[key] = &region{id: e.g.nextID, rooted: true}
 	e.Uint(e.g.nextID)
+	e.charge(regionCost + queueCost + mapCost(0, 0, 0))
 	e.buf = append(e.buf, 1)
 	e.g.queue = append(e.g.queue, queued{enc: func(e *Encoder) {
 		e.Uint(uint64(len(m)))
+		e.charge(mapEntriesCost[K, V](uint64(len(m))))
 		var kk K
 		var vv V
 		for k, v := range m {
@@ -510,6 +519,9 @@ func (d *Decoder) mention() (r *dregion, root bool) {
 	}
 	switch {
 	case id == uint64(len(d.regions))+1:
+		if !d.charge(regionCost) {
+			return nil, false
+		}
 		d.regions = append(d.regions, &dregion{})
 	case id > uint64(len(d.regions)):
 		d.Fail(fmt.Errorf("region id %d out of order", id))
@@ -567,6 +579,9 @@ func (d *Decoder) readPath() []uint64 {
 		d.Fail(errTruncated)
 		return nil
 	}
+	if !d.charge(cost(8 * n)) {
+		return nil
+	}
 	path := make([]uint64, n)
 	for i := range path {
 		path[i] = d.Uint()
@@ -611,12 +626,15 @@ func DecodePtr[E any](d *Decoder, x **E, content func(d *Decoder, p *E)) {
 		return
 	}
 	if root {
+		if !d.charge(cost(sizeOf[E]()) + queueCost) {
+			return
+		}
 		p := new(E)
 		d.allocate(r, reflect.ValueOf(p).Elem(), p)
 		d.queue = append(d.queue, queued{dec: func() { content(d, p) }, frame: d.frame})
 	}
 	path := d.readPath()
-	if d.err != nil {
+	if d.err != nil || !d.charge(fixCost) {
 		return
 	}
 	if len(path) == 0 {
@@ -679,7 +697,7 @@ func DecodeSlice[E any](d *Decoder, x *[]E, content func(d *Decoder, s []E)) {
 		if d.err == nil && (n == 0 || n > uint64(len(d.buf))) {
 			d.Fail(fmt.Errorf("array of %d elements with %d bytes left", n, len(d.buf)))
 		}
-		if d.err != nil {
+		if d.err != nil || !d.charge(sliceCost(int(n), sizeOf[E]())+queueCost) {
 			return
 		}
 		a := make([]E, n)
@@ -688,7 +706,7 @@ func DecodeSlice[E any](d *Decoder, x *[]E, content func(d *Decoder, s []E)) {
 	}
 	path := d.readPath()
 	first, n, c := d.Uint(), d.Uint(), d.Uint()
-	if d.err != nil {
+	if d.err != nil || !d.charge(fixCost) {
 		return
 	}
 	if n > c || c == 0 {
@@ -736,7 +754,7 @@ func DecodeSlice[E any](d *Decoder, x *[]E, content func(d *Decoder, s []E)) {
 func DecodeMap[M ~map[K]V, K comparable, V any](d *Decoder, x *M, entry func(d *Decoder, k *K, v *V)) {
 	*x = nil
 	r, root := d.mention()
-	if d.err != nil || r == nil {
+	if d.err != nil || r == nil || !d.charge(fixCost) {
 		return
 	}
 	if !root {
@@ -751,6 +769,9 @@ func DecodeMap[M ~map[K]V, K comparable, V any](d *Decoder, x *M, entry func(d *
 		d.WrongType(reflect.TypeFor[M]().String(), r.ptr)
 		return
 	}
+	if !d.charge(queueCost + mapCost(0, 0, 0)) {
+		return
+	}
 	m := make(M)
 	d.allocate(r, reflect.ValueOf(m), m)
 	*x = m
@@ -758,6 +779,9 @@ func DecodeMap[M ~map[K]V, K comparable, V any](d *Decoder, x *M, entry func(d *
 		n := d.Uint()
 		if d.err == nil && n > uint64(len(d.buf)) {
 			d.Fail(fmt.Errorf("%d entries with %d bytes left", n, len(d.buf)))
+		}
+		if !d.charge(mapEntriesCost[K, V](n)) {
+			return
 		}
 		k, v := new(K), new(V)
 		for range n {
@@ -798,4 +822,13 @@ func (d *Decoder) finish() {
 	for _, f := range d.later {
 		f()
 	}
+}
+
+// mapEntriesCost is the charge of n entries of a map[K]V decoded into a
+// map made without a size hint: its groups as it grows (twice those of
+// its final size), and each entry's key, value and insertion closure
+// when they wait for a pointer.
+func mapEntriesCost[K comparable, V any](n uint64) uint64 {
+	k, v := sizeOf[K](), sizeOf[V]()
+	return 2*mapCost(n, k, v) + mulCap(n, cost(k)+cost(v)+entryCost)
 }
