@@ -451,7 +451,8 @@ func durRandPackage(seeds []int64) string {
 // fresh process, which must finish with the uninterrupted run's trace.
 // CI runs 300 from a seed that moves with the commit (.ci/run); a long
 // run thousands (COGEN_DURABLE_RANDOM=5000, in batches of
-// COGEN_DURABLE_BATCH, default 500). A failing workflow is reproduced
+// COGEN_DURABLE_BATCH, default 150: the compiler needs about 1.6 GB for 300
+// in one package). A failing workflow is reproduced
 // alone with COGEN_DURABLE_RANDOM=1 COGEN_DURABLE_FIRST=<seed>;
 // COGEN_DURABLE_KEEP=1 keeps the module and prints its directory.
 func TestDurableRandom(t *testing.T) {
@@ -459,7 +460,7 @@ func TestDurableRandom(t *testing.T) {
 	if n == 0 {
 		t.Skip("COGEN_DURABLE_RANDOM=n runs n random durable workflows (CI: 300)")
 	}
-	first, batch := envInt("COGEN_DURABLE_FIRST", 1), max(1, envInt("COGEN_DURABLE_BATCH", 500))
+	first, batch := envInt("COGEN_DURABLE_FIRST", 1), max(1, envInt("COGEN_DURABLE_BATCH", 150))
 	for start := first; start < first+n; start += batch {
 		end := min(start+batch, first+n)
 		t.Run(fmt.Sprintf("seeds%d-%d", start, end-1), func(t *testing.T) { durRandBatch(t, start, end) })

@@ -1,9 +1,14 @@
 package durabletest
 
 import (
+	"fmt"
+	"os"
+	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cogen-go/cogen/runtime/stackless"
 )
@@ -64,4 +69,41 @@ func TestDeepEverySuspension(t *testing.T) {
 		t.Fatalf("%d snapshots", points)
 	}
 	t.Logf("snapshot of 200,000 nodes: %d bytes", sizes[len(sizes)-1])
+}
+
+// TestDeepMillions snapshots and restores Deep with COGEN_DURABLE_NODES
+// nodes (skipped without it; issue 35's list had 6,000,000), at the
+// default stack limit, and logs the snapshot's size, the times and the
+// memory allocated.
+func TestDeepMillions(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("COGEN_DURABLE_NODES"))
+	if n == 0 {
+		t.Skip("COGEN_DURABLE_NODES=6000000 snapshots a list of that many nodes")
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	alloc0 := ms.TotalAlloc
+	start := time.Now()
+	data, _, ok := snapshotAt(t, 1, NewDeepFrame(n))
+	if !ok {
+		t.Fatal("no snapshot")
+	}
+	snap := time.Since(start)
+	runtime.ReadMemStats(&ms)
+	alloc1 := ms.TotalAlloc
+	l := newLoop(t)
+	rest := record(t, func(int) {})
+	start = time.Now()
+	task, err := stackless.Restore(l, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restore := time.Since(start)
+	runtime.ReadMemStats(&ms)
+	run(t, l, task)
+	if len(*rest) != 1 || !strings.HasPrefix((*rest)[0], fmt.Sprintf("deep %d ", n)) {
+		t.Fatalf("restored run: %q", *rest)
+	}
+	t.Logf("%d nodes: %d bytes; building and Snapshot %v (%d MB allocated), Restore %v (%d MB allocated); peak heap %d MB",
+		n, len(data), snap, (alloc1-alloc0)>>20, restore, (ms.TotalAlloc-alloc1)>>20, ms.HeapSys>>20)
 }

@@ -18,15 +18,22 @@ import (
 // so that they reach the frames): Restore returns an error or a task,
 // never panics. The seeds are snapshots of Search (codecs: big.Int,
 // regexp.Regexp, error), Ledger, Tally and Bytes (byte-sized slices and
-// arrays), and a version 1 snapshot of Bytes.
+// arrays), the aliasing shapes (PtrLocal, OutParam, SharedRefs, Deep:
+// paths into frames, forward references, shared arrays and maps, cycles),
+// Meeting (zones), and a version 1 snapshot of Bytes.
 func FuzzRestoreGenerated(f *testing.F) {
 	for _, seed := range []func() stackless.Frame{
 		func() stackless.Frame { return NewSearchFrame(searchWords) },
 		func() stackless.Frame { return NewLedgerFrame(3) },
 		func() stackless.Frame { return NewTallyFrame([]string{"a", "b", "a"}) },
 		func() stackless.Frame { return NewBytesFrame(3) },
+		func() stackless.Frame { return NewPtrLocalFrame() },
+		func() stackless.Frame { return NewOutParamFrame() },
+		func() stackless.Frame { return NewSharedRefsFrame() },
+		func() stackless.Frame { return NewDeepFrame(3) },
+		func() stackless.Frame { return NewMeetingFrame("America/New_York") },
 	} {
-		for _, k := range []int{2, 4} {
+		for _, k := range []int{1, 2, 4} {
 			if data, _, ok := snapshotAt(f, k, seed()); ok {
 				f.Add(data)
 			}

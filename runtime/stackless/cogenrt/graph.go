@@ -70,6 +70,7 @@ type span struct {
 	content    func(e *Encoder)
 	arrContent func(e *Encoder, base unsafe.Pointer, n int)
 	reg        *region
+	own        region // reg until merge gives it another
 }
 
 type region struct {
@@ -391,7 +392,8 @@ func (e *Encoder) findSpan(key spanKey, make func() *span) *span {
 	}
 	s := make()
 	s.spanKey = key
-	s.reg = &region{root: s}
+	s.own.root = s
+	s.reg = &s.own
 	e.addSpan(s)
 	return s
 }
