@@ -55,7 +55,7 @@ func runDB(s settings, p *progress) ([]Row, error) {
 		bin, _ = exec.LookPath("redis-server")
 	}
 	if bin == "" {
-		p.note("db: skipped: no redis-server installed (apt-get install redis-server, or set COGEN_REDIS_SERVER)")
+		p.skip("db", "no redis-server installed (apt-get install redis-server, or set COGEN_REDIS_SERVER)")
 		return nil, nil
 	}
 	srv, err := startRedisServer(bin)
@@ -76,7 +76,7 @@ func runDB(s settings, p *progress) ([]Row, error) {
 		}
 	}
 	if buildErr != nil {
-		p.note("db: go-redis rows skipped: %v", buildErr)
+		p.skip("db", fmt.Sprintf("go-redis rows: %v", buildErr))
 	}
 	res := make([]dbResult, len(dbModels))
 	for round := range s.loads {

@@ -39,6 +39,15 @@ func TestDB(t *testing.T) {
 		if len(rep.Rows) != 0 || !strings.Contains(stderr.String(), "db: skipped: no redis-server installed") {
 			t.Errorf("without redis-server: %d rows, stderr:\n%s", len(rep.Rows), stderr.String())
 		}
+		// The table shows the skipped group as a row with its reason.
+		if len(rep.Skipped) != 1 || rep.Skipped[0].Group != "db" || !strings.Contains(rep.Skipped[0].Reason, "no redis-server installed") {
+			t.Errorf("without redis-server: skipped %+v, want the db group with its reason", rep.Skipped)
+		}
+		var md bytes.Buffer
+		writeMarkdown(&md, &rep)
+		if !strings.Contains(md.String(), "| db | skipped | — | — | | | | no redis-server installed") {
+			t.Errorf("markdown has no skipped row for db:\n%s", md.String())
+		}
 		t.Skip("no redis-server installed")
 	}
 	for _, model := range []string{"resp stackful", "resp stackless (generated)"} {
@@ -61,7 +70,7 @@ func TestDB(t *testing.T) {
 		}
 	}
 	if slices.ContainsFunc(rep.Rows, func(r Row) bool { return strings.HasPrefix(r.Model, "go-redis") }) ||
-		!strings.Contains(stderr.String(), "go-redis rows skipped") {
+		!strings.Contains(stderr.String(), "db: skipped: go-redis rows") {
 		t.Errorf("-quick ran the go-redis rows; stderr:\n%s", stderr.String())
 	}
 }

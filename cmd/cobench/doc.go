@@ -102,7 +102,12 @@
 // 25 % when the machine was overloaded. Above the table, loud warnings say
 // what makes the run's figures suspect: a load average above the cores at
 // the start, a plain function call (the floor) slower than 3 ns, rows with
-// a window that had to be retried. The chart (-svg) colours bars by model
+// a window that had to be retried. The table ends with one line, the
+// answer: which model family wins which groups, by how much over the next
+// family (beyond noise), which groups are ties within noise, and which
+// only one family can do. A group the run cannot measure (db without
+// redis-server, tfb without PostgreSQL) is a row "skipped" with its
+// reason. The chart (-svg) colours bars by model
 // family with a legend, outlines each measure's base, says for each measure
 // whether lower or higher is better, and carries the load, the warnings and
 // the verdict.
@@ -128,7 +133,8 @@
 //	-only     a comma-separated list of groups to run
 //	-format   markdown (default), json or csv
 //	-o        write the table to a file instead of standard output
-//	-svg      also write a bar chart of every measure as SVG
+//	-svg      where to write the bar chart of every measure (default
+//	          $TMPDIR/cobench.svg; "" for none); the path is printed
 //	-memn     the number of suspended coroutines per memory row
 //
 // Progress goes to standard error.

@@ -97,6 +97,9 @@ func writeMarkdown(w io.Writer, rep *report) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			g, cell(m), cell(r.Model), formatValue(r.Value), r.Unit, formatRatio(r), cell(r.Reference), cell(r.Note))
 	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(w, "| %s | skipped | — | — | | | | %s |\n", s.Group, cell(s.Reason))
+	}
 	writeVerdicts(w, rep.Verdict)
 }
 
@@ -111,6 +114,9 @@ func writeCSV(w io.Writer, rep *report) {
 	for _, r := range rep.Rows {
 		cw.Write([]string{r.Group, r.Measure, r.Model, strconv.FormatFloat(r.Value, 'g', 6, 64), r.Unit,
 			strconv.FormatFloat(r.Ratio, 'g', 4, 64), strconv.FormatBool(r.Base), r.Reference, r.Note})
+	}
+	for _, s := range rep.Skipped {
+		cw.Write([]string{s.Group, "skipped", "", "", "", "", "", "", s.Reason})
 	}
 	cw.Flush()
 }

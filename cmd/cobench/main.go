@@ -9,6 +9,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -52,7 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.coroswitch, "coroswitch", false, "also measure the stackful switch and create rows in a build with the cogen_coroswitch tag (built from the source tree)")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown, json or csv")
 	fs.StringVar(&o.out, "o", "", "write the table to this file instead of standard output")
-	fs.StringVar(&o.svg, "svg", "", "also write a bar chart of every measure to this SVG file")
+	fs.StringVar(&o.svg, "svg", filepath.Join(os.TempDir(), "cobench.svg"), "write a bar chart of every measure to this SVG file (\"\" for none); its path is printed")
 	fs.IntVar(&o.memN, "memn", 0, "suspended coroutines per memory row (default 100,000; 10,000 with -quick; 1,000,000 with -long)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: cobench [flags]\n\nMeasures the coroutine models side by side and prints a table.\n\n")
@@ -121,6 +122,17 @@ type report struct {
 	// slow floor, retried windows); Verdict is the closing summary.
 	Warnings []string  `json:"warnings,omitempty"`
 	Verdict  []Verdict `json:"verdict"`
+	// Answer is the one line that sums the verdicts up (see answer).
+	Answer string `json:"answer,omitempty"`
+	// Skipped are the groups, or parts of groups, the run could not
+	// measure, with the reason: the table shows each as a row.
+	Skipped []Skip `json:"skipped,omitempty"`
+}
+
+// A Skip is a group (or part of one) a run could not measure, and why.
+type Skip struct {
+	Group  string `json:"group"`
+	Reason string `json:"reason"`
 }
 
 // machine describes where a run was measured.
@@ -147,7 +159,12 @@ func measure(o *options) (*report, error) {
 	rep.Seconds = time.Since(t0).Seconds()
 	rep.Warnings = warnings(rep)
 	rep.Verdict = verdicts(rep)
+	rep.Skipped = o.progress.skips()
+	rep.Answer = answer(rep.Verdict)
 	o.progress.done(rep.Seconds)
+	if a := answer(rep.Verdict); a != "" {
+		o.progress.info("%s", a)
+	}
 	for _, w := range rep.Warnings {
 		o.progress.note("%s", w)
 	}
@@ -198,7 +215,10 @@ func writeOutputs(o *options, rep *report, stdout io.Writer) error {
 		return err
 	}
 	if o.svg != "" {
-		return os.WriteFile(o.svg, []byte(chartSVG(rep)), 0o644)
+		if err := os.WriteFile(o.svg, []byte(chartSVG(rep)), 0o644); err != nil {
+			return err
+		}
+		o.progress.info("chart written to %s", o.svg)
 	}
 	return nil
 }
@@ -227,6 +247,8 @@ type progress struct {
 	tty   bool
 	start time.Time
 	last  string
+	// skipped are the groups not measured (see skip).
+	skipped []Skip
 }
 
 func newProgress(w io.Writer) *progress {
@@ -302,6 +324,39 @@ func (p *progress) during(fn func() error) error {
 }
 
 // done reports the end of the run.
+// skip records that group (or part of it) was not measured, and why, for
+// the table, and warns on the progress stream.
+func (p *progress) skip(group, reason string) {
+	if p == nil {
+		return
+	}
+	p.note("%s: skipped: %s", group, reason)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.skipped = append(p.skipped, Skip{group, reason})
+}
+
+// skips returns what skip recorded.
+func (p *progress) skips() []Skip {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.skipped
+}
+
+// info prints a line of the run's outcome (the answer, where the chart
+// is) on the progress stream.
+func (p *progress) info(format string, args ...any) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "cobench: %s\n", fmt.Sprintf(format, args...))
+}
+
 func (p *progress) done(seconds float64) {
 	if p == nil {
 		return

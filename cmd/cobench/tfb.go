@@ -49,7 +49,7 @@ func runTFB(s settings, p *progress) ([]Row, error) {
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 3 {
-		p.note("tfb: skipped: %s", strings.TrimSpace(stderr.String()))
+		p.skip("tfb", strings.TrimSpace(stderr.String()))
 		return nil, nil
 	}
 	if err != nil {

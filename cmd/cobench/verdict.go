@@ -5,6 +5,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -280,6 +282,10 @@ func writeVerdicts(w io.Writer, vs []Verdict) {
 		}
 		fmt.Fprintf(w, "- **%s** (%s; %s): **%s**, %s %s; %s\n", v.Group, v.Measure, dir, v.Winner, formatValue(v.Value), v.Unit, others)
 	}
+	if a := answer(vs); a != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, a)
+	}
 }
 
 // floorLimit is the plain call's time beyond which a run's absolute
@@ -322,4 +328,64 @@ func warnings(rep *report) []string {
 		ws = append(ws, fmt.Sprintf("%d rows include a window that failed once and ran again (their note says RETRIED)", retried))
 	}
 	return ws
+}
+
+// answer is the run's one-line answer to "which model, by how much, for
+// what": for each model family that wins a group beyond noise, the groups
+// it wins and its range of leads over the runner-up family, best family
+// first (the one winning most groups). Groups won within noise are counted
+// as ties. It is "" when no group was judged.
+func answer(vs []Verdict) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	type win struct {
+		groups   []string
+		min, max float64
+	}
+	wins := map[string]*win{}
+	var order []string
+	var ties, alone []string
+	for _, v := range vs {
+		if len(v.Margins) == 0 {
+			alone = append(alone, fmt.Sprintf("%s (%s)", v.Group, family(v.Winner)))
+			continue
+		}
+		lead := 0.0
+		for _, m := range v.Margins {
+			if m.Beyond && (lead == 0 || m.Factor < lead) {
+				lead = m.Factor // the lead over the runner-up family
+			}
+		}
+		if lead == 0 {
+			ties = append(ties, v.Group)
+			continue
+		}
+		f := family(v.Winner)
+		w := wins[f]
+		if w == nil {
+			w = &win{min: lead, max: lead}
+			wins[f] = w
+			order = append(order, f)
+		}
+		w.groups = append(w.groups, v.Group)
+		w.min, w.max = math.Min(w.min, lead), math.Max(w.max, lead)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(wins[order[i]].groups) > len(wins[order[j]].groups) })
+	var parts []string
+	for _, f := range order {
+		w := wins[f]
+		by := strconv.FormatFloat(w.min, 'f', 2, 64) + "×"
+		if w.max > w.min {
+			by += "–" + strconv.FormatFloat(w.max, 'f', 2, 64) + "×"
+		}
+		parts = append(parts, fmt.Sprintf("%s wins %d of %d groups (%s), by %s over the next family", f, len(w.groups), len(vs), strings.Join(w.groups, ", "), by))
+	}
+	if len(ties) > 0 {
+		parts = append(parts, fmt.Sprintf("within noise: %s", strings.Join(ties, ", ")))
+	}
+	if len(alone) > 0 {
+		parts = append(parts, fmt.Sprintf("only one family can: %s", strings.Join(alone, ", ")))
+	}
+	return "Answer: " + strings.Join(parts, "; ") + "."
 }
