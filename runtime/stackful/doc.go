@@ -254,31 +254,19 @@
 //
 // # Costs
 //
-// Measured on the project's 2-core x86-64 VM (go test -bench, Go 1.26,
-// -benchtime=300ms -count=5, best and median; the machine is shared with
-// other work, so single runs vary by 10–30%):
-//
-//	BenchmarkIterPullSwitch          62–65 ns   bare iter.Pull next + yield
-//	BenchmarkStackfulSwitch          79–83 ns   Resume + Yield, 0 allocs
-//	BenchmarkStackfulSwitchRatio     1.22–1.28  x iter.Pull, in alternating chunks (load-robust)
-//	BenchmarkStackfulCreateRelease   0.55–0.6 µs default (7 allocs, 352 B); 0.31–0.35 µs shared (1 alloc); 1.3–2 µs private 128 KiB
-//	BenchmarkStackfulFirstDeepCall   28–34 µs default; 1.5 µs private 128 KiB (the call alone)
-//	BenchmarkStackfulMemory          2,988 B per suspended coroutine (default); 3,037 (shared); 131,904 (private 128 KiB; 66,336 after a GC)
-//	BenchmarkCondSignal              0.45–0.48 µs: signal, one loop iteration (an epoll_wait), resume, yield back
-//
-// What Resume and Yield add to iter.Pull's round trip (about 1.25x, above
-// the 1.2x the project aimed for) is almost all the call level they are:
-// after a switch the CPU mispredicts every return into a frame of the other
-// stack, about 6 ns per level and side. Bare iter.Pull with one non-inlined
-// wrapper per side measures 1.21x; the state checks, the call-stack push and
-// pop and the panic check cost the remaining 2–3 ns. Resume cannot be
-// inlined (calling next alone takes most of the inliner's budget).
-// BenchmarkStackfulSwitchRatio measures the three side by side: at load
-// average 12, medians of per-chunk ratios 1.29–1.31x bare iter.Pull and
-// 1.05–1.07x iter.Pull with one wrapper level per side. The level is not
-// available in the default build: Resume already calls iter.Pull's next
-// directly, and Resume itself cannot be inlined. Removing it takes the raw
-// switch (above), where Resume calls runtime.coroswitch itself.
+// A switch (Resume + Yield) is one iter.Pull round trip plus the call
+// level Resume and Yield add: O(1), no allocation. Creating a coroutine
+// allocates its record and, by default, a goroutine whose stack grows on
+// demand; a private stack (Attr.StackSize) is reserved once and a shared
+// stack (Attr.ShareStack) reuses a carrier goroutine (one allocation per
+// create). A suspended coroutine holds its goroutine's stack. After a
+// switch the CPU mispredicts every return into a frame of the other
+// stack, so each call level between the two sides costs a few
+// nanoseconds; Resume cannot be inlined (calling next alone takes most of
+// the inliner's budget), and the raw switch (above) removes that level.
+// The figures (per switch, per create, per suspended coroutine, per Cond
+// signal, the ratio to iter.Pull) are in docs/benchmarks.md, "Costs
+// quoted by the runtime's docs", beside the benchmarks that produce them.
 //
 // # Threads
 //

@@ -24,10 +24,10 @@ import "sync"
 // before its goroutine can exit, so a reused g is never mistaken for the
 // coroutine that used it before.
 //
-// Cost (2-core x86-64, BenchmarkSelf): reading the identity 1-2 ns; Self
-// 12-23 ns (one uncontended shard lock and a probe of an open-addressing
-// table); registering and unregistering 59-95 ns together in a loop under
-// load (a Go map took 96-264 ns in the same runs), paid once per coroutine
+// Cost: reading the identity is a load; Self is one uncontended shard lock
+// and a probe of an open-addressing table; registering and unregistering
+// are paid once per coroutine run (BenchmarkSelf; figures in
+// docs/benchmarks.md).
 // run. A share-stack carrier reuses its goroutine and so its registry slot.
 
 // registryShards spreads the registry over independently locked tables so
