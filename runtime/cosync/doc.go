@@ -45,9 +45,8 @@
 // and OpSlot in one dynamic call (the slot is nil until the handle first
 // blocks on a primitive): an operation that completes at once makes one
 // call through the interface, one that blocks two (Begin, Suspend) and a
-// stackless retry one more. That took a stackless channel ping-pong from
-// 97-114 to 78-80 ns of CPU per round trip (0.33-0.40x to 0.28-0.29x Go's
-// channels in the same runs) and a stackful one from 370-379 to 342-348.
+// stackless retry one more (the measured effect on channel ping-pong is
+// in docs/benchmarks.md).
 //
 // # Hand-off
 //

@@ -292,7 +292,8 @@ func (l *Loop) runReady(n int) {
 // runBatch is runReady's body. Its one deferred recover protects the whole
 // batch: a [PanicHandler] whose Run panics gets the value and runBatch
 // returns how many runs are left, so a runner does not need a defer of its
-// own on every run (about 2 ns of a 10 ns stackless switch). A panic from any
+// own on every run (a defer per run would be a large share of a stackless
+// switch: docs/benchmarks.md). A panic from any
 // other runner is not recovered and leaves Run with its original stack.
 func (l *Loop) runBatch(n int) (left int) {
 	var cur *Waiter // the waiter being run; nil between runs

@@ -115,9 +115,9 @@
 // cross-thread wake-ups) per hand-off, after which the conn's calls cost
 // nothing extra; a fallback costs about as much on every call. Where every
 // exchange uses a conn the other env used last (BenchmarkConnHandOff) the
-// two measured the same within the noise of a loaded 2-core VM (100-170 µs
-// per exchange, the echo round trip included); a conn that makes several
-// calls per hand-off, or stays in one env, is cheaper migrated.
+// two cost the same within noise (figures in docs/benchmarks.md); a conn
+// that makes several calls per hand-off, or stays in one env, is cheaper
+// migrated.
 //
 // The loop reads up to 64 bytes beyond a Read's buffer on a stream (one
 // system call per exchange instead of two); those bytes are kept on the
@@ -150,7 +150,8 @@
 // # Costs
 //
 // On top of the loop's read and write, a call costs a goroutine-identity
-// lookup (about 13 ns) and a few atomic operations; a request-response
+// lookup (a shard lock and a table probe: O(1)) and a few atomic
+// operations; a request-response
 // exchange on a conn makes one read(2) and one write(2) system call when
 // the data is there, and an epoll_wait per loop iteration shared by every
 // conn that became ready.
