@@ -131,6 +131,7 @@ func chartSVG(rep *report) string {
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%.0f" font-weight="bold">%s</text>`+"\n", margin, y+16, html.EscapeString(t))
 		y += titleHeight
+		top := y
 		for _, r := range bl.rows {
 			w := 0.0
 			switch {
@@ -149,7 +150,30 @@ func chartSVG(rep *report) string {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.0f">%s</text>`+"\n", labelX+w+6, y+barHeight-4, html.EscapeString(valueText(r)))
 			y += barHeight + barGap
 		}
-		y += blockGap
+		// The axes: the bars' common origin, and the value scale under them
+		// with its ticks (0, half and the peak; on a log scale the smallest
+		// value and the peak), in the measure's unit.
+		unit := bl.rows[0].Unit
+		fmt.Fprintf(&b, `<line class="axis" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#444444"/>`+"\n", labelX, top-2, labelX, y)
+		fmt.Fprintf(&b, `<line class="axis" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#444444"/>`+"\n", labelX, y, labelX+barMax, y)
+		type tick struct{ at, v float64 }
+		ticks := []tick{{0, 0}, {0.5, peak / 2}, {1, peak}}
+		if logScale {
+			ticks = []tick{{0.1, low}, {1, peak}}
+		}
+		for i, tk := range ticks {
+			x := labelX + tk.at*barMax
+			label := formatValue(tk.v)
+			if i == len(ticks)-1 {
+				label += " " + unit
+			}
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#444444"/>`+"\n", x, y, x, y+4)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" font-size="10" text-anchor="middle" fill="#444444">%s</text>`+"\n", x, y+14, html.EscapeString(label))
+		}
+		y += 16 + blockGap
+	}
+	for _, s := range rep.Skipped {
+		line("#c00000", "normal", fmt.Sprintf("%s: skipped: %s", s.Group, s.Reason))
 	}
 	if len(rep.Verdict) > 0 {
 		y += 8
@@ -165,6 +189,10 @@ func chartSVG(rep *report) string {
 			}
 			line("black", "normal", fmt.Sprintf("%s: %s, %s %s; %s", v.Group, v.Winner, formatValue(v.Value), v.Unit, strings.Join(ms, "; ")))
 		}
+	}
+	if a := answer(rep.Verdict); a != "" {
+		y += 4
+		line("black", "bold", a)
 	}
 	height := math.Ceil(y)
 	head := fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)

@@ -190,8 +190,10 @@ func TestChartSVG(t *testing.T) {
 	rep := &report{Machine: machine{CPUs: 2, LoadAvg: "1.25 1 1", Date: "d", Model: "m", Go: "go"}, Rows: rows}
 	setRatios(rep.Rows)
 	rep.Verdict = verdicts(rep)
+	rep.Skipped = []Skip{{"db", "no redis-server installed"}}
 	svg := chartSVG(rep)
-	for _, want := range []string{"load average 1.25 1 1", "ns/op, lower is better", "req/s, higher is better", ">stackless</text>", ">stackful</text>", ">Go</text>", ">peer</text>", "Verdict"} {
+	for _, want := range []string{"load average 1.25 1 1", "ns/op, lower is better", "req/s, higher is better", ">stackless</text>", ">stackful</text>", ">Go</text>", ">peer</text>", "Verdict",
+		`<line class="axis"`, " ns/op</text>", "db: skipped: no redis-server installed", ">Answer: "} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("chart lacks %q", want)
 		}
