@@ -47,7 +47,7 @@ func (f *blockingRouteFrame) Step(co *stackless.Task) stackless.Status {
 //line guard_cogen_test.go:48
 }
 
-// Where returns the source position of blockingRoute's resume point (stackless.Locator).
+// Where returns the source position of blockingRoute's resume point (cogenrt.Locator).
 func (f *blockingRouteFrame) Where() string {
 	switch f.PC {
 	case 0:

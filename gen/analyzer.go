@@ -19,6 +19,8 @@ import (
 const (
 	stackfulPath  = "github.com/cogen-go/cogen/runtime/stackful"
 	stacklessPath = "github.com/cogen-go/cogen/runtime/stackless"
+	// cogenrtPath is the part of the runtime only generated code calls.
+	cogenrtPath = stacklessPath + "/cogenrt"
 )
 
 // directivePrefix starts every cogen directive.

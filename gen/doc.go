@@ -197,13 +197,13 @@
 //
 // A defer statement evaluates the function value and the arguments where it
 // stands, as Go does, and records the call in the frame (the frame then
-// embeds stackless.Defers; frames of functions without defer statements are
+// embeds cogenrt.Defers; frames of functions without defer statements are
 // unchanged). The recorded calls run last-in first-out on every return path,
 // after the results are set, so deferred closures can change named results;
 // a defer in a loop records one call per iteration. When a panic unwinds the
 // task, each frame's recorded calls run, innermost frame first (Task.Call
 // children included). They are run by Go's own defer mechanism with the
-// panic in flight (see stackless.Defers), so the builtin recover keeps its
+// panic in flight (see cogenrt.Defers), so the builtin recover keeps its
 // exact meaning: it stops the panic only when called directly by a deferred
 // function, the frame whose deferred call recovered returns normally to its
 // caller (which goes on in the same run), a deferred call that panics
@@ -249,7 +249,7 @@
 // the frame changes state only after its iterator function has returned,
 // so the iterators of loops around it are stopped and the frame's deferred
 // calls run after it, as in Go. A loop whose body (or range expression)
-// suspends runs its iterator as a pull iterator, stackless.Range (on
+// suspends runs its iterator as a pull iterator, cogenrt.Range (on
 // iter.Pull), which keeps gc's state per loop:
 //
 //   - each iteration resumes the iterator, whose yield returns true; a
@@ -263,7 +263,7 @@
 //   - a panic of the body unwinds the iterator function: its pending yield
 //     panics with the same value, so the iterator's deferred calls see it
 //     (and may replace it), and yield never returns. The frame's Unwind
-//     method (stackless.Unwinder) does this for the loops the panic leaves,
+//     method (cogenrt.Unwinder) does this for the loops the panic leaves,
 //     innermost first, before the frame's deferred calls run; they then see
 //     what came out of the iterators;
 //   - an iterator function that returns normally after its yield panicked
@@ -333,7 +333,7 @@
 // imported) are reported at every value of T a durable frame holds, naming
 // both. Codecs declared in, or imported only by, _test.go files serve only
 // the durable functions of _test.go files. The generated encoding calls
-// stackless.EncodeWith and DecodeWith with the codec (&codecs.BigInt);
+// cogenrt.EncodeWith and DecodeWith with the codec (codecs.BigInt.Marshal and Unmarshal);
 // cogen cannot see what Marshal writes, so the fingerprint records which
 // codec serves a type, not its format (Codec's doc says how to change a
 // codec's format).

@@ -21,13 +21,13 @@ import (
 // Step, what runtime/stackless needs to snapshot and restore them:
 //
 //	Durable() (name string, fingerprint uint64)
-//	EncodeState(*stackless.Encoder) / DecodeState(*stackless.Decoder)
-//	an init function calling stackless.RegisterDurable
+//	EncodeState(*cogenrt.Encoder) / DecodeState(*cogenrt.Decoder)
+//	an init function calling cogenrt.RegisterDurable
 //
 // plus one pair of helper methods per encoded type that is not a basic
 // one (cogenEncN / cogenDecN, N counting from 1 within the frame). A type
 // that a registered codec serves (codecs.go) is encoded by a helper pair
-// that calls stackless.EncodeWith and DecodeWith with the codec.
+// that calls cogenrt.EncodeWith and DecodeWith with the codec's functions.
 //
 // checkDurable runs after lowering: it receives a function whose plan is
 // known and guarantees that every frame field has a type the encoder
@@ -280,9 +280,9 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 	fields := durableFields(p)
 	fp := c.fingerprint(step, fields)
 	fr := func() *jen.Statement { return jen.Id(p.recv).Op("*").Id(fn.FrameName) }
-	sl := func(sel string) *jen.Statement { return e.gq(stacklessPath, sel) }
+	sl := func(sel string) *jen.Statement { return e.gq(cogenrtPath, sel) }
 
-	e.file.Commentf("Durable returns the registered name and the layout fingerprint of %s's frame (stackless.DurableFrame).", name)
+	e.file.Commentf("Durable returns the registered name and the layout fingerprint of %s's frame (cogenrt.DurableFrame).", name)
 	e.file.Func().Params(fr()).Id("Durable").Params().Params(jen.String(), jen.Uint64()).Block(
 		jen.Return(jen.Lit(regName), jen.Lit(fp)))
 
@@ -307,9 +307,9 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 		decBody = append(decBody, c.dec(t, lv))
 	}
 	decBody = append(decBody, c.id("dec").Dot("CheckResume").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
-	e.file.Commentf("EncodeState writes the fields of %s's frame into a snapshot (stackless.DurableFrame).", name)
+	e.file.Commentf("EncodeState writes the fields of %s's frame into a snapshot (cogenrt.DurableFrame).", name)
 	e.file.Func().Params(fr()).Id("EncodeState").Params(c.id("enc").Op("*").Add(sl("Encoder"))).Block(encBody...)
-	e.file.Commentf("DecodeState reads back what EncodeState wrote (stackless.DurableFrame).")
+	e.file.Commentf("DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).")
 	e.file.Func().Params(fr()).Id("DecodeState").Params(c.id("dec").Op("*").Add(sl("Decoder"))).Block(decBody...)
 
 	for i := 0; i < len(c.helpers); i++ { // helpers may add helpers
@@ -333,7 +333,7 @@ func durableFields(p *plan) []*variable {
 }
 
 // resumePoints lists the PCs a suspended frame can stand at, with what
-// it does there (stackless.ResumePoint): the entry, the states that start
+// it does there (cogenrt.ResumePoint): the entry, the states that start
 // with a waiting call (of which kind), and the states after a call (with
 // whether the callee's field holds a frame, read after decoding).
 func (c *durableCodec) resumePoints() []jen.Code {
@@ -365,7 +365,7 @@ func (c *durableCodec) resumePoints() []jen.Code {
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].pc < pts[j].pc })
 	var out []jen.Code
 	for _, pt := range pts {
-		fields := []jen.Code{jen.Id("PC").Op(":").Lit(pt.pc), jen.Id("Kind").Op(":").Add(c.e.gq(stacklessPath, pt.kind))}
+		fields := []jen.Code{jen.Id("PC").Op(":").Lit(pt.pc), jen.Id("Kind").Op(":").Add(c.e.gq(cogenrtPath, pt.kind))}
 		if pt.callee != nil {
 			v := pt.callee
 			if v.shares != nil {
@@ -373,7 +373,7 @@ func (c *durableCodec) resumePoints() []jen.Code {
 			}
 			fields = append(fields, jen.Id("Callee").Op(":").Id(c.fn.plan.recv).Dot(v.name).Op("!=").Nil())
 		}
-		out = append(out, c.e.gq(stacklessPath, "ResumePoint").Values(fields...))
+		out = append(out, c.e.gq(cogenrtPath, "ResumePoint").Values(fields...))
 	}
 	return out
 }
@@ -562,9 +562,9 @@ func (c *durableCodec) helper(n int) {
 	x := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("x"))) }
 	var enc, dec []jen.Code
 	if cv := c.codecs.codec(t); cv != nil {
-		ref := func() *jen.Statement { return jen.Op("&").Add(c.e.varRef(cv.v)) }
-		enc = append(enc, c.e.gq(stacklessPath, "EncodeWith").Call(c.id("enc"), ref(), c.id("x")))
-		dec = append(dec, c.e.gq(stacklessPath, "DecodeWith").Call(c.id("dec"), ref(), c.id("x")))
+		ref := func(f string) *jen.Statement { return c.e.varRef(cv.v).Dot(f) }
+		enc = append(enc, c.e.gq(cogenrtPath, "EncodeWith").Call(c.id("enc"), ref("Marshal"), c.id("x")))
+		dec = append(dec, c.e.gq(cogenrtPath, "DecodeWith").Call(c.id("dec"), ref("Unmarshal"), c.id("x")))
 	} else if isTime(t) {
 		enc = append(enc, c.id("enc").Dot("Time").Call(c.id("x")))
 		dec = append(dec, c.id("dec").Dot("Time").Call(c.id("x")))
@@ -577,8 +577,8 @@ func (c *durableCodec) helper(n int) {
 			kind, _ := c.byteSized(u.Elem())
 			all := func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
 			if kind != "" {
-				enc = append(enc, c.e.gq(stacklessPath, "Encode"+kind+"Elems").Call(c.id("enc"), all()))
-				dec = append(dec, c.e.gq(stacklessPath, "Decode"+kind+"Elems").Call(c.id("dec"), all()))
+				enc = append(enc, c.e.gq(cogenrtPath, "Encode"+kind+"Elems").Call(c.id("enc"), all()))
+				dec = append(dec, c.e.gq(cogenrtPath, "Decode"+kind+"Elems").Call(c.id("dec"), all()))
 				break
 			}
 			el := func() *jen.Statement { return x().Index(c.id("i")) }
@@ -594,8 +594,8 @@ func (c *durableCodec) helper(n int) {
 			kind, _ := c.byteSized(elem)
 			var encEl, decEl jen.Code
 			if kind != "" {
-				encEl = c.e.gq(stacklessPath, "Encode"+kind+"Elems").Call(c.id("enc"), c.id("s"))
-				decEl = c.e.gq(stacklessPath, "Decode"+kind+"Elems").Call(c.id("dec"), c.id("s"))
+				encEl = c.e.gq(cogenrtPath, "Encode"+kind+"Elems").Call(c.id("enc"), c.id("s"))
+				decEl = c.e.gq(cogenrtPath, "Decode"+kind+"Elems").Call(c.id("dec"), c.id("s"))
 			} else {
 				el := func() *jen.Statement { return c.id("s").Index(c.id("i")) }
 				encEl = jen.For(c.id("i").Op(":=").Range().Add(c.id("s"))).Block(c.enc(elem, el))
@@ -607,19 +607,19 @@ func (c *durableCodec) helper(n int) {
 			if !types.Identical(t, u) {
 				sv, sp = ST().Parens(x()), jen.Parens(jen.Op("*").Add(ST())).Parens(c.id("x"))
 			}
-			enc = append(enc, c.e.gq(stacklessPath, "EncodeSlice").Call(c.id("enc"), sv,
-				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("s").Add(ST())).Block(encEl)))
-			dec = append(dec, c.e.gq(stacklessPath, "DecodeSlice").Call(c.id("dec"), sp,
-				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("s").Add(ST())).Block(decEl)))
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodeSlice").Call(c.id("enc"), sv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("s").Add(ST())).Block(encEl)))
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodeSlice").Call(c.id("dec"), sp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("s").Add(ST())).Block(decEl)))
 		case *types.Map:
 			K, V := func() *jen.Statement { return c.e.typ(u.Key()) }, func() *jen.Statement { return c.e.typ(u.Elem()) }
 			kv := func(p string) *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id(p))) }
-			enc = append(enc, c.e.gq(stacklessPath, "EncodeMap").Call(c.id("enc"), x(),
-				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodeMap").Call(c.id("enc"), x(),
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
 					c.encAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
 					c.encAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
-			dec = append(dec, c.e.gq(stacklessPath, "DecodeMap").Call(c.id("dec"), c.id("x"),
-				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodeMap").Call(c.id("dec"), c.id("x"),
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
 					c.decAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
 					c.decAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
 		case *types.Struct:
@@ -643,11 +643,11 @@ func (c *durableCodec) helper(n int) {
 				pv, pp = PT().Parens(x()), jen.Parens(jen.Op("*").Add(PT())).Parens(c.id("x"))
 			}
 			deref := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("p"))) }
-			enc = append(enc, c.e.gq(stacklessPath, "EncodePtr").Call(c.id("enc"), pv,
-				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("p").Add(PT())).Block(
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodePtr").Call(c.id("enc"), pv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("p").Add(PT())).Block(
 					c.encAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
-			dec = append(dec, c.e.gq(stacklessPath, "DecodePtr").Call(c.id("dec"), pp,
-				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("p").Add(PT())).Block(
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodePtr").Call(c.id("dec"), pp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("p").Add(PT())).Block(
 					c.decAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
 		default:
 			// A basic type reaches a helper only as the element of a
@@ -657,8 +657,8 @@ func (c *durableCodec) helper(n int) {
 		}
 	}
 	recv := func() *jen.Statement { return jen.Id(c.fn.plan.recv).Op("*").Id(c.frame) }
-	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenEnc%d", n)).Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("x").Op("*").Add(T())).Block(enc...)
-	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenDec%d", n)).Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("x").Op("*").Add(T())).Block(dec...)
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenEnc%d", n)).Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("x").Op("*").Add(T())).Block(enc...)
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenDec%d", n)).Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("x").Op("*").Add(T())).Block(dec...)
 }
 
 // addressOf is addr() if given, else &lv().

@@ -126,7 +126,7 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:127
 }
 
-// Where returns the source position of Connect's resume point (stackless.Locator).
+// Where returns the source position of Connect's resume point (cogenrt.Locator).
 func (f *ConnectFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -327,7 +327,7 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:328
 }
 
-// Where returns the source position of Conn.startup's resume point (stackless.Locator).
+// Where returns the source position of Conn.startup's resume point (cogenrt.Locator).
 func (f *connStartupFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -415,7 +415,7 @@ func (f *connFlushFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:416
 }
 
-// Where returns the source position of Conn.flush's resume point (stackless.Locator).
+// Where returns the source position of Conn.flush's resume point (cogenrt.Locator).
 func (f *connFlushFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -546,7 +546,7 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:547
 }
 
-// Where returns the source position of Conn.receive's resume point (stackless.Locator).
+// Where returns the source position of Conn.receive's resume point (cogenrt.Locator).
 func (f *connReceiveFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -650,7 +650,7 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:651
 }
 
-// Where returns the source position of Conn.fill's resume point (stackless.Locator).
+// Where returns the source position of Conn.fill's resume point (cogenrt.Locator).
 func (f *connFillFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -730,7 +730,7 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 //line conn_cogen.go:731
 }
 
-// Where returns the source position of Conn.Close's resume point (stackless.Locator).
+// Where returns the source position of Conn.Close's resume point (cogenrt.Locator).
 func (f *ConnCloseFrame) Where() string {
 	switch f.PC {
 	case 4:

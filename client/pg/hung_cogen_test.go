@@ -79,7 +79,7 @@ func (f *connectToFrame) Step(co *stackless.Task) stackless.Status {
 //line hung_cogen_test.go:80
 }
 
-// Where returns the source position of connectTo's resume point (stackless.Locator).
+// Where returns the source position of connectTo's resume point (cogenrt.Locator).
 func (f *connectToFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -145,7 +145,7 @@ func (f *stallThenRecoverFrame) Step(co *stackless.Task) stackless.Status {
 //line hung_cogen_test.go:146
 }
 
-// Where returns the source position of stallThenRecover's resume point (stackless.Locator).
+// Where returns the source position of stallThenRecover's resume point (cogenrt.Locator).
 func (f *stallThenRecoverFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -286,7 +286,7 @@ func (f *stallThenRecoverOnFrame) Step(co *stackless.Task) stackless.Status {
 //line hung_cogen_test.go:287
 }
 
-// Where returns the source position of stallThenRecoverOn's resume point (stackless.Locator).
+// Where returns the source position of stallThenRecoverOn's resume point (cogenrt.Locator).
 func (f *stallThenRecoverOnFrame) Where() string {
 	switch f.PC {
 	case 1:

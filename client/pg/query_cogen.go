@@ -68,7 +68,7 @@ func (f *ConnPrepareFrame) Step(co *stackless.Task) stackless.Status {
 //line query_cogen.go:69
 }
 
-// Where returns the source position of Conn.Prepare's resume point (stackless.Locator).
+// Where returns the source position of Conn.Prepare's resume point (cogenrt.Locator).
 func (f *ConnPrepareFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -264,7 +264,7 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 //line query_cogen.go:265
 }
 
-// Where returns the source position of Conn.PrepareAll's resume point (stackless.Locator).
+// Where returns the source position of Conn.PrepareAll's resume point (cogenrt.Locator).
 func (f *ConnPrepareAllFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -340,7 +340,7 @@ func (f *ConnSendFrame) Step(co *stackless.Task) stackless.Status {
 //line query_cogen.go:341
 }
 
-// Where returns the source position of Conn.Send's resume point (stackless.Locator).
+// Where returns the source position of Conn.Send's resume point (cogenrt.Locator).
 func (f *ConnSendFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -552,7 +552,7 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 //line query_cogen.go:553
 }
 
-// Where returns the source position of Conn.Next's resume point (stackless.Locator).
+// Where returns the source position of Conn.Next's resume point (cogenrt.Locator).
 func (f *ConnNextFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -648,7 +648,7 @@ func (f *connReadyFrame) Step(co *stackless.Task) stackless.Status {
 //line query_cogen.go:649
 }
 
-// Where returns the source position of Conn.ready's resume point (stackless.Locator).
+// Where returns the source position of Conn.ready's resume point (cogenrt.Locator).
 func (f *connReadyFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -792,7 +792,7 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 //line query_cogen.go:793
 }
 
-// Where returns the source position of Conn.Exec's resume point (stackless.Locator).
+// Where returns the source position of Conn.Exec's resume point (cogenrt.Locator).
 func (f *ConnExecFrame) Where() string {
 	switch f.PC {
 	case 1:

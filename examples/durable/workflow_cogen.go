@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"time"
 )
 
@@ -118,10 +119,10 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkflowFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:122
+//line workflow_cogen.go:123
 }
 
-// Where returns the source position of Workflow's resume point (stackless.Locator).
+// Where returns the source position of Workflow's resume point (cogenrt.Locator).
 func (f *WorkflowFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -136,13 +137,13 @@ func (f *WorkflowFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:33"
 }
 
-// Durable returns the registered name and the layout fingerprint of Workflow's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Workflow's frame (cogenrt.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812)
 }
 
-// EncodeState writes the fields of Workflow's frame into a snapshot (stackless.DurableFrame).
-func (f *WorkflowFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Workflow's frame into a snapshot (cogenrt.DurableFrame).
+func (f *WorkflowFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	enc.Uint(uint64(f.seed))
 	f.cogenEnc1(enc, &f.o)
@@ -155,8 +156,8 @@ func (f *WorkflowFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Callee(f.callBill)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.seed = uint64(dec.UintN(64))
 	f.cogenDec1(dec, &f.o)
@@ -188,29 +189,29 @@ func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callBill = x
 	}
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil}, stackless.ResumePoint{PC: 5, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 12, Kind: stackless.ResumeCall, Callee: f.callBill != nil})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil}, cogenrt.ResumePoint{PC: 5, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 12, Kind: cogenrt.ResumeCall, Callee: f.callBill != nil})
 }
-func (f *WorkflowFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
-	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *Order) {
+func (f *WorkflowFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
 		f.cogenEnc3(enc, p)
 	})
 }
-func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
-	stackless.DecodePtr(dec, x, func(dec *stackless.Decoder, p *Order) {
+func (f *WorkflowFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *Order) {
 		f.cogenDec3(dec, p)
 	})
 }
-func (f *WorkflowFrame) cogenEnc2(enc *stackless.Encoder, x **lcg) {
-	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *lcg) {
+func (f *WorkflowFrame) cogenEnc2(enc *cogenrt.Encoder, x **lcg) {
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *lcg) {
 		f.cogenEnc4(enc, p)
 	})
 }
-func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
-	stackless.DecodePtr(dec, x, func(dec *stackless.Decoder, p *lcg) {
+func (f *WorkflowFrame) cogenDec2(dec *cogenrt.Decoder, x **lcg) {
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *lcg) {
 		f.cogenDec4(dec, p)
 	})
 }
-func (f *WorkflowFrame) cogenEnc3(enc *stackless.Encoder, x *Order) {
+func (f *WorkflowFrame) cogenEnc3(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
 	enc.String(string(x.Email))
 	f.cogenEnc5(enc, &x.Items)
@@ -218,7 +219,7 @@ func (f *WorkflowFrame) cogenEnc3(enc *stackless.Encoder, x *Order) {
 	f.cogenEnc6(enc, &x.Trace)
 	f.cogenEnc7(enc, &x.Created)
 }
-func (f *WorkflowFrame) cogenDec3(dec *stackless.Decoder, x *Order) {
+func (f *WorkflowFrame) cogenDec3(dec *cogenrt.Decoder, x *Order) {
 	x.ID = int(dec.IntN(64))
 	x.Email = string(dec.String())
 	f.cogenDec5(dec, &x.Items)
@@ -226,33 +227,33 @@ func (f *WorkflowFrame) cogenDec3(dec *stackless.Decoder, x *Order) {
 	f.cogenDec6(dec, &x.Trace)
 	f.cogenDec7(dec, &x.Created)
 }
-func (f *WorkflowFrame) cogenEnc4(enc *stackless.Encoder, x *lcg) {
+func (f *WorkflowFrame) cogenEnc4(enc *cogenrt.Encoder, x *lcg) {
 	enc.Uint(uint64(x.s))
 }
-func (f *WorkflowFrame) cogenDec4(dec *stackless.Decoder, x *lcg) {
+func (f *WorkflowFrame) cogenDec4(dec *cogenrt.Decoder, x *lcg) {
 	x.s = uint64(dec.UintN(64))
 }
-func (f *WorkflowFrame) cogenEnc5(enc *stackless.Encoder, x *map[string]int) {
-	stackless.EncodeMap(enc, (*x), func(enc *stackless.Encoder, k *string, v *int) {
+func (f *WorkflowFrame) cogenEnc5(enc *cogenrt.Encoder, x *map[string]int) {
+	cogenrt.EncodeMap(enc, (*x), func(enc *cogenrt.Encoder, k *string, v *int) {
 		enc.String(string((*k)))
 		enc.Int(int64((*v)))
 	})
 }
-func (f *WorkflowFrame) cogenDec5(dec *stackless.Decoder, x *map[string]int) {
-	stackless.DecodeMap(dec, x, func(dec *stackless.Decoder, k *string, v *int) {
+func (f *WorkflowFrame) cogenDec5(dec *cogenrt.Decoder, x *map[string]int) {
+	cogenrt.DecodeMap(dec, x, func(dec *cogenrt.Decoder, k *string, v *int) {
 		(*k) = string(dec.String())
 		(*v) = int(dec.IntN(64))
 	})
 }
-func (f *WorkflowFrame) cogenEnc6(enc *stackless.Encoder, x *[]string) {
-	stackless.EncodeSlice(enc, (*x), func(enc *stackless.Encoder, s []string) {
+func (f *WorkflowFrame) cogenEnc6(enc *cogenrt.Encoder, x *[]string) {
+	cogenrt.EncodeSlice(enc, (*x), func(enc *cogenrt.Encoder, s []string) {
 		for i := range s {
 			enc.String(string(s[i]))
 		}
 	})
 }
-func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
-	stackless.DecodeSlice(dec, x, func(dec *stackless.Decoder, s []string) {
+func (f *WorkflowFrame) cogenDec6(dec *cogenrt.Decoder, x *[]string) {
+	cogenrt.DecodeSlice(dec, x, func(dec *cogenrt.Decoder, s []string) {
 		for i := range s {
 			if dec.Err() != nil {
 				return
@@ -261,14 +262,14 @@ func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
 		}
 	})
 }
-func (f *WorkflowFrame) cogenEnc7(enc *stackless.Encoder, x *time.Time) {
+func (f *WorkflowFrame) cogenEnc7(enc *cogenrt.Encoder, x *time.Time) {
 	enc.Time(x)
 }
-func (f *WorkflowFrame) cogenDec7(dec *stackless.Decoder, x *time.Time) {
+func (f *WorkflowFrame) cogenDec7(dec *cogenrt.Decoder, x *time.Time) {
 	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812), func() cogenrt.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
@@ -317,10 +318,10 @@ func (f *billFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: billFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:321
+//line workflow_cogen.go:322
 }
 
-// Where returns the source position of bill's resume point (stackless.Locator).
+// Where returns the source position of bill's resume point (cogenrt.Locator).
 func (f *billFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -331,21 +332,21 @@ func (f *billFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:62"
 }
 
-// Durable returns the registered name and the layout fingerprint of bill's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of bill's frame (cogenrt.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26)
 }
 
-// EncodeState writes the fields of bill's frame into a snapshot (stackless.DurableFrame).
-func (f *billFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of bill's frame into a snapshot (cogenrt.DurableFrame).
+func (f *billFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	f.cogenEnc1(enc, &f.o)
 	enc.Callee(f.callSave)
 	enc.Callee(f.callSaveAndSleep)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *billFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *billFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.cogenDec1(dec, &f.o)
 	if c := dec.Callee(); c != nil {
@@ -364,19 +365,19 @@ func (f *billFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callSaveAndSleep = x
 	}
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callSave != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callSaveAndSleep != nil})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil})
 }
-func (f *billFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
-	stackless.EncodePtr(enc, (*x), func(enc *stackless.Encoder, p *Order) {
+func (f *billFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
 		f.cogenEnc2(enc, p)
 	})
 }
-func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
-	stackless.DecodePtr(dec, x, func(dec *stackless.Decoder, p *Order) {
+func (f *billFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *Order) {
 		f.cogenDec2(dec, p)
 	})
 }
-func (f *billFrame) cogenEnc2(enc *stackless.Encoder, x *Order) {
+func (f *billFrame) cogenEnc2(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
 	enc.String(string(x.Email))
 	f.cogenEnc3(enc, &x.Items)
@@ -384,7 +385,7 @@ func (f *billFrame) cogenEnc2(enc *stackless.Encoder, x *Order) {
 	f.cogenEnc4(enc, &x.Trace)
 	f.cogenEnc5(enc, &x.Created)
 }
-func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
+func (f *billFrame) cogenDec2(dec *cogenrt.Decoder, x *Order) {
 	x.ID = int(dec.IntN(64))
 	x.Email = string(dec.String())
 	f.cogenDec3(dec, &x.Items)
@@ -392,27 +393,27 @@ func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
 	f.cogenDec4(dec, &x.Trace)
 	f.cogenDec5(dec, &x.Created)
 }
-func (f *billFrame) cogenEnc3(enc *stackless.Encoder, x *map[string]int) {
-	stackless.EncodeMap(enc, (*x), func(enc *stackless.Encoder, k *string, v *int) {
+func (f *billFrame) cogenEnc3(enc *cogenrt.Encoder, x *map[string]int) {
+	cogenrt.EncodeMap(enc, (*x), func(enc *cogenrt.Encoder, k *string, v *int) {
 		enc.String(string((*k)))
 		enc.Int(int64((*v)))
 	})
 }
-func (f *billFrame) cogenDec3(dec *stackless.Decoder, x *map[string]int) {
-	stackless.DecodeMap(dec, x, func(dec *stackless.Decoder, k *string, v *int) {
+func (f *billFrame) cogenDec3(dec *cogenrt.Decoder, x *map[string]int) {
+	cogenrt.DecodeMap(dec, x, func(dec *cogenrt.Decoder, k *string, v *int) {
 		(*k) = string(dec.String())
 		(*v) = int(dec.IntN(64))
 	})
 }
-func (f *billFrame) cogenEnc4(enc *stackless.Encoder, x *[]string) {
-	stackless.EncodeSlice(enc, (*x), func(enc *stackless.Encoder, s []string) {
+func (f *billFrame) cogenEnc4(enc *cogenrt.Encoder, x *[]string) {
+	cogenrt.EncodeSlice(enc, (*x), func(enc *cogenrt.Encoder, s []string) {
 		for i := range s {
 			enc.String(string(s[i]))
 		}
 	})
 }
-func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
-	stackless.DecodeSlice(dec, x, func(dec *stackless.Decoder, s []string) {
+func (f *billFrame) cogenDec4(dec *cogenrt.Decoder, x *[]string) {
+	cogenrt.DecodeSlice(dec, x, func(dec *cogenrt.Decoder, s []string) {
 		for i := range s {
 			if dec.Err() != nil {
 				return
@@ -421,14 +422,14 @@ func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
 		}
 	})
 }
-func (f *billFrame) cogenEnc5(enc *stackless.Encoder, x *time.Time) {
+func (f *billFrame) cogenEnc5(enc *cogenrt.Encoder, x *time.Time) {
 	enc.Time(x)
 }
-func (f *billFrame) cogenDec5(dec *stackless.Decoder, x *time.Time) {
+func (f *billFrame) cogenDec5(dec *cogenrt.Decoder, x *time.Time) {
 	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26), func() cogenrt.DurableFrame {
 		return new(billFrame)
 	})
 }
@@ -470,10 +471,10 @@ func (f *saveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:474
+//line workflow_cogen.go:475
 }
 
-// Where returns the source position of save's resume point (stackless.Locator).
+// Where returns the source position of save's resume point (cogenrt.Locator).
 func (f *saveFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -482,23 +483,23 @@ func (f *saveFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:72"
 }
 
-// Durable returns the registered name and the layout fingerprint of save's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of save's frame (cogenrt.DurableFrame).
 func (f *saveFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58)
 }
 
-// EncodeState writes the fields of save's frame into a snapshot (stackless.DurableFrame).
-func (f *saveFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of save's frame into a snapshot (cogenrt.DurableFrame).
+func (f *saveFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *saveFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *saveFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() cogenrt.DurableFrame {
 		return new(saveFrame)
 	})
 }
@@ -541,10 +542,10 @@ func (f *saveAndSleepFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveAndSleepFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:545
+//line workflow_cogen.go:546
 }
 
-// Where returns the source position of saveAndSleep's resume point (stackless.Locator).
+// Where returns the source position of saveAndSleep's resume point (cogenrt.Locator).
 func (f *saveAndSleepFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -553,25 +554,25 @@ func (f *saveAndSleepFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:81"
 }
 
-// Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (cogenrt.DurableFrame).
 func (f *saveAndSleepFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a)
 }
 
-// EncodeState writes the fields of saveAndSleep's frame into a snapshot (stackless.DurableFrame).
-func (f *saveAndSleepFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of saveAndSleep's frame into a snapshot (cogenrt.DurableFrame).
+func (f *saveAndSleepFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	enc.Int(int64(f.d))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *saveAndSleepFrame) DecodeState(dec *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *saveAndSleepFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.d = time.Duration(dec.IntN(64))
-	dec.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeSleep})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a), func() cogenrt.DurableFrame {
 		return new(saveAndSleepFrame)
 	})
 }

@@ -32,13 +32,16 @@ const PingPongPairs = 100
 // of model over two unbuffered channels (cosync.Chan), spread over pairs
 // pairs of coroutines on one loop: an op is one round trip, both ends
 // blocking each time. The coroutines are created and blocked before the
-// timer starts. "goroutine" is Go's channels between two goroutines
-// (always one pair: the runtime hands the value and the processor over
-// directly).
+// timer starts. "goroutine" is Go's channels between pairs pairs of
+// goroutines, the same way (one pair: ChanPingPong).
 func ChanPingPongModel(b *testing.B, model string, pairs int) {
 	if model == "goroutine" {
 		cpu := cpuTime()
-		ChanPingPong(b)
+		if pairs == 1 {
+			ChanPingPong(b)
+		} else {
+			chanPingPongGoroutines(b, pairs)
+		}
 		reportCPU(b, cpu)
 		return
 	}
@@ -101,6 +104,43 @@ func ChanPingPongModel(b *testing.B, model string, pairs int) {
 	default:
 		b.Fatalf("unknown model %q", model)
 	}
+}
+
+// chanPingPongGoroutines is ChanPingPongModel for goroutines: pairs pairs
+// of goroutines, each pair making its share of the b.N round trips over
+// two unbuffered Go channels. The goroutines start and block before the
+// timer starts.
+func chanPingPongGoroutines(b *testing.B, pairs int) {
+	k := max(min(pairs, b.N), 1)
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	b.ReportAllocs()
+	for i := range k {
+		n := b.N / k
+		if i < b.N%k {
+			n++
+		}
+		ping, pong := make(chan int), make(chan int)
+		ready.Add(1)
+		done.Go(func() {
+			for v := range ping {
+				pong <- v
+			}
+		})
+		done.Go(func() {
+			ready.Done()
+			<-start
+			for j := range n {
+				ping <- j
+				<-pong
+			}
+			close(ping)
+		})
+	}
+	ready.Wait()
+	b.ResetTimer()
+	close(start)
+	done.Wait()
 }
 
 // ChanFanOut is a worker pool: a feeder sends values on one unbuffered

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"maps"
 	"slices"
 )
@@ -110,10 +111,10 @@ func (f *PtrLocalFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: PtrLocalFrame: invalid resume point")
 		}
 	}
-//line aliasing_cogen.go:114
+//line aliasing_cogen.go:115
 }
 
-// Where returns the source position of PtrLocal's resume point (stackless.Locator).
+// Where returns the source position of PtrLocal's resume point (cogenrt.Locator).
 func (f *PtrLocalFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -126,13 +127,13 @@ func (f *PtrLocalFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:34"
 }
 
-// Durable returns the registered name and the layout fingerprint of PtrLocal's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of PtrLocal's frame (cogenrt.DurableFrame).
 func (f *PtrLocalFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.PtrLocal", uint64(0x816169aa933136d7)
 }
 
-// EncodeState writes the fields of PtrLocal's frame into a snapshot (stackless.DurableFrame).
-func (f *PtrLocalFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of PtrLocal's frame into a snapshot (cogenrt.DurableFrame).
+func (f *PtrLocalFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.String(string(f.r))
 	enc.Int(int64(f.x1))
 	f.cogenEnc1(enc, &f.p1)
@@ -143,8 +144,8 @@ func (f *PtrLocalFrame) EncodeState(enc *stackless.Encoder) {
 	f.cogenEnc1(enc, &f.e)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *PtrLocalFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *PtrLocalFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.r = string(dec1.String())
 	f.x1 = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.p1)
@@ -153,54 +154,54 @@ func (f *PtrLocalFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec4(dec1, &f.s1)
 	f.cogenDec5(dec1, &f.arr)
 	f.cogenDec1(dec1, &f.e)
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeGosched})
 }
-func (f *PtrLocalFrame) cogenEnc1(enc *stackless.Encoder, x1 **int) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *int) {
+func (f *PtrLocalFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **int) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *int) {
 		enc.Int(int64((*p1)))
 	})
 }
-func (f *PtrLocalFrame) cogenDec1(dec1 *stackless.Decoder, x1 **int) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *int) {
+func (f *PtrLocalFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **int) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *int) {
 		(*p1) = int(dec1.IntN(64))
 	})
 }
-func (f *PtrLocalFrame) cogenEnc2(enc *stackless.Encoder, x1 *Cargo) {
+func (f *PtrLocalFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *Cargo) {
 	enc.Int(int64(x1.ID))
 	f.cogenEnc6(enc, &x1.Ship)
 	f.cogenEnc5(enc, &x1.Legs)
 }
-func (f *PtrLocalFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Cargo) {
+func (f *PtrLocalFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *Cargo) {
 	x1.ID = int(dec1.IntN(64))
 	f.cogenDec6(dec1, &x1.Ship)
 	f.cogenDec5(dec1, &x1.Legs)
 }
-func (f *PtrLocalFrame) cogenEnc3(enc *stackless.Encoder, x1 **Cargo) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Cargo) {
+func (f *PtrLocalFrame) cogenEnc3(enc *cogenrt.Encoder, x1 **Cargo) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Cargo) {
 		f.cogenEnc2(enc, p1)
 	})
 }
-func (f *PtrLocalFrame) cogenDec3(dec1 *stackless.Decoder, x1 **Cargo) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Cargo) {
+func (f *PtrLocalFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 **Cargo) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Cargo) {
 		f.cogenDec2(dec1, p1)
 	})
 }
-func (f *PtrLocalFrame) cogenEnc4(enc *stackless.Encoder, x1 **Ship) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Ship) {
+func (f *PtrLocalFrame) cogenEnc4(enc *cogenrt.Encoder, x1 **Ship) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Ship) {
 		f.cogenEnc6(enc, p1)
 	})
 }
-func (f *PtrLocalFrame) cogenDec4(dec1 *stackless.Decoder, x1 **Ship) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Ship) {
+func (f *PtrLocalFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 **Ship) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Ship) {
 		f.cogenDec6(dec1, p1)
 	})
 }
-func (f *PtrLocalFrame) cogenEnc5(enc *stackless.Encoder, x1 *[3]int) {
+func (f *PtrLocalFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *[3]int) {
 	for i1 := range *x1 {
 		enc.Int(int64((*x1)[i1]))
 	}
 }
-func (f *PtrLocalFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[3]int) {
+func (f *PtrLocalFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *[3]int) {
 	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
@@ -208,16 +209,16 @@ func (f *PtrLocalFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[3]int) {
 		(*x1)[i1] = int(dec1.IntN(64))
 	}
 }
-func (f *PtrLocalFrame) cogenEnc6(enc *stackless.Encoder, x1 *Ship) {
+func (f *PtrLocalFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *Ship) {
 	enc.String(string(x1.Name))
 	enc.Int(int64(x1.Tons))
 }
-func (f *PtrLocalFrame) cogenDec6(dec1 *stackless.Decoder, x1 *Ship) {
+func (f *PtrLocalFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *Ship) {
 	x1.Name = string(dec1.String())
 	x1.Tons = int(dec1.IntN(64))
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.PtrLocal", uint64(0x816169aa933136d7), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.PtrLocal", uint64(0x816169aa933136d7), func() cogenrt.DurableFrame {
 		return new(PtrLocalFrame)
 	})
 }
@@ -282,10 +283,10 @@ func (f *OutParamFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: OutParamFrame: invalid resume point")
 		}
 	}
-//line aliasing_cogen.go:286
+//line aliasing_cogen.go:287
 }
 
-// Where returns the source position of OutParam's resume point (stackless.Locator).
+// Where returns the source position of OutParam's resume point (cogenrt.Locator).
 func (f *OutParamFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -296,21 +297,21 @@ func (f *OutParamFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:64"
 }
 
-// Durable returns the registered name and the layout fingerprint of OutParam's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of OutParam's frame (cogenrt.DurableFrame).
 func (f *OutParamFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.OutParam", uint64(0x8395e32919edb458)
 }
 
-// EncodeState writes the fields of OutParam's frame into a snapshot (stackless.DurableFrame).
-func (f *OutParamFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of OutParam's frame into a snapshot (cogenrt.DurableFrame).
+func (f *OutParamFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.String(string(f.r))
 	enc.Int(int64(f.total))
 	f.cogenEnc1(enc, &f.o)
 	enc.Callee(f.callAddTo)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *OutParamFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *OutParamFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.r = string(dec1.String())
 	f.total = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.o)
@@ -322,32 +323,32 @@ func (f *OutParamFrame) DecodeState(dec1 *stackless.Decoder) {
 		}
 		f.callAddTo = x1
 	}
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeCall, Callee: f.callAddTo != nil}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeCall, Callee: f.callAddTo != nil})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callAddTo != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callAddTo != nil})
 }
-func (f *OutParamFrame) cogenEnc1(enc *stackless.Encoder, x1 *Cargo) {
+func (f *OutParamFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *Cargo) {
 	enc.Int(int64(x1.ID))
 	f.cogenEnc2(enc, &x1.Ship)
 	f.cogenEnc3(enc, &x1.Legs)
 }
-func (f *OutParamFrame) cogenDec1(dec1 *stackless.Decoder, x1 *Cargo) {
+func (f *OutParamFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *Cargo) {
 	x1.ID = int(dec1.IntN(64))
 	f.cogenDec2(dec1, &x1.Ship)
 	f.cogenDec3(dec1, &x1.Legs)
 }
-func (f *OutParamFrame) cogenEnc2(enc *stackless.Encoder, x1 *Ship) {
+func (f *OutParamFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *Ship) {
 	enc.String(string(x1.Name))
 	enc.Int(int64(x1.Tons))
 }
-func (f *OutParamFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Ship) {
+func (f *OutParamFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *Ship) {
 	x1.Name = string(dec1.String())
 	x1.Tons = int(dec1.IntN(64))
 }
-func (f *OutParamFrame) cogenEnc3(enc *stackless.Encoder, x1 *[3]int) {
+func (f *OutParamFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[3]int) {
 	for i1 := range *x1 {
 		enc.Int(int64((*x1)[i1]))
 	}
 }
-func (f *OutParamFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[3]int) {
+func (f *OutParamFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[3]int) {
 	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
@@ -356,7 +357,7 @@ func (f *OutParamFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[3]int) {
 	}
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.OutParam", uint64(0x8395e32919edb458), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.OutParam", uint64(0x8395e32919edb458), func() cogenrt.DurableFrame {
 		return new(OutParamFrame)
 	})
 }
@@ -416,10 +417,10 @@ func (f *addToFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: addToFrame: invalid resume point")
 		}
 	}
-//line aliasing_cogen.go:420
+//line aliasing_cogen.go:421
 }
 
-// Where returns the source position of addTo's resume point (stackless.Locator).
+// Where returns the source position of addTo's resume point (cogenrt.Locator).
 func (f *addToFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -430,37 +431,37 @@ func (f *addToFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:76"
 }
 
-// Durable returns the registered name and the layout fingerprint of addTo's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of addTo's frame (cogenrt.DurableFrame).
 func (f *addToFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.addTo", uint64(0x51040812faa9313d)
 }
 
-// EncodeState writes the fields of addTo's frame into a snapshot (stackless.DurableFrame).
-func (f *addToFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of addTo's frame into a snapshot (cogenrt.DurableFrame).
+func (f *addToFrame) EncodeState(enc *cogenrt.Encoder) {
 	f.cogenEnc1(enc, &f.total)
 	f.cogenEnc1(enc, &f.other)
 	enc.Int(int64(f.n1))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *addToFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *addToFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.total)
 	f.cogenDec1(dec1, &f.other)
 	f.n1 = int(dec1.IntN(64))
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeGosched})
 }
-func (f *addToFrame) cogenEnc1(enc *stackless.Encoder, x1 **int) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *int) {
+func (f *addToFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **int) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *int) {
 		enc.Int(int64((*p1)))
 	})
 }
-func (f *addToFrame) cogenDec1(dec1 *stackless.Decoder, x1 **int) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *int) {
+func (f *addToFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **int) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *int) {
 		(*p1) = int(dec1.IntN(64))
 	})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.addTo", uint64(0x51040812faa9313d), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.addTo", uint64(0x51040812faa9313d), func() cogenrt.DurableFrame {
 		return new(addToFrame)
 	})
 }
@@ -584,10 +585,10 @@ func (f *SharedRefsFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: SharedRefsFrame: invalid resume point")
 		}
 	}
-//line aliasing_cogen.go:588
+//line aliasing_cogen.go:589
 }
 
-// Where returns the source position of SharedRefs's resume point (stackless.Locator).
+// Where returns the source position of SharedRefs's resume point (cogenrt.Locator).
 func (f *SharedRefsFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -600,13 +601,13 @@ func (f *SharedRefsFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:101"
 }
 
-// Durable returns the registered name and the layout fingerprint of SharedRefs's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of SharedRefs's frame (cogenrt.DurableFrame).
 func (f *SharedRefsFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.SharedRefs", uint64(0xd715818c13985c47)
 }
 
-// EncodeState writes the fields of SharedRefs's frame into a snapshot (stackless.DurableFrame).
-func (f *SharedRefsFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of SharedRefs's frame into a snapshot (cogenrt.DurableFrame).
+func (f *SharedRefsFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.String(string(f.r))
 	f.cogenEnc1(enc, &f.m)
 	f.cogenEnc1(enc, &f.n1)
@@ -620,8 +621,8 @@ func (f *SharedRefsFrame) EncodeState(enc *stackless.Encoder) {
 	f.cogenEnc6(enc, &f.po)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *SharedRefsFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *SharedRefsFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.m)
 	f.cogenDec1(dec1, &f.n1)
@@ -633,39 +634,39 @@ func (f *SharedRefsFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec5(dec1, &f.ptrs)
 	f.cogenDec3(dec1, &f.one)
 	f.cogenDec6(dec1, &f.po)
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 3, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeGosched})
 }
-func (f *SharedRefsFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 *int) {
+func (f *SharedRefsFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *map[string]int) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 *int) {
 		enc.String(string((*k1)))
 		enc.Int(int64((*v1)))
 	})
 }
-func (f *SharedRefsFrame) cogenDec1(dec1 *stackless.Decoder, x1 *map[string]int) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *string, v1 *int) {
+func (f *SharedRefsFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *map[string]int) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 *int) {
 		(*k1) = string(dec1.String())
 		(*v1) = int(dec1.IntN(64))
 	})
 }
-func (f *SharedRefsFrame) cogenEnc2(enc *stackless.Encoder, x1 **Holder) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Holder) {
+func (f *SharedRefsFrame) cogenEnc2(enc *cogenrt.Encoder, x1 **Holder) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Holder) {
 		f.cogenEnc7(enc, p1)
 	})
 }
-func (f *SharedRefsFrame) cogenDec2(dec1 *stackless.Decoder, x1 **Holder) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Holder) {
+func (f *SharedRefsFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 **Holder) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Holder) {
 		f.cogenDec7(dec1, p1)
 	})
 }
-func (f *SharedRefsFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]int) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []int) {
+func (f *SharedRefsFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[]int) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []int) {
 		for i1 := range s1 {
 			enc.Int(int64(s1[i1]))
 		}
 	})
 }
-func (f *SharedRefsFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]int) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []int) {
+func (f *SharedRefsFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[]int) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []int) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -674,27 +675,27 @@ func (f *SharedRefsFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]int) {
 		}
 	})
 }
-func (f *SharedRefsFrame) cogenEnc4(enc *stackless.Encoder, x1 *Tree) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 *Tree) {
+func (f *SharedRefsFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *Tree) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 *Tree) {
 		enc.String(string((*k1)))
 		f.cogenEnc4(enc, v1)
 	})
 }
-func (f *SharedRefsFrame) cogenDec4(dec1 *stackless.Decoder, x1 *Tree) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *string, v1 *Tree) {
+func (f *SharedRefsFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *Tree) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 *Tree) {
 		(*k1) = string(dec1.String())
 		f.cogenDec4(dec1, v1)
 	})
 }
-func (f *SharedRefsFrame) cogenEnc5(enc *stackless.Encoder, x1 *[]*int) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []*int) {
+func (f *SharedRefsFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *[]*int) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []*int) {
 		for i1 := range s1 {
 			f.cogenEnc6(enc, &s1[i1])
 		}
 	})
 }
-func (f *SharedRefsFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]*int) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []*int) {
+func (f *SharedRefsFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *[]*int) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []*int) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -703,26 +704,26 @@ func (f *SharedRefsFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]*int) {
 		}
 	})
 }
-func (f *SharedRefsFrame) cogenEnc6(enc *stackless.Encoder, x1 **int) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *int) {
+func (f *SharedRefsFrame) cogenEnc6(enc *cogenrt.Encoder, x1 **int) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *int) {
 		enc.Int(int64((*p1)))
 	})
 }
-func (f *SharedRefsFrame) cogenDec6(dec1 *stackless.Decoder, x1 **int) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *int) {
+func (f *SharedRefsFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 **int) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *int) {
 		(*p1) = int(dec1.IntN(64))
 	})
 }
-func (f *SharedRefsFrame) cogenEnc7(enc *stackless.Encoder, x1 *Holder) {
+func (f *SharedRefsFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *Holder) {
 	f.cogenEnc1(enc, &x1.M)
 	f.cogenEnc3(enc, &x1.S)
 }
-func (f *SharedRefsFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Holder) {
+func (f *SharedRefsFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *Holder) {
 	f.cogenDec1(dec1, &x1.M)
 	f.cogenDec3(dec1, &x1.S)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.SharedRefs", uint64(0xd715818c13985c47), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.SharedRefs", uint64(0xd715818c13985c47), func() cogenrt.DurableFrame {
 		return new(SharedRefsFrame)
 	})
 }
@@ -808,10 +809,10 @@ func (f *DeepFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: DeepFrame: invalid resume point")
 		}
 	}
-//line aliasing_cogen.go:812
+//line aliasing_cogen.go:813
 }
 
-// Where returns the source position of Deep's resume point (stackless.Locator).
+// Where returns the source position of Deep's resume point (cogenrt.Locator).
 func (f *DeepFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -820,13 +821,13 @@ func (f *DeepFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/aliasing.go:158"
 }
 
-// Durable returns the registered name and the layout fingerprint of Deep's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Deep's frame (cogenrt.DurableFrame).
 func (f *DeepFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Deep", uint64(0xe82bbef649875e28)
 }
 
-// EncodeState writes the fields of Deep's frame into a snapshot (stackless.DurableFrame).
-func (f *DeepFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Deep's frame into a snapshot (cogenrt.DurableFrame).
+func (f *DeepFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.n1))
 	enc.String(string(f.r))
 	f.cogenEnc1(enc, &f.head)
@@ -834,74 +835,74 @@ func (f *DeepFrame) EncodeState(enc *stackless.Encoder) {
 	f.cogenEnc2(enc, &f.b)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *DeepFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *DeepFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.n1 = int(dec1.IntN(64))
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.head)
 	f.cogenDec2(dec1, &f.a)
 	f.cogenDec2(dec1, &f.b)
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
-func (f *DeepFrame) cogenEnc1(enc *stackless.Encoder, x1 **Node) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Node) {
+func (f *DeepFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Node) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Node) {
 		f.cogenEnc3(enc, p1)
 	})
 }
-func (f *DeepFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Node) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Node) {
+func (f *DeepFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **Node) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Node) {
 		f.cogenDec3(dec1, p1)
 	})
 }
-func (f *DeepFrame) cogenEnc2(enc *stackless.Encoder, x1 **Ring) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Ring) {
+func (f *DeepFrame) cogenEnc2(enc *cogenrt.Encoder, x1 **Ring) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Ring) {
 		f.cogenEnc4(enc, p1)
 	})
 }
-func (f *DeepFrame) cogenDec2(dec1 *stackless.Decoder, x1 **Ring) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Ring) {
+func (f *DeepFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 **Ring) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Ring) {
 		f.cogenDec4(dec1, p1)
 	})
 }
-func (f *DeepFrame) cogenEnc3(enc *stackless.Encoder, x1 *Node) {
+func (f *DeepFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *Node) {
 	enc.Int(int64(x1.V))
 	f.cogenEnc1(enc, &x1.Next)
 }
-func (f *DeepFrame) cogenDec3(dec1 *stackless.Decoder, x1 *Node) {
+func (f *DeepFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *Node) {
 	x1.V = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &x1.Next)
 }
-func (f *DeepFrame) cogenEnc4(enc *stackless.Encoder, x1 *Ring) {
+func (f *DeepFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *Ring) {
 	enc.String(string(x1.Name))
 	f.cogenEnc5(enc, &x1.Peers)
 	f.cogenEnc6(enc, &x1.Back)
 }
-func (f *DeepFrame) cogenDec4(dec1 *stackless.Decoder, x1 *Ring) {
+func (f *DeepFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *Ring) {
 	x1.Name = string(dec1.String())
 	f.cogenDec5(dec1, &x1.Peers)
 	f.cogenDec6(dec1, &x1.Back)
 }
-func (f *DeepFrame) cogenEnc5(enc *stackless.Encoder, x1 *map[string]*Ring) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 **Ring) {
+func (f *DeepFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *map[string]*Ring) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 **Ring) {
 		enc.String(string((*k1)))
 		f.cogenEnc2(enc, v1)
 	})
 }
-func (f *DeepFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[string]*Ring) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *string, v1 **Ring) {
+func (f *DeepFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *map[string]*Ring) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 **Ring) {
 		(*k1) = string(dec1.String())
 		f.cogenDec2(dec1, v1)
 	})
 }
-func (f *DeepFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]*Ring) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []*Ring) {
+func (f *DeepFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *[]*Ring) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []*Ring) {
 		for i1 := range s1 {
 			f.cogenEnc2(enc, &s1[i1])
 		}
 	})
 }
-func (f *DeepFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]*Ring) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []*Ring) {
+func (f *DeepFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *[]*Ring) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []*Ring) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -911,7 +912,7 @@ func (f *DeepFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]*Ring) {
 	})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Deep", uint64(0xe82bbef649875e28), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Deep", uint64(0xe82bbef649875e28), func() cogenrt.DurableFrame {
 		return new(DeepFrame)
 	})
 }

@@ -6,6 +6,7 @@ package durabletest
 import (
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // HoardFrame is the stackless frame of Hoard: it holds the values of Hoard that live across a suspension.
@@ -63,10 +64,10 @@ func (f *HoardFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: HoardFrame: invalid resume point")
 		}
 	}
-//line hoard_cogen.go:67
+//line hoard_cogen.go:68
 }
 
-// Where returns the source position of Hoard's resume point (stackless.Locator).
+// Where returns the source position of Hoard's resume point (cogenrt.Locator).
 func (f *HoardFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -75,13 +76,13 @@ func (f *HoardFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/hoard.go:16"
 }
 
-// Durable returns the registered name and the layout fingerprint of Hoard's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Hoard's frame (cogenrt.DurableFrame).
 func (f *HoardFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Hoard", uint64(0x4461d70aea1499d3)
 }
 
-// EncodeState writes the fields of Hoard's frame into a snapshot (stackless.DurableFrame).
-func (f *HoardFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Hoard's frame into a snapshot (cogenrt.DurableFrame).
+func (f *HoardFrame) EncodeState(enc *cogenrt.Encoder) {
 	f.cogenEnc1(enc, &f.rows)
 	f.cogenEnc2(enc, &f.index)
 	f.cogenEnc3(enc, &f.refs)
@@ -92,8 +93,8 @@ func (f *HoardFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Int(int64(f.n1))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *HoardFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *HoardFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.rows)
 	f.cogenDec2(dec1, &f.index)
 	f.cogenDec3(dec1, &f.refs)
@@ -102,17 +103,17 @@ func (f *HoardFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec6(dec1, &f.small)
 	f.r = int(dec1.IntN(64))
 	f.n1 = int(dec1.IntN(64))
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
-func (f *HoardFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]Row) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []Row) {
+func (f *HoardFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]Row) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []Row) {
 		for i1 := range s1 {
 			f.cogenEnc7(enc, &s1[i1])
 		}
 	})
 }
-func (f *HoardFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]Row) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []Row) {
+func (f *HoardFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]Row) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []Row) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -121,27 +122,27 @@ func (f *HoardFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]Row) {
 		}
 	})
 }
-func (f *HoardFrame) cogenEnc2(enc *stackless.Encoder, x1 *map[int32]Row) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *int32, v1 *Row) {
+func (f *HoardFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *map[int32]Row) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *int32, v1 *Row) {
 		enc.Int(int64((*k1)))
 		f.cogenEnc7(enc, v1)
 	})
 }
-func (f *HoardFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[int32]Row) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *int32, v1 *Row) {
+func (f *HoardFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *map[int32]Row) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *int32, v1 *Row) {
 		(*k1) = int32(dec1.IntN(32))
 		f.cogenDec7(dec1, v1)
 	})
 }
-func (f *HoardFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]*Row) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []*Row) {
+func (f *HoardFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[]*Row) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []*Row) {
 		for i1 := range s1 {
 			f.cogenEnc8(enc, &s1[i1])
 		}
 	})
 }
-func (f *HoardFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]*Row) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []*Row) {
+func (f *HoardFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[]*Row) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []*Row) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -150,15 +151,15 @@ func (f *HoardFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]*Row) {
 		}
 	})
 }
-func (f *HoardFrame) cogenEnc4(enc *stackless.Encoder, x1 *[][]int64) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 [][]int64) {
+func (f *HoardFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *[][]int64) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 [][]int64) {
 		for i1 := range s1 {
 			f.cogenEnc9(enc, &s1[i1])
 		}
 	})
 }
-func (f *HoardFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[][]int64) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 [][]int64) {
+func (f *HoardFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *[][]int64) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 [][]int64) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -167,15 +168,15 @@ func (f *HoardFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[][]int64) {
 		}
 	})
 }
-func (f *HoardFrame) cogenEnc5(enc *stackless.Encoder, x1 *[]struct{}) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []struct{}) {
+func (f *HoardFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *[]struct{}) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []struct{}) {
 		for i1 := range s1 {
 			f.cogenEnc10(enc, &s1[i1])
 		}
 	})
 }
-func (f *HoardFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]struct{}) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []struct{}) {
+func (f *HoardFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *[]struct{}) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []struct{}) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -184,15 +185,15 @@ func (f *HoardFrame) cogenDec5(dec1 *stackless.Decoder, x1 *[]struct{}) {
 		}
 	})
 }
-func (f *HoardFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]map[int8]int8) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []map[int8]int8) {
+func (f *HoardFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *[]map[int8]int8) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []map[int8]int8) {
 		for i1 := range s1 {
 			f.cogenEnc11(enc, &s1[i1])
 		}
 	})
 }
-func (f *HoardFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]map[int8]int8) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []map[int8]int8) {
+func (f *HoardFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *[]map[int8]int8) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []map[int8]int8) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -201,12 +202,12 @@ func (f *HoardFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]map[int8]int8) {
 		}
 	})
 }
-func (f *HoardFrame) cogenEnc7(enc *stackless.Encoder, x1 *Row) {
+func (f *HoardFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *Row) {
 	for i1 := range *x1 {
 		enc.Int(int64((*x1)[i1]))
 	}
 }
-func (f *HoardFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Row) {
+func (f *HoardFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *Row) {
 	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
@@ -214,25 +215,25 @@ func (f *HoardFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Row) {
 		(*x1)[i1] = int64(dec1.IntN(64))
 	}
 }
-func (f *HoardFrame) cogenEnc8(enc *stackless.Encoder, x1 **Row) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *Row) {
+func (f *HoardFrame) cogenEnc8(enc *cogenrt.Encoder, x1 **Row) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Row) {
 		f.cogenEnc7(enc, p1)
 	})
 }
-func (f *HoardFrame) cogenDec8(dec1 *stackless.Decoder, x1 **Row) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *Row) {
+func (f *HoardFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 **Row) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Row) {
 		f.cogenDec7(dec1, p1)
 	})
 }
-func (f *HoardFrame) cogenEnc9(enc *stackless.Encoder, x1 *[]int64) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []int64) {
+func (f *HoardFrame) cogenEnc9(enc *cogenrt.Encoder, x1 *[]int64) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []int64) {
 		for i1 := range s1 {
 			enc.Int(int64(s1[i1]))
 		}
 	})
 }
-func (f *HoardFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[]int64) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []int64) {
+func (f *HoardFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 *[]int64) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []int64) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -241,22 +242,22 @@ func (f *HoardFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[]int64) {
 		}
 	})
 }
-func (f *HoardFrame) cogenEnc10(enc *stackless.Encoder, x1 *struct{})  {}
-func (f *HoardFrame) cogenDec10(dec1 *stackless.Decoder, x1 *struct{}) {}
-func (f *HoardFrame) cogenEnc11(enc *stackless.Encoder, x1 *map[int8]int8) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *int8, v1 *int8) {
+func (f *HoardFrame) cogenEnc10(enc *cogenrt.Encoder, x1 *struct{})  {}
+func (f *HoardFrame) cogenDec10(dec1 *cogenrt.Decoder, x1 *struct{}) {}
+func (f *HoardFrame) cogenEnc11(enc *cogenrt.Encoder, x1 *map[int8]int8) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *int8, v1 *int8) {
 		enc.Int(int64((*k1)))
 		enc.Int(int64((*v1)))
 	})
 }
-func (f *HoardFrame) cogenDec11(dec1 *stackless.Decoder, x1 *map[int8]int8) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *int8, v1 *int8) {
+func (f *HoardFrame) cogenDec11(dec1 *cogenrt.Decoder, x1 *map[int8]int8) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *int8, v1 *int8) {
 		(*k1) = int8(dec1.IntN(8))
 		(*v1) = int8(dec1.IntN(8))
 	})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Hoard", uint64(0x4461d70aea1499d3), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Hoard", uint64(0x4461d70aea1499d3), func() cogenrt.DurableFrame {
 		return new(HoardFrame)
 	})
 }

@@ -24,7 +24,7 @@ func restoreAlloc(t *testing.T, data []byte) (*stackless.Task, error, uint64) {
 }
 
 // restoreBound is the documented bound of what Restore allocates for a
-// snapshot of n bytes (runtime/stackless/durablealloc.go): 64 bytes per
+// snapshot of n bytes (runtime/stackless/cogenrt/alloc.go): 64 bytes per
 // byte, and 64 KiB.
 func restoreBound(n int) uint64 { return 64*uint64(n) + 64<<10 }
 

@@ -6,6 +6,7 @@ package durabletest
 import (
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // TallyFrame is the stackless frame of Tally: it holds the values of Tally that live across a suspension.
@@ -104,10 +105,10 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: TallyFrame: invalid resume point")
 		}
 	}
-//line hygiene_cogen.go:108
+//line hygiene_cogen.go:109
 }
 
-// Where returns the source position of Tally's resume point (stackless.Locator).
+// Where returns the source position of Tally's resume point (cogenrt.Locator).
 func (f *TallyFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -116,13 +117,13 @@ func (f *TallyFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:55"
 }
 
-// Durable returns the registered name and the layout fingerprint of Tally's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Tally's frame (cogenrt.DurableFrame).
 func (f *TallyFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xa12ec6d4ae07415c)
 }
 
-// EncodeState writes the fields of Tally's frame into a snapshot (stackless.DurableFrame).
-func (f *TallyFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Tally's frame into a snapshot (cogenrt.DurableFrame).
+func (f *TallyFrame) EncodeState(enc *cogenrt.Encoder) {
 	f.cogenEnc1(enc, &f.words)
 	enc.String(string(f.r))
 	f.cogenEnc2(enc, &f.t)
@@ -132,8 +133,8 @@ func (f *TallyFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Int(int64(f.index))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *TallyFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *TallyFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.words)
 	f.r = string(dec1.String())
 	f.cogenDec2(dec1, &f.t)
@@ -141,17 +142,17 @@ func (f *TallyFrame) DecodeState(dec1 *stackless.Decoder) {
 	f.cogenDec1(dec1, &f.tmp)
 	f.tmp1 = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 6, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
-func (f *TallyFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]string) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []string) {
+func (f *TallyFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]string) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []string) {
 		for i1 := range s1 {
 			enc.String(string(s1[i1]))
 		}
 	})
 }
-func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []string) {
+func (f *TallyFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]string) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []string) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -160,25 +161,25 @@ func (f *TallyFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]string) {
 		}
 	})
 }
-func (f *TallyFrame) cogenEnc2(enc *stackless.Encoder, x1 **x) {
-	stackless.EncodePtr(enc, (*x1), func(enc *stackless.Encoder, p1 *x) {
+func (f *TallyFrame) cogenEnc2(enc *cogenrt.Encoder, x1 **x) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *x) {
 		f.cogenEnc4(enc, p1)
 	})
 }
-func (f *TallyFrame) cogenDec2(dec1 *stackless.Decoder, x1 **x) {
-	stackless.DecodePtr(dec1, x1, func(dec1 *stackless.Decoder, p1 *x) {
+func (f *TallyFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 **x) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *x) {
 		f.cogenDec4(dec1, p1)
 	})
 }
-func (f *TallyFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]k) {
-	stackless.EncodeSlice(enc, (*x1), func(enc *stackless.Encoder, s1 []k) {
+func (f *TallyFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[]k) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []k) {
 		for i1 := range s1 {
 			enc.String(string(s1[i1]))
 		}
 	})
 }
-func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
-	stackless.DecodeSlice(dec1, x1, func(dec1 *stackless.Decoder, s1 []k) {
+func (f *TallyFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[]k) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []k) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -187,7 +188,7 @@ func (f *TallyFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]k) {
 		}
 	})
 }
-func (f *TallyFrame) cogenEnc4(enc *stackless.Encoder, x1 *x) {
+func (f *TallyFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *x) {
 	f.cogenEnc5(enc, &x1.counts)
 	enc.Int(int64(x1.c))
 	enc.Uint(uint64(x1.i))
@@ -198,7 +199,7 @@ func (f *TallyFrame) cogenEnc4(enc *stackless.Encoder, x1 *x) {
 	f.cogenEnc7(enc, &x1.fresh)
 	f.cogenEnc8(enc, &x1.s)
 }
-func (f *TallyFrame) cogenDec4(dec1 *stackless.Decoder, x1 *x) {
+func (f *TallyFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *x) {
 	f.cogenDec5(dec1, &x1.counts)
 	x1.c = c(dec1.IntN(8))
 	x1.i = i(dec1.UintN(16))
@@ -209,49 +210,49 @@ func (f *TallyFrame) cogenDec4(dec1 *stackless.Decoder, x1 *x) {
 	f.cogenDec7(dec1, &x1.fresh)
 	f.cogenDec8(dec1, &x1.s)
 }
-func (f *TallyFrame) cogenEnc5(enc *stackless.Encoder, x1 *map[k]n) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *k, v1 *n) {
+func (f *TallyFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *map[k]n) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *k, v1 *n) {
 		enc.String(string((*k1)))
 		f.cogenEnc9(enc, v1)
 	})
 }
-func (f *TallyFrame) cogenDec5(dec1 *stackless.Decoder, x1 *map[k]n) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *k, v1 *n) {
+func (f *TallyFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *map[k]n) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *k, v1 *n) {
 		(*k1) = k(dec1.String())
 		f.cogenDec9(dec1, v1)
 	})
 }
-func (f *TallyFrame) cogenEnc6(enc *stackless.Encoder, x1 *v) {
-	stackless.EncodeSlice(enc, []c((*x1)), func(enc *stackless.Encoder, s1 []c) {
-		stackless.EncodeByteElems(enc, s1)
+func (f *TallyFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *v) {
+	cogenrt.EncodeSlice(enc, []c((*x1)), func(enc *cogenrt.Encoder, s1 []c) {
+		cogenrt.EncodeByteElems(enc, s1)
 	})
 }
-func (f *TallyFrame) cogenDec6(dec1 *stackless.Decoder, x1 *v) {
-	stackless.DecodeSlice(dec1, (*[]c)(x1), func(dec1 *stackless.Decoder, s1 []c) {
-		stackless.DecodeByteElems(dec1, s1)
+func (f *TallyFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *v) {
+	cogenrt.DecodeSlice(dec1, (*[]c)(x1), func(dec1 *cogenrt.Decoder, s1 []c) {
+		cogenrt.DecodeByteElems(dec1, s1)
 	})
 }
-func (f *TallyFrame) cogenEnc7(enc *stackless.Encoder, x1 *fresh) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *q, v1 *i) {
+func (f *TallyFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *fresh) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *q, v1 *i) {
 		enc.String(string((*k1)))
 		enc.Uint(uint64((*v1)))
 	})
 }
-func (f *TallyFrame) cogenDec7(dec1 *stackless.Decoder, x1 *fresh) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *q, v1 *i) {
+func (f *TallyFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *fresh) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *q, v1 *i) {
 		(*k1) = q(dec1.String())
 		(*v1) = i(dec1.UintN(16))
 	})
 }
-func (f *TallyFrame) cogenEnc8(enc *stackless.Encoder, x1 *s) {
-	stackless.EncodeSlice(enc, []p((*x1)), func(enc *stackless.Encoder, s1 []p) {
+func (f *TallyFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *s) {
+	cogenrt.EncodeSlice(enc, []p((*x1)), func(enc *cogenrt.Encoder, s1 []p) {
 		for i1 := range s1 {
 			enc.Float(float64(s1[i1]))
 		}
 	})
 }
-func (f *TallyFrame) cogenDec8(dec1 *stackless.Decoder, x1 *s) {
-	stackless.DecodeSlice(dec1, (*[]p)(x1), func(dec1 *stackless.Decoder, s1 []p) {
+func (f *TallyFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *s) {
+	cogenrt.DecodeSlice(dec1, (*[]p)(x1), func(dec1 *cogenrt.Decoder, s1 []p) {
 		for i1 := range s1 {
 			if dec1.Err() != nil {
 				return
@@ -260,14 +261,14 @@ func (f *TallyFrame) cogenDec8(dec1 *stackless.Decoder, x1 *s) {
 		}
 	})
 }
-func (f *TallyFrame) cogenEnc9(enc *stackless.Encoder, x1 *n) {
-	stackless.EncodeWith(enc, &dec, x1)
+func (f *TallyFrame) cogenEnc9(enc *cogenrt.Encoder, x1 *n) {
+	cogenrt.EncodeWith(enc, dec.Marshal, x1)
 }
-func (f *TallyFrame) cogenDec9(dec1 *stackless.Decoder, x1 *n) {
-	stackless.DecodeWith(dec1, &dec, x1)
+func (f *TallyFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 *n) {
+	cogenrt.DecodeWith(dec1, dec.Unmarshal, x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xa12ec6d4ae07415c), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xa12ec6d4ae07415c), func() cogenrt.DurableFrame {
 		return new(TallyFrame)
 	})
 }

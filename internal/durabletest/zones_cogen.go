@@ -6,6 +6,7 @@ package durabletest
 import (
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"time"
 )
 
@@ -92,10 +93,10 @@ func (f *MeetingFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: MeetingFrame: invalid resume point")
 		}
 	}
-//line zones_cogen.go:96
+//line zones_cogen.go:97
 }
 
-// Where returns the source position of Meeting's resume point (stackless.Locator).
+// Where returns the source position of Meeting's resume point (cogenrt.Locator).
 func (f *MeetingFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -106,13 +107,13 @@ func (f *MeetingFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/zones.go:14"
 }
 
-// Durable returns the registered name and the layout fingerprint of Meeting's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Meeting's frame (cogenrt.DurableFrame).
 func (f *MeetingFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Meeting", uint64(0xee365fdeb4b6adfd)
 }
 
-// EncodeState writes the fields of Meeting's frame into a snapshot (stackless.DurableFrame).
-func (f *MeetingFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Meeting's frame into a snapshot (cogenrt.DurableFrame).
+func (f *MeetingFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.String(string(f.zone))
 	enc.String(string(f.r))
 	f.cogenEnc1(enc, &f.at)
@@ -121,36 +122,36 @@ func (f *MeetingFrame) EncodeState(enc *stackless.Encoder) {
 	f.cogenEnc2(enc, &f.times)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *MeetingFrame) DecodeState(dec1 *stackless.Decoder) {
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *MeetingFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.zone = string(dec1.String())
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.at)
 	f.cogenDec1(dec1, &f.fixed)
 	f.cogenDec1(dec1, &f.utc)
 	f.cogenDec2(dec1, &f.times)
-	dec1.CheckResume(f.PC, stackless.ResumePoint{PC: 0, Kind: stackless.ResumeEntry}, stackless.ResumePoint{PC: 1, Kind: stackless.ResumeGosched}, stackless.ResumePoint{PC: 2, Kind: stackless.ResumeGosched})
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeGosched})
 }
-func (f *MeetingFrame) cogenEnc1(enc *stackless.Encoder, x1 *time.Time) {
+func (f *MeetingFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *time.Time) {
 	enc.Time(x1)
 }
-func (f *MeetingFrame) cogenDec1(dec1 *stackless.Decoder, x1 *time.Time) {
+func (f *MeetingFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *time.Time) {
 	dec1.Time(x1)
 }
-func (f *MeetingFrame) cogenEnc2(enc *stackless.Encoder, x1 *map[string]time.Time) {
-	stackless.EncodeMap(enc, (*x1), func(enc *stackless.Encoder, k1 *string, v1 *time.Time) {
+func (f *MeetingFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *map[string]time.Time) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 *time.Time) {
 		enc.String(string((*k1)))
 		f.cogenEnc1(enc, v1)
 	})
 }
-func (f *MeetingFrame) cogenDec2(dec1 *stackless.Decoder, x1 *map[string]time.Time) {
-	stackless.DecodeMap(dec1, x1, func(dec1 *stackless.Decoder, k1 *string, v1 *time.Time) {
+func (f *MeetingFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *map[string]time.Time) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 *time.Time) {
 		(*k1) = string(dec1.String())
 		f.cogenDec1(dec1, v1)
 	})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Meeting", uint64(0xee365fdeb4b6adfd), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Meeting", uint64(0xee365fdeb4b6adfd), func() cogenrt.DurableFrame {
 		return new(MeetingFrame)
 	})
 }

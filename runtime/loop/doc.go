@@ -23,7 +23,7 @@
 //	wake fd waiters      (an edge that nobody waits for is remembered on the fd)
 //	fire due timers      (never before their deadline; equal deadlines in insertion order)
 //	drain submitted funcs
-//	run the ready queue  (the waiters queued before this step)
+//	run the ready queue  (the waiters queued before this step; a hand-off's waiter right after its waker)
 //	run it again         (the wake-ups queued meanwhile, round by round: at most 63 more rounds,
 //	                      and no more once 50 µs have passed, looked at every 8 rounds)
 //	call stop            (true ends Run; so does a pending StopRun)
@@ -46,6 +46,16 @@
 // rounds is what makes a hand-off cheap: a lone pair of stackless tasks on
 // channels runs one task per round, and an epoll_wait costs about as much
 // as their whole round trip.
+//
+// A direct hand-off ([Waiter.WakeNext], Go's runnext) puts its waiter in
+// a run-next slot instead of at the back of the queue: it runs right after
+// the runner that woke it, within the same round, so a value handed from
+// one coroutine to another is taken while it is still in the cache, and a
+// lone pair taking turns does not poll between hand-offs. At most 64
+// run-next runs follow one another; then a hand-off queues at the back like
+// any wake-up, so the waiters queued before the chain run before it goes
+// on. A stackful coroutine that waits may take the slot itself
+// ([Loop.TakeNext]) and switch straight to its waiter.
 //
 // An idle loop with no timers blocks in the poller indefinitely: it does not
 // wake up periodically (libco wakes about 900 times a second), so stop is

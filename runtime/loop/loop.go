@@ -100,7 +100,7 @@ func (l *Loop) Stats() Stats { return l.stats }
 func (l *Loop) Closed() bool { return l.closed }
 
 // Pending reports the number of waiters on the ready queue.
-func (l *Loop) Pending() int { return l.ready.len() }
+func (l *Loop) Pending() int { return l.ready.waiting() }
 
 // Run runs the loop until stop returns true; stop (libco's co_eventloop pfn)
 // is called once per iteration, after the ready queue has run, including
@@ -224,12 +224,12 @@ func (l *Loop) step() {
 	l.now = l.nanotime()
 	l.wheel.advance(l.now, l.fireFn)
 	l.runSubmitted()
-	l.runReady(l.ready.len())
-	for i := 1; i <= lateRounds && l.ready.len() > 0; i++ {
+	l.runReady(l.ready.waiting())
+	for i := 1; i <= lateRounds && l.ready.waiting() > 0; i++ {
 		if i%lateCheckEvery == 0 && l.nanotime()-l.now >= int64(lateBudget) {
 			break
 		}
-		l.runReady(l.ready.len())
+		l.runReady(l.ready.waiting())
 	}
 }
 
@@ -260,7 +260,7 @@ const (
 // next timer's deadline (or to the next wheel move) with nanosecond
 // precision, or -1 (forever) if there is none.
 func (l *Loop) waitTimeout() time.Duration {
-	if l.ready.len() > 0 || l.hasSubmit.Load() {
+	if l.ready.waiting() > 0 || l.hasSubmit.Load() {
 		return 0
 	}
 	at, ok := l.wheel.nextAt()
@@ -281,10 +281,12 @@ func (l *Loop) dispatch(fd int, ev Events) {
 	}
 }
 
-// runReady runs at most n queued waiters: those queued before it starts.
-// Waiters woken while it runs wait for the next round (see lateRounds), so
-// fd events and timers are never starved by a waiter that keeps requeueing
-// itself.
+// runReady runs at most n waiters from the ring: those queued before it
+// starts. Waiters woken while it runs wait for the next round (see
+// lateRounds), so fd events and timers are never starved by a waiter that
+// keeps requeueing itself. A waiter in the run-next slot runs before the
+// ring's next one and does not count in n: a chain of direct hand-offs runs
+// within the round, up to maxRunNext runs.
 func (l *Loop) runReady(n int) {
 	for n > 0 {
 		n = l.runBatch(n)
@@ -305,14 +307,21 @@ func (l *Loop) runBatch(n int) (left int) {
 		if h, ok := cur.runner.(PanicHandler); ok {
 			if v := recover(); v != nil {
 				h.HandlePanic(v)
-				left = n - 1
+				left = n
 			}
 		}
 	}()
-	for ; n > 0; n-- {
-		w := l.ready.pop()
+	for {
+		w := l.ready.takeNext()
 		if w == nil {
-			return 0
+			if n == 0 {
+				break
+			}
+			if w = l.ready.pop(); w == nil {
+				return 0
+			}
+			l.ready.streak = 0
+			n--
 		}
 		if w.state != waiterQueued {
 			continue // disarmed or killed after it was queued
@@ -420,9 +429,9 @@ func (l *Loop) drain() {
 			l.armedHead.wake(LoopClosed, 0)
 		}
 		l.runSubmitted()
-		if l.ready.len() == 0 && l.armedHead == nil && !l.hasSubmit.Load() {
+		if l.ready.waiting() == 0 && l.armedHead == nil && !l.hasSubmit.Load() {
 			return
 		}
-		l.runReady(l.ready.len())
+		l.runReady(l.ready.waiting())
 	}
 }

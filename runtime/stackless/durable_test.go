@@ -719,51 +719,6 @@ func fixCRC(b []byte) []byte {
 	return appendCRC(slices.Clone(b[:len(b)-4]))
 }
 
-// TestCheckResume: a frame's resume point must be one a Snapshot leaves
-// it at, given the snapshot's wait kind and whether the frame has a
-// callee.
-func TestCheckResume(t *testing.T) {
-	points := []ResumePoint{
-		{PC: 0, Kind: ResumeEntry},
-		{PC: 1, Kind: ResumeGosched},
-		{PC: 2, Kind: ResumeCall, Callee: true},
-		{PC: 3, Kind: ResumeCall, Callee: false}, // its callee field is nil
-		{PC: 4, Kind: ResumeYield},
-		{PC: 5, Kind: ResumeSleep},
-		{PC: 6, Kind: ResumeWait},
-	}
-	for _, tc := range []struct {
-		carry uint8
-		inner bool
-		pc    int
-		want  string // "" if accepted
-	}{
-		{carryNone, true, 0, ""},
-		{carryNone, true, 1, "had not started"},
-		{carryGosched, true, 1, ""},
-		{carryGosched, true, 4, ""}, // a Yield resumed before the snapshot
-		{carryYield, true, 1, "not a wait of the snapshot's kind"},
-		{carryYield, true, 4, ""},
-		{carrySleep, true, 5, ""},
-		{carrySleep, true, 2, "not a wait"},
-		{carryGosched, true, 6, "not a wait"},
-		{carryGosched, false, 2, ""},
-		{carryGosched, false, 3, "not where that call returns"},
-		{carryGosched, false, 1, "not where that call returns"},
-		{carryGosched, true, 7, "not one of the frame's"},
-	} {
-		d := &Decoder{carry: tc.carry, inner: tc.inner}
-		d.CheckResume(tc.pc, points...)
-		got := ""
-		if d.err != nil {
-			got = d.err.Error()
-		}
-		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
-			t.Errorf("carry %d inner %v pc %d: %q, want %q", tc.carry, tc.inner, tc.pc, got, tc.want)
-		}
-	}
-}
-
 // wakeNow returns data with the deadline of a sleeping task, if it has
 // one, moved to the epoch (and the checksum fixed if it was right), so
 // that a restored sleeper wakes at once; other bytes are returned as they

@@ -1,6 +1,7 @@
-package stackless
+package cogenrt
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -31,7 +32,7 @@ const (
 	allocSlack   = 64 << 10
 )
 
-// Costs of the decoder's bookkeeping (durablegraph.go): a region's entry
+// Costs of the decoder's bookkeeping (graph.go): a region's entry
 // in its table, a queued content's closure and slot, a pending
 // reference's closure, a map entry decoded apart (its key, value and
 // insertion closure, besides their sizes).
@@ -124,6 +125,10 @@ func paddedLen(n int, spent uint64) int {
 	return int(need)
 }
 
+// ErrTooLarge is wrapped by the error of an encoding whose values would
+// need more memory to decode than any snapshot's budget allows.
+var ErrTooLarge = errors.New("snapshot too large")
+
 // pad appends the padding, its length and that many zero bytes, that
 // makes the snapshot long enough for what its decoding is charged: 0,
 // one byte, for the usual state.
@@ -131,7 +136,7 @@ func (e *Encoder) pad() error {
 	base := len(e.buf) + 1 + 4 // the length's byte and the checksum
 	n := paddedLen(base, e.spent)
 	if n == math.MaxInt32 {
-		return fmt.Errorf("stackless: Snapshot: %w: its values would need more than %d bytes of memory to restore", ErrNotCarriable, budgetFor(math.MaxInt32))
+		return fmt.Errorf("%w: its values would need more than %d bytes of memory to restore", ErrTooLarge, budgetFor(math.MaxInt32))
 	}
 	p := n - base
 	e.Uint(uint64(p))

@@ -1,4 +1,4 @@
-package stackless
+package cogenrt
 
 import (
 	"encoding"
@@ -18,14 +18,14 @@ import (
 // everything after it.
 type Encoder struct {
 	buf   []byte
-	g     graph          // the regions reached (durablegraph.go)
+	g     graph          // the regions reached (graph.go)
 	frame int            // the frame being encoded, or that reached the content being encoded
 	ptrs  map[any]uint64 // Ref's pointers (type and address) -> region id
 	// callee is the frame the current frame's child field may point to:
 	// the next frame inward on the task's chain.
-	callee Frame
+	callee any
 	// spent is what Restore will allocate for what was written so far
-	// (durablealloc.go).
+	// (alloc.go).
 	spent uint64
 	err   error
 }
@@ -86,7 +86,7 @@ func (e *Encoder) Len(n int, isNil bool) {
 }
 
 // Ref writes a pointer p (of any pointer type) as the id of a region of
-// its own (the mention format of durablegraph.go, without a path), 0 for
+// its own (the mention format of graph.go, without a path), 0 for
 // nil. It reports true the first time p is seen: the caller must then
 // write the pointee, at once. Later occurrences of p write the id only, so
 // that pointers that shared a value restore to one value. Unlike
@@ -96,7 +96,7 @@ func (e *Encoder) Len(n int, isNil bool) {
 func (e *Encoder) Ref(p any) bool {
 	v := reflect.ValueOf(p)
 	if v.Kind() != reflect.Pointer {
-		panic(fmt.Sprintf("stackless: Encoder.Ref of a %T", p))
+		panic(fmt.Sprintf("cogenrt: Encoder.Ref of a %T", p))
 	}
 	if v.IsNil() {
 		e.Uint(0)
@@ -132,8 +132,8 @@ func (e *Encoder) Binary(m encoding.BinaryMarshaler) {
 // frame the current one has called (the next one inward on the chain), 0
 // for nil. Any other frame there is an error: a generated frame clears the
 // field when the call returns.
-func (e *Encoder) Callee(f Frame) {
-	if reflect.ValueOf(f).IsNil() {
+func (e *Encoder) Callee(f any) {
+	if f == nil || reflect.ValueOf(f).IsNil() {
 		e.Uint(0)
 		return
 	}
@@ -157,7 +157,7 @@ func (e *Encoder) Fail(err error) {
 // every read after it returns zero values.
 type Decoder struct {
 	buf     []byte
-	regions []*dregion // by id-1 (durablegraph.go)
+	regions []*dregion // by id-1 (graph.go)
 	queue   []queued   // contents to decode, in the order they were written
 	frame   int        // the frame being decoded, or that reached the content being decoded
 	later   []func()   // map insertions waiting for pointers
@@ -165,13 +165,13 @@ type Decoder struct {
 	nfix    int        // references made before their region, ever
 	// defining is the region Ref reported new, until Define.
 	defining *dregion
-	callee   Frame // the frame decoded just before, the current one's callee
+	callee   any // the frame decoded just before, the current one's callee
 	// inner is set while the innermost frame is decoded; carry is the
-	// snapshot's wait kind ([Decoder.CheckResume]).
+	// snapshot's wait kind, one of the Wait constants ([Decoder.CheckResume]).
 	inner bool
 	carry uint8
 	// spent is what Restore has allocated or is about to, charged against
-	// budget (durablealloc.go).
+	// budget (alloc.go).
 	spent, budget uint64
 	err           error
 }
@@ -307,7 +307,7 @@ func (d *Decoder) take(n int) []byte {
 
 // Bytes reads what [Encoder.Bytes] wrote: nil for a nil slice, a non-nil
 // empty slice for an empty one. The bytes are copied into a new array
-// (the caller of [Restore] may reuse the snapshot's), and the length is
+// (the caller of stackless.Restore may reuse the snapshot's), and the length is
 // checked against the bytes left before anything is allocated, so a
 // corrupt length is an error, never a large allocation.
 func (d *Decoder) Bytes() []byte {
@@ -454,7 +454,7 @@ func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
 // Callee reads a child frame field written by [Encoder.Callee]: nil, or
 // the frame the current one called, decoded just before it. The caller
 // type-asserts it to its frame type and calls Fail on a mismatch.
-func (d *Decoder) Callee() Frame {
+func (d *Decoder) Callee() any {
 	switch v := d.Uint(); {
 	case d.err != nil || v == 0:
 		return nil
@@ -511,15 +511,15 @@ func (d *Decoder) CheckResume(pc int, points ...ResumePoint) {
 	}
 	var want ResumeKind
 	switch {
-	case d.carry == carryNone:
+	case d.carry == WaitNone:
 		want = ResumeEntry
 	case !d.inner:
 		want = ResumeCall
-	case d.carry == carryGosched:
+	case d.carry == WaitGosched:
 		want = ResumeGosched
-	case d.carry == carryYield:
+	case d.carry == WaitYield:
 		want = ResumeYield
-	case d.carry == carrySleep:
+	case d.carry == WaitSleep:
 		want = ResumeSleep
 	}
 	known := false
@@ -559,3 +559,107 @@ func (d *Decoder) CheckPC(pc int, valid ...int) {
 	}
 	d.Fail(fmt.Errorf("resume point %d is not one of the frame's", pc))
 }
+
+// EncodeWith writes *x with marshal, the Marshal function of the
+// stackless.Codec that serves T: the length of its bytes as a varint, then
+// the bytes. Generated EncodeState methods call it; after an earlier error
+// of e it does nothing.
+func EncodeWith[T any](e *Encoder, marshal func(x *T) ([]byte, error), x *T) {
+	if e.err != nil {
+		return
+	}
+	if marshal == nil {
+		e.Fail(fmt.Errorf("the Codec[%s] has no Marshal", reflect.TypeFor[T]()))
+		return
+	}
+	b, err := marshal(x)
+	if err != nil {
+		e.Fail(fmt.Errorf("Codec[%s].Marshal: %w", reflect.TypeFor[T](), err))
+		return
+	}
+	e.prefixed(b)
+}
+
+// DecodeWith reads what [EncodeWith] wrote into *x with unmarshal, the
+// Unmarshal function of the stackless.Codec that serves T. An error or a
+// panic of unmarshal is recorded in d; after an earlier error of d it does
+// nothing.
+func DecodeWith[T any](d *Decoder, unmarshal func(b []byte, x *T) error, x *T) {
+	b := d.prefixed()
+	if d.err != nil || !d.charge(cost(uint64(len(b)))) {
+		return
+	}
+	if unmarshal == nil {
+		d.Fail(fmt.Errorf("the Codec[%s] has no Unmarshal", reflect.TypeFor[T]()))
+		return
+	}
+	if err := recovering(func() error { return unmarshal(b, x) }); err != nil {
+		d.Fail(fmt.Errorf("Codec[%s].Unmarshal: %w", reflect.TypeFor[T](), err))
+	}
+}
+
+// recovering calls f and returns its error, or an error holding the value
+// of its panic: user code that reads snapshot bytes must not make Restore
+// panic.
+func recovering(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return f()
+}
+
+// The methods below frame a snapshot around the frames' states; the
+// stackless runtime calls them from Snapshot and Restore.
+
+// Raw appends b as it is: the snapshot's fixed-width fields.
+func (e *Encoder) Raw(b ...byte) { e.buf = append(e.buf, b...) }
+
+// SetCallee sets the frame that the next frame's child field may hold
+// (see [Encoder.Callee]): the next frame inward on the task's chain, or nil.
+func (e *Encoder) SetCallee(f any) { e.callee = f }
+
+// Err returns the first error the encoder met.
+func (e *Encoder) Err() error { return e.err }
+
+// Output returns what e has written.
+func (e *Encoder) Output() []byte { return e.buf }
+
+// NewDecoder returns a decoder reading b, which it does not copy, with
+// the memory budget of a snapshot of len(b) bytes (alloc.go; see
+// [Decoder.SetBudget]).
+func NewDecoder(b []byte) *Decoder { return &Decoder{buf: b, budget: budgetFor(len(b))} }
+
+// SetBudget sets d's memory budget to that of a snapshot of n bytes: the
+// whole snapshot's length, of which d may read only a part.
+func (d *Decoder) SetBudget(n int) { d.budget = budgetFor(n) }
+
+// Raw reads n bytes as they are (not copied), recording a truncation if
+// fewer are left; after an error of d it returns nil.
+func (d *Decoder) Raw(n int) []byte { return d.take(n) }
+
+// SetCallee sets the frame that the next frame's child field must hold
+// (see [Decoder.Callee]): the frame decoded just before, or nil.
+func (d *Decoder) SetCallee(f any) { d.callee = f }
+
+// Wait kinds of a snapshot: what its innermost frame waits in, as the
+// format stores it (runtime/stackless's carry).
+const (
+	WaitNone    uint8 = iota // not started, or not suspended in a carriable operation
+	WaitGosched              // Gosched: queued behind the ready tasks
+	WaitYield                // Yield: until Resume
+	WaitSleep                // Sleep: until its deadline
+)
+
+// SetResumeContext tells [Decoder.CheckResume] what the frame decoded next
+// must stand at: the snapshot's wait kind (a Wait constant), and whether
+// the frame is the innermost one.
+func (d *Decoder) SetResumeContext(wait uint8, innermost bool) { d.carry, d.inner = wait, innermost }
+
+// CalleeHeld reports whether the callee set by [Decoder.SetCallee] was
+// read by a child field: a caller frame must hold its callee.
+func (d *Decoder) CalleeHeld() bool { return d.callee == nil }
+
+// Left returns the number of bytes not read yet.
+func (d *Decoder) Left() int { return len(d.buf) }
