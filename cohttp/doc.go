@@ -71,8 +71,11 @@
 // for longer than the threshold while WaitHandlers are in flight: with the
 // goroutine profile (which stops the world only briefly), and, when two
 // such looks in a row find a WaitHandler running outside its waits, with
-// one traceback of all goroutines to find which (runtime.Stack, which
-// stops the world for its duration: once per report). A loop merely busy
+// a traceback of all goroutines to find which (runtime.Stack, which stops
+// the world for its duration: at most twice per stall). A WaitHandler
+// blocked in Go is reported then; one computing between its waits (or
+// whose thread the machine has descheduled) once it has kept the loop for
+// a second. A loop merely busy
 // with many connections makes progress and is not looked at; an idle
 // loop, whatever the length of the gap, is not counted against the
 // handler after it.

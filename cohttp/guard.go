@@ -39,16 +39,21 @@ import (
 // accept, a WaitHandler's start and end), so that a loop busy with many
 // connections keeps it going though its timers run late. When the
 // heartbeat has stopped for longer than the threshold, something holds
-// the loop: the guard takes a traceback, holding nothing, and looks in it,
-// once, for goroutines running (not suspended in a coroutine switch) a
-// WaitHandler's frame: the connection's coroutine in the stackful model,
-// the loop's goroutine running the connection's task in the stackless one.
-// It reports the WaitHandler found only if the next traceback, with the
-// heartbeat still stopped, finds the same one (a loop whose thread was
-// descheduled at the first is not reported). Tracebacks while the
-// heartbeat stays stopped are spaced by doubling intervals, and by at
-// least ten times the last one's duration, so that the guard stops the
-// world for at most a tenth of a stall.
+// the loop: the guard looks, holding nothing, in the goroutine profile
+// (which stops the world only briefly: stacks are collected concurrently,
+// and identical ones printed once) for goroutines running (not suspended
+// in a coroutine switch) a WaitHandler's frame: the connection's coroutine
+// in the stackful model, the loop's goroutine running a task in the
+// stackless one.
+// Only when two looks in a row, with the heartbeat stopped throughout,
+// find one does it take a traceback of all goroutines (runtime.Stack,
+// which stops the world for its duration) to find which WaitHandler it
+// is. It reports one blocked in Go (any wait state) at once; one running
+// or runnable (computing, or a loop whose thread the machine has
+// descheduled) only if a second traceback, once the heartbeat has stopped
+// for a second, finds it still there. At most two tracebacks per stall.
+// Looks while the heartbeat stays stopped are spaced by doubling
+// intervals, and by at least ten times the last one's duration.
 //
 // The WaitHandlers in flight are registered under mu in a map keyed by the
 // receiver their traceback frame prints (the conn, or its task), so that
@@ -195,6 +200,7 @@ func (g *guard) end() {
 // watch samples the handler calls until stop is closed.
 func (g *guard) watch(threshold time.Duration, logger *log.Logger) {
 	tick := g.tickOf(threshold)
+	computing := max(threshold, time.Second) // see the WaitHandler case below
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	var (
@@ -207,6 +213,7 @@ func (g *guard) watch(threshold time.Duration, logger *log.Logger) {
 		held     bool         // the stop of the heartbeat since beatAt has been reported
 		look     time.Time    // when to look at the goroutines next while the heartbeat stays stopped
 		suspects int          // the looks in a row that found a WaitHandler running
+		dumps    int          // the tracebacks taken since beatAt
 		prof     bytes.Buffer // the goroutine profile of the last look
 	)
 	for {
@@ -219,26 +226,38 @@ func (g *guard) watch(threshold time.Duration, logger *log.Logger) {
 		if g.nwait.Load() == 0 {
 			beatAt = time.Time{}
 		} else if b := g.beat.Load(); beatAt.IsZero() || b != beat {
-			beat, beatAt, held, suspects = b, now, false, 0
+			beat, beatAt, held, suspects, dumps = b, now, false, 0, 0
 			look = now.Add(threshold + tick)
 		} else if !held && !now.Before(look) && g.seq.Load()&1 == 0 {
 			t0 := time.Now()
-			if waiterRunning(&prof) {
+			found, blocked := waiterRunning(&prof)
+			if found {
 				suspects++
 			} else {
 				suspects = 0
 			}
-			if suspects >= 2 && g.beat.Load() == beat {
+			if suspects >= 2 && g.beat.Load() == beat && (blocked && dumps == 0 || now.Sub(beatAt) >= computing) {
 				// Twice, with the heartbeat stopped throughout: find which
-				// one, once per stall.
-				held = true
-				if rep, ok := g.waitingRoute(allStacks()); ok && g.beat.Load() == beat {
+				// one. A WaitHandler blocked in Go is reported at once; one
+				// running may be a loop whose thread the machine
+				// descheduled, and is reported only if it still runs after
+				// computing. At most two tracebacks per stall.
+				dumps++
+				rep, ok := g.waitingRoute(allStacks())
+				switch {
+				case !ok || g.beat.Load() != beat:
+					held = true
+				case rep.blocked || now.Sub(beatAt) >= computing:
+					held = true
 					rep.For = time.Since(beatAt) - tick
 					logger.Print(rep.SlowHandlerReport.String())
 				}
 			}
 			done := time.Now()
 			look = done.Add(max(done.Sub(beatAt), 10*done.Sub(t0)))
+			if at := beatAt.Add(computing); done.Before(at) && look.After(at) {
+				look = at // the look that may report a computing WaitHandler
+			}
 		}
 		v := g.seq.Load()
 		if v != last {
@@ -280,8 +299,24 @@ func (g *guard) watch(threshold time.Duration, logger *log.Logger) {
 
 type slowReport struct {
 	SlowHandlerReport
-	needle []byte  // what the handler's goroutine's traceback holds
-	key    uintptr // the WaitHandler's waitKey
+	needle  []byte  // what the handler's goroutine's traceback holds
+	key     uintptr // the WaitHandler's waitKey
+	blocked bool    // its goroutine waits in Go (not running or runnable)
+}
+
+// blockedState reports whether a traceback's header ("goroutine 7 [chan
+// receive, locked to thread]:") shows a goroutine waiting, not running or
+// runnable.
+func blockedState(header []byte) bool {
+	_, state, _ := bytes.Cut(header, []byte("["))
+	if i := bytes.IndexAny(state, ",]"); i >= 0 {
+		state = state[:i]
+	}
+	switch string(state) {
+	case "running", "runnable", "preempted":
+		return false
+	}
+	return true
 }
 
 // route reads the method and path of the call seq v, if it still runs.
@@ -334,6 +369,7 @@ func (g *guard) waitingRoute(stacks []byte) (slowReport, bool) {
 		g.mu.Unlock()
 		if c != nil {
 			r.Stack = string(st) + "\n"
+			r.blocked = blockedState(header)
 			return r, true
 		}
 	}
@@ -361,13 +397,15 @@ func receiver(st []byte, fn string) uintptr {
 }
 
 // waiterRunning reports whether a goroutine runs a WaitHandler's frame
-// and is not suspended in a coroutine switch, from the goroutine profile
-// (into buf), which stops the world only briefly: the stacks are collected
-// concurrently, identical ones are printed once, and no arguments are.
-func waiterRunning(buf *bytes.Buffer) bool {
+// and is not suspended in a coroutine switch, and whether one such is
+// blocked (parked in Go's scheduler, or in a system call), from the
+// goroutine profile (into buf), which stops the world only briefly: the
+// stacks are collected concurrently, identical ones are printed once, and
+// no arguments are.
+func waiterRunning(buf *bytes.Buffer) (found, blocked bool) {
 	buf.Reset()
 	if err := pprof.Lookup("goroutine").WriteTo(buf, 1); err != nil {
-		return false
+		return false, false
 	}
 	for st := range bytes.SplitSeq(buf.Bytes(), []byte("\n\n")) {
 		if !bytes.Contains(st, []byte("cohttp.(*conn).runWaiting+")) && !bytes.Contains(st, []byte("stackless.(*Task).Run+")) {
@@ -378,11 +416,24 @@ func waiterRunning(buf *bytes.Buffer) bool {
 		// stackful's own).
 		_, top, _ := bytes.Cut(st, []byte("\n#\t"))
 		top, _, _ = bytes.Cut(top, []byte("\n"))
-		if !bytes.Contains(top, []byte("\titer.Pull")) && !bytes.Contains(top, []byte("/runtime/stackful.")) {
-			return true
+		if bytes.Contains(top, []byte("\titer.Pull")) || bytes.Contains(top, []byte("/runtime/stackful.")) {
+			continue
+		}
+		found = true
+		// The first of the PCs ("N @ 0x... 0x..."), which the profile
+		// prints all: a blocked goroutine's is in gopark or a system call.
+		_, pcs, _ := bytes.Cut(st, []byte("@ "))
+		first, _, _ := bytes.Cut(pcs, []byte(" "))
+		if pc, err := strconv.ParseUint(strings.TrimPrefix(string(first), "0x"), 16, 64); err == nil {
+			if f := runtime.FuncForPC(uintptr(pc) - 1); f != nil {
+				name := f.Name()
+				if strings.HasPrefix(name, "runtime.gopark") || strings.Contains(name, "yscall") {
+					blocked = true
+				}
+			}
 		}
 	}
-	return false
+	return found, blocked
 }
 
 // allStacks returns a traceback of all goroutines.

@@ -13,7 +13,9 @@
 // working as it is, and the generated frame does the same thing without a
 // stack of its own. It can be thought of as a compiler pass that turns the
 // function's stack frame into a heap object and its control flow into a
-// switch over resume points.
+// switch over resume points. How each construct is lowered, before and
+// after, with the golden files that show it, is docs/lowering.md in the
+// repository.
 //
 // # The source-level API
 //
@@ -473,49 +475,13 @@
 //
 // # Blocking calls
 //
-// A coroutine that waits in Go's scheduler instead of on its loop freezes
-// every coroutine of its env, and hangs it for good when what it waits for
-// is held by a suspended coroutine of the same env. The analyzer reports
-// such waits (Category [BlockingCategory]) in coroutine code: the bodies of
-// //co:stackless functions and of every function, method or function
-// literal with a *stackful.Co parameter (a literal inside one is not its
-// code unless it takes the handle too: it may run on a goroutine or an
-// offload worker). It reports
-//
-//   - time.Sleep, and <-time.After(d) as a statement: fixed to co.Sleep(d);
-//   - sync.WaitGroup.Wait, os/exec's Cmd.Run and Cmd.Wait: fixed, as
-//     statements, to co.Offload(wg.Wait) or co.Offload(func() { ... });
-//     cosync.WaitGroup is the better answer where the code is yours;
-//   - sync.Mutex and RWMutex Lock/RLock held across a suspension (a later
-//     statement of the same block, before the Unlock, that suspends; a lock
-//     held for a moment is harmless): use cosync.Mutex or cosync.RWMutex;
-//   - sync.Cond.Wait: use stackful.Cond or a cosync primitive;
-//   - a send or receive on a Go channel, range over one, and a select
-//     without a default: use cosync.Chan and cosync.Select (a send on a
-//     local variable made here as make(chan T, n) with a constant n > 0, the
-//     idiom of handing a result out, is not reported);
-//   - net.Dial, net.DialTimeout, net.Listen: fixed to conet's functions of
-//     the same names (importing conet); net.Dialer's Dial and DialContext:
-//     use conet.Dialer; net/http's Get, Head, Post, PostForm, Cmd.Output and
-//     CombinedOutput, x/sync's semaphore.Weighted.Acquire and
-//     errgroup.Group.Wait: the message names the replacement.
-//
-// The fixes are go/analysis SuggestedFixes; go fix applies them with cogen
-// as its fix tool (-diff shows them first):
-//
-//	go fix -fixtool=$(go tool -n cogen) ./...
-//
-// A fix that replaces the last use of package time leaves its import to
-// goimports. (gopls runs only its own analyzers, so an editor shows these
-// reports through go vet, not as you type.) A line that
-// blocks on purpose (a test of stall detection) is marked with a
-// //co:blocking comment on it or on the line above, ideally with the reason:
-//
-//	mu.Lock() //co:blocking the trap this test sets
-//
-// The runtime packages' own files implement the waiting and are not checked
-// (their tests are). These reports are go vet's: generation does not stop
-// for them, as the code compiles and runs as written in both models.
+// Package [github.com/cogen-go/cogen/gen/blocking] is the analyzer that
+// reports what waits in Go's scheduler in coroutine code (time.Sleep, Go
+// channels, sync.WaitGroup.Wait, file and process I/O, a sync.Mutex held
+// across a suspension...), with the fixes go fix applies; its doc is the
+// manual of those reports. cogen runs it under go vet beside this
+// package's Analyzer; generation does not stop for its reports, as the
+// code compiles and runs as written in both models.
 //
 // # Output
 //

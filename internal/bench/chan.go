@@ -17,12 +17,11 @@ import (
 var ChanModels = []string{"stackful", "stackless", "goroutine"}
 
 // PingPongPairs is the number of coroutine pairs that share the ping-pong
-// benchmark's rounds. The loop polls (one epoll_wait) after at most 64
-// rounds of its ready queue (see runtime/loop's "One iteration"), and a
-// lone pair has one coroutine ready per round, so its round trip still pays
-// about 1/32 of a poll; with 100 pairs the poll is negligible, as in a
-// loaded server (the stackless switch benchmark does the same with 1,000
-// tasks). More pairs change little for stackless tasks but make 2,000
+// benchmark's rounds, as in a loaded server (the stackless switch
+// benchmark does the same with 1,000 tasks). A lone pair hands off within
+// a round of the loop's ready queue (up to 64 hand-offs, see runtime/loop's
+// "One iteration") and the loop polls after 64 rounds, so neither size pays
+// for polls. More pairs change little for stackless tasks but make 2,000
 // goroutine stacks of stackful coroutines compete for the caches
 // (measured: 504 against 326 ns of CPU per round trip at 1,000 pairs). One
 // pair measures the latency of a lone hand-off instead.

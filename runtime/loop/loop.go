@@ -36,10 +36,11 @@ type Stats struct {
 // A Loop is a single-goroutine reactor. Create one with New, drive it with
 // Run, and release it with Close.
 type Loop struct {
-	poller poller
-	wheel  wheel
-	ready  readyQueue
-	fds    []*FD // indexed by fd number; grows on demand, no fixed limit
+	poller  poller
+	backend Backend
+	wheel   wheel
+	ready   readyQueue
+	fds     []*FD // indexed by fd number; grows on demand, no fixed limit
 	// fdSpare is the rest of the block newFD hands records out of.
 	fdSpare []FD
 
@@ -69,14 +70,8 @@ type Loop struct {
 	overflow [readAheadSize]byte // TryReadStream's second iovec
 }
 
-// New creates a loop.
-func New() (*Loop, error) {
-	p, err := newPoller()
-	if err != nil {
-		return nil, err
-	}
-	return withPoller(p), nil
-}
+// New creates a loop on the default backend: [BackendAuto].
+func New() (*Loop, error) { return NewBackend(BackendAuto) }
 
 func withPoller(p poller) *Loop {
 	l := &Loop{poller: p, base: time.Now()}
@@ -246,10 +241,11 @@ func (l *Loop) step() {
 // lateCheckEvery rounds once it is past the budget, and an fd event or a
 // due timer waits at most that long (plus one round) for the next poll.
 //
-// The poll is what the bound buys: a lone pair of stackless tasks taking
-// turns makes one round per hand-off, and an epoll_wait costs about as
-// much as a round trip between them (measured: 8 rounds per iteration, one
-// pair's channel round trip 190 ns of CPU, 0.22 polls per round trip).
+// The poll is what the bound buys: two coroutines that wake each other
+// with Wake (a Cond) make one round per wake-up, and an epoll_wait costs
+// about as much as a channel round trip between two stackless tasks. A
+// channel's hand-off (WakeNext) runs within the round instead, up to
+// maxRunNext runs.
 const (
 	lateRounds     = 63
 	lateCheckEvery = 8

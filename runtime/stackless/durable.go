@@ -287,13 +287,14 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		}
 		frames[i] = f
 	}
+	d.SetWait(carry)
 	for i := n - 1; i >= 0; i-- {
 		var callee any
 		if i+1 < n {
 			callee = dfs[i+1]
 		}
 		d.SetCallee(callee)
-		d.SetResumeContext(carry, i == n-1)
+		d.SetInner(i == n-1)
 		pc := d.IntN(32)
 		if d.Err() == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))

@@ -497,7 +497,7 @@ type ResumePoint struct {
 }
 
 // CheckResume records an error unless the frame's pc is one of points
-// that a real [Snapshot] can leave it at: the entry of a task not started;
+// that a real stackless.Snapshot can leave it at: the entry of a task not started;
 // for the innermost frame, a wait of the snapshot's kind (a Yield point
 // also when the snapshot records a runnable task: a Yield resumed before
 // the snapshot); for a frame with a callee, a call whose callee field
@@ -643,23 +643,26 @@ func (d *Decoder) Raw(n int) []byte { return d.take(n) }
 // (see [Decoder.Callee]): the frame decoded just before, or nil.
 func (d *Decoder) SetCallee(f any) { d.callee = f }
 
-// Wait kinds of a snapshot: what its innermost frame waits in, as the
-// format stores it (runtime/stackless's carry).
-const (
-	WaitNone    uint8 = iota // not started, or not suspended in a carriable operation
-	WaitGosched              // Gosched: queued behind the ready tasks
-	WaitYield                // Yield: until Resume
-	WaitSleep                // Sleep: until its deadline
-)
-
-// SetResumeContext tells [Decoder.CheckResume] what the frame decoded next
-// must stand at: the snapshot's wait kind (a Wait constant), and whether
-// the frame is the innermost one.
-func (d *Decoder) SetResumeContext(wait uint8, innermost bool) { d.carry, d.inner = wait, innermost }
-
 // CalleeHeld reports whether the callee set by [Decoder.SetCallee] was
 // read by a child field: a caller frame must hold its callee.
 func (d *Decoder) CalleeHeld() bool { return d.callee == nil }
 
 // Left returns the number of bytes not read yet.
 func (d *Decoder) Left() int { return len(d.buf) }
+
+// What a snapshot's task waits in, as the snapshot records it in one byte
+// (stackless.Snapshot's format): the wait its innermost frame makes again.
+const (
+	WaitNone    uint8 = iota // not started: a frame at its entry
+	WaitGosched              // Gosched, or a Yield resumed before the snapshot
+	WaitYield                // Yield, until Task.Resume
+	WaitSleep                // Sleep, until its deadline
+)
+
+// SetWait records the snapshot's wait kind (WaitNone to WaitSleep) for
+// [Decoder.CheckResume].
+func (d *Decoder) SetWait(carry uint8) { d.carry = carry }
+
+// SetInner records whether the frame decoded next is the task's innermost
+// one, for [Decoder.CheckResume].
+func (d *Decoder) SetInner(inner bool) { d.inner = inner }
