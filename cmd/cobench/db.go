@@ -55,8 +55,9 @@ func runDB(s settings, p *progress) ([]Row, error) {
 		bin, _ = exec.LookPath("redis-server")
 	}
 	if bin == "" {
-		p.note("db: skipped: no redis-server installed (apt-get install redis-server, or set COGEN_REDIS_SERVER)")
-		return nil, nil
+		const why = "no redis-server installed (apt-get install redis-server, or set COGEN_REDIS_SERVER)"
+		p.note("db: skipped: %s", why)
+		return []Row{skipRow("db", "GET round trips against redis-server", why)}, nil
 	}
 	srv, err := startRedisServer(bin)
 	if err != nil {
@@ -118,6 +119,10 @@ func runDB(s settings, p *progress) ([]Row, error) {
 	for i, model := range dbModels {
 		r := res[i]
 		if r.requests == 0 {
+			if i < 2 && buildErr != nil {
+				rows = append(rows, skipRow("db", "GET round trips per second"+conns, buildErr.Error()))
+				rows[len(rows)-1].Model = model
+			}
 			continue
 		}
 		note := ""

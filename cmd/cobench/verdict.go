@@ -62,7 +62,7 @@ func goBaseRank(model string) int {
 func chooseBases(rows []Row) {
 	best := map[string]int{} // measure -> index of its Go base
 	for i, r := range rows {
-		if family(r.Model) != famGo { // a floor is not a way to do it
+		if family(r.Model) != famGo || r.Skipped { // a floor is not a way to do it
 			continue
 		}
 		k := r.Group + "\x00" + r.Measure
