@@ -98,6 +98,9 @@ func writeMarkdown(w io.Writer, rep *report) {
 			g, cell(m), cell(r.Model), valueCell(r), r.Unit, formatRatio(r), cell(r.Reference), cell(r.Note))
 	}
 	writeVerdicts(w, rep.Verdict)
+	if rep.Overall != "" {
+		fmt.Fprintf(w, "\n**%s**\n", rep.Overall)
+	}
 }
 
 // valueCell is a row's value as the table prints it: "—" for a skipped row.

@@ -119,9 +119,11 @@ type report struct {
 	Seconds float64 `json:"seconds"` // how long the run took
 	Rows    []Row   `json:"rows"`
 	// Warnings say what makes the figures suspect (an overloaded machine, a
-	// slow floor, retried windows); Verdict is the closing summary.
+	// slow floor, retried windows); Verdict is the closing summary, a line
+	// per group, and Overall its one-line answer (overall).
 	Warnings []string  `json:"warnings,omitempty"`
 	Verdict  []Verdict `json:"verdict"`
+	Overall  string    `json:"overall"`
 }
 
 // machine describes where a run was measured.
@@ -148,6 +150,7 @@ func measure(o *options) (*report, error) {
 	rep.Seconds = time.Since(t0).Seconds()
 	rep.Warnings = warnings(rep)
 	rep.Verdict = verdicts(rep)
+	rep.Overall = overall(rep.Verdict)
 	o.progress.done(rep.Seconds)
 	for _, w := range rep.Warnings {
 		o.progress.note("%s", w)
@@ -194,6 +197,9 @@ func writeOutputs(o *options, rep *report, stdout io.Writer) error {
 	if o.out != "" {
 		if err := os.WriteFile(o.out, []byte(sb.String()), 0o644); err != nil {
 			return err
+		}
+		if o.progress != nil { // the answer where the user looks
+			fmt.Fprintf(o.progress.w, "cobench: table written to %s\ncobench: %s\n", o.out, rep.Overall)
 		}
 	} else if _, err := io.WriteString(stdout, sb.String()); err != nil {
 		return err

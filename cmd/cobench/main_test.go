@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -200,6 +201,9 @@ func TestFormats(t *testing.T) {
 				if strings.Count(l, " | ")+2 != 9 || !strings.HasSuffix(l, "|") {
 					t.Errorf("bad table line %q", l)
 				}
+			}
+			if last := lines[len(lines)-1]; !regexp.MustCompile(`^\*\*Overall: best is (stackless|stackful|Go|peer|the loop \(both models\)) in [12] of 2 groups \((switch|timers) [0-9.]+×`).MatchString(last) {
+				t.Errorf("the table does not end with the overall line: %q", last)
 			}
 			if !strings.Contains(string(table), "- **switch** (switch round trip; lower is better): **") ||
 				!strings.Contains(string(table), "- **timers** (timer add + cancel; lower is better): **") {

@@ -101,6 +101,9 @@ func chartSVG(rep *report) string {
 		}
 	}
 	line("black", "normal", header)
+	if rep.Overall != "" {
+		line("black", "bold", rep.Overall)
+	}
 	for _, w := range rep.Warnings {
 		line("#c00000", "bold", "WARNING: "+w)
 	}

@@ -81,3 +81,24 @@ func TestQuickSkipsGoRedis(t *testing.T) {
 		t.Errorf("no measured resp row:\n%s", stdout.String())
 	}
 }
+
+// TestOverall: the one-line answer names the family best in the most
+// groups first, with each group's lead over the next-best family and "~"
+// for a lead within noise; io_uring against epoll is not a model family.
+func TestOverall(t *testing.T) {
+	rows := append(rowsOf(),
+		Row{Group: "memory", Measure: "memory per suspended coroutine", Model: "stackful/shared", Value: 500, Unit: "B"},
+		Row{Group: "memory", Measure: "memory per suspended coroutine", Model: "goroutine", Value: 2000, Unit: "B"},
+		Row{Group: "echo", Measure: "echo 100 conns: requests/s", Model: "stackless (generated EchoFrame)" + uringName, Value: 1600, Unit: "req/s"},
+	)
+	rep := &report{Machine: machine{CPUs: 2, LoadAvg: "0.50 0.40 0.30"}, Rows: rows}
+	setRatios(rep.Rows)
+	got := overall(verdicts(rep))
+	want := "Overall: best is stackless in 3 of 4 groups (switch 7.00×, chan 1.05× ~, echo 1.14×); stackful in 1 (memory 4.00×) — × is the lead over the next-best model family on the group's headline measure (the verdict lines), ~ within this run's noise."
+	if got != want {
+		t.Errorf("overall:\n got %s\nwant %s", got, want)
+	}
+	if got := overall(nil); !strings.HasPrefix(got, "Overall: no group") {
+		t.Errorf("overall of nothing: %s", got)
+	}
+}
