@@ -5,7 +5,9 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -100,5 +102,74 @@ func TestOverall(t *testing.T) {
 	}
 	if got := overall(nil); !strings.HasPrefix(got, "Overall: no group") {
 		t.Errorf("overall of nothing: %s", got)
+	}
+}
+
+// TestChartAxes: each measured block of the chart has a value axis with
+// ticks, their labels and the unit (log scale said), a category axis, and
+// a skipped row shows its reason instead of a bar.
+func TestChartAxes(t *testing.T) {
+	rows := append(rowsOf(), skipRow("db", "GET round trips against redis-server", "no redis-server installed"))
+	rep := &report{Machine: machine{CPUs: 2, LoadAvg: "0.5 0.5 0.5"}, Rows: rows}
+	setRatios(rep.Rows)
+	rep.Verdict = verdicts(rep)
+	rep.Overall = overall(rep.Verdict)
+	svg := chartSVG(rep)
+	if n := strings.Count(svg, `<g class="x-axis"`); n != 3 {
+		t.Errorf("%d value axes, want one per measured measure (3)", n)
+	}
+	if n := strings.Count(svg, `<line class="y-axis"`); n != 4 {
+		t.Errorf("%d category axes, want one per block (4)", n)
+	}
+	tickLabels := regexp.MustCompile(`<text class="tick-label"[^>]*>([^<]*)</text>`).FindAllStringSubmatch(svg, -1)
+	var got []string
+	for _, m := range tickLabels {
+		got = append(got, m[1])
+	}
+	// switch: 1 to 260 ns on a log scale; chan: 95 to 100 ns, linear;
+	// echo: up to 1,500 req/s, linear.
+	want := "1 2 5 10 20 50 100 200 | 0 20 40 60 80 100 | 0 500 1000 1500"
+	if g := strings.Join(got, " "); strings.ReplaceAll(want, "| ", "") != g {
+		t.Errorf("tick labels %q, want %q", g, want)
+	}
+	if n := strings.Count(svg, `<line class="tick"`); n != len(got) {
+		t.Errorf("%d tick marks for %d labels", n, len(got))
+	}
+	for _, unit := range []string{">ns/op (log)</text>", ">ns/op</text>", ">req/s</text>"} {
+		if !strings.Contains(svg, `class="axis-unit"`) || !strings.Contains(svg, unit) {
+			t.Errorf("no axis unit %q", unit)
+		}
+	}
+	for _, want := range []string{"GET round trips against redis-server (not measured)", ">skipped: no redis-server installed</text>", ">Overall: best is stackless in 3 of 3 groups"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+}
+
+// TestChartByDefault: without -svg the chart is written to the temporary
+// directory and its path printed; -svg=off writes none.
+func TestChartByDefault(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	var stdout, stderr bytes.Buffer
+	if code := cobench([]string{"-quick", "-only=switch"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	path := filepath.Join(dir, "cobench.svg")
+	chart, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(chart, []byte(`<g class="x-axis"`)) {
+		t.Fatalf("no chart with axes at %s: %v", path, err)
+	}
+	if !strings.Contains(stderr.String(), "cobench: chart written to "+path+" (") {
+		t.Errorf("the chart's path is not printed:\n%s", stderr.String())
+	}
+	os.Remove(path)
+	stderr.Reset()
+	if code := cobench([]string{"-quick", "-only=switch", "-svg=off"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat(path); err == nil || strings.Contains(stderr.String(), "chart written") {
+		t.Errorf("-svg=off wrote a chart")
 	}
 }
