@@ -51,6 +51,7 @@ func TestQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole quick run")
 	}
+	t.Setenv("TMPDIR", t.TempDir()) // where the chart goes
 	fds, goroutines := openFDs(), runtime.NumGoroutine()
 	var stdout, stderr bytes.Buffer
 	load0 := loadAverage()
@@ -80,7 +81,15 @@ func TestQuick(t *testing.T) {
 	seen := map[string]bool{}
 	bases := map[string]int{}
 	measures := map[string]bool{}
+	var skipped []Row
 	for _, r := range rep.Rows {
+		if r.Skipped {
+			if r.Value != 0 || r.Model == "" || r.Measure == "" || !strings.HasPrefix(r.Note, "skipped: ") || r.Base {
+				t.Errorf("bad skipped row: %+v", r)
+			}
+			skipped = append(skipped, r)
+			continue
+		}
 		seen[r.Group] = true
 		measures[r.Measure] = true
 		if r.Base {
@@ -97,6 +106,17 @@ func TestQuick(t *testing.T) {
 		if !seen[g] && (g != "db" || haveRedisServer()) && g != "tfb" { // tfb runs with -only=tfb or -peers
 			t.Errorf("no %s rows", g)
 		}
+	}
+	// A full run without -peers says why tfb did not run; -quick, why the
+	// go-redis rows are missing.
+	if !slices.ContainsFunc(skipped, func(r Row) bool { return r.Group == "tfb" && strings.Contains(r.Note, "-peers or -only=tfb") }) {
+		t.Errorf("no skipped tfb row: %+v", skipped)
+	}
+	if haveRedisServer() && !slices.ContainsFunc(skipped, func(r Row) bool { return r.Group == "db" && r.Model == "go-redis goroutines" }) {
+		t.Errorf("no skipped go-redis row: %+v", skipped)
+	}
+	if !strings.HasPrefix(rep.Overall, "Overall: best is ") {
+		t.Errorf("overall %q", rep.Overall)
 	}
 	for m := range measures {
 		if bases[m] != 1 {
@@ -249,7 +269,7 @@ func TestBinary(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(exe, "-quick", "-only=memory", "-memn=2000", "-format=json")
+	cmd := exec.Command(exe, "-quick", "-only=memory", "-memn=2000", "-format=json", "-svg=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

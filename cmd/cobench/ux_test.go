@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -59,28 +58,6 @@ func TestSkippedGroup(t *testing.T) {
 	}
 	if strings.Contains(stdout.String(), "- **db**") {
 		t.Errorf("a verdict for a group that was not measured:\n%s", stdout.String())
-	}
-}
-
-// TestQuickSkipsGoRedis: -quick measures the db group's client/resp rows
-// and leaves a skipped row, with the reason, for each go-redis model it
-// does not build.
-func TestQuickSkipsGoRedis(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("no redis-server")
-	}
-	var stdout, stderr bytes.Buffer
-	if code := cobench([]string{"-quick", "-only=db", "-format=csv", "-svg=off"}, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	for _, model := range []string{"go-redis goroutines", "go-redis stackful (conet)"} {
-		want := `db,"GET round trips per second, 50 conns, one GET outstanding each",` + model + ",,,0,false,,skipped: -quick does not build client/gate (run without -quick)\n"
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("no skipped row %q:\n%s", want, stdout.String())
-		}
-	}
-	if !strings.Contains(stdout.String(), ",resp stackless (generated),") {
-		t.Errorf("no measured resp row:\n%s", stdout.String())
 	}
 }
 
