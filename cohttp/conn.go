@@ -42,7 +42,14 @@ type conn struct {
 	w          ResponseWriter
 	recoverer  func(next func()) // see recoverCall
 	task       *stackless.Task   // the connection's task once a WaitHandler has run on it, for the guard
-	waitKey    uintptr           // the guard's key of the connection's WaitHandler: the address of c (stackful) or task (stackless)
+	// waitKey is the guard's key of the connection's WaitHandler: the
+	// address of c (stackful) or of task (stackless), as a traceback prints
+	// the receiver of runWaiting or Task.Run. unsafe.Pointer is needed to
+	// read an address as a number, and safe: the key is only compared with
+	// numbers parsed from tracebacks, never turned back into a pointer, and
+	// the guard's map holds c itself, so the object stays alive (and Go's
+	// heap objects do not move).
+	waitKey uintptr
 }
 
 // Phases of a connection.

@@ -86,7 +86,7 @@ func connMain(co *stackful.Co, c *conn) error {
 func (c *conn) runWaiting(co *stackful.Co) {
 	on := c.s.lim.SlowHandler >= 0
 	if on {
-		c.waitKey = uintptr(unsafe.Pointer(c)) // as runWaiting's frame prints its receiver
+		c.waitKey = uintptr(unsafe.Pointer(c)) // see conn.waitKey
 		c.s.guard.enterWaiting(c.s, c)
 	}
 	defer func() {

@@ -112,7 +112,7 @@ func (f *waitingCall) Step(t *stackless.Task) stackless.Status {
 		c := f.c
 		if c.s.lim.SlowHandler >= 0 {
 			c.task = t
-			c.waitKey = uintptr(unsafe.Pointer(t)) // as Task.Run's frame prints its receiver
+			c.waitKey = uintptr(unsafe.Pointer(t)) // see conn.waitKey
 			c.s.guard.enterWaiting(c.s, c)
 		}
 		f.Defer(c.recoverCall())

@@ -162,7 +162,8 @@
 // run such a loop on a goroutine locked to its OS thread, as [Group] does
 // (runtime.LockOSThread before creating the loop and its coroutines):
 // otherwise an idle thread the loop ran on earlier is woken for it, about
-// once every two requests under an echo load.
+// once every two requests under an echo load, and the soak (cmd/cosoak)
+// saw requests stall until their read timeout (see docs/benchmarks.md).
 //
 // Everywhere else (and on Linux with the build
 // tag cogen_netpoll, which is how its tests run here) it is a portable
