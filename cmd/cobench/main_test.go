@@ -149,6 +149,14 @@ func TestQuick(t *testing.T) {
 	if !strings.Contains(stderr.String(), "cobench: done in") {
 		t.Errorf("no progress on stderr:\n%s", stderr.String())
 	}
+	// Every phase says when it starts and when it ends.
+	for _, ph := range []string{"micro benchmarks (switch, create, timers, chan, durable: ", "durable", "timers (sleepers, lateness)", "memory", "echo", "http", "scale", "db"} {
+		for _, re := range []string{`(?m)^cobench: +\d+\.\ds ` + regexp.QuoteMeta(ph) + `.*: started$`, `(?m)^cobench: +\d+\.\ds ` + regexp.QuoteMeta(ph) + `.*: finished in \d+\.\ds, \d+ rows`} {
+			if !regexp.MustCompile(re).MatchString(stderr.String()) {
+				t.Errorf("no progress line matching %s:\n%s", re, stderr.String())
+			}
+		}
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for openFDs() > fds || runtime.NumGoroutine() > goroutines {
 		if time.Now().After(deadline) {
