@@ -198,11 +198,16 @@ func writeOutputs(o *options, rep *report, stdout io.Writer) error {
 		if err := os.WriteFile(o.out, []byte(sb.String()), 0o644); err != nil {
 			return err
 		}
-		if o.progress != nil { // the answer where the user looks
-			fmt.Fprintf(o.progress.w, "cobench: table written to %s\ncobench: %s\n", o.out, rep.Overall)
+		if o.progress != nil {
+			fmt.Fprintf(o.progress.w, "cobench: table written to %s\n", o.out)
 		}
 	} else if _, err := io.WriteString(stdout, sb.String()); err != nil {
 		return err
+	}
+	// The one-line answer where the user looks: the markdown table on the
+	// terminal ends with it, other outputs leave it to stderr.
+	if o.progress != nil && (o.out != "" || o.format != "markdown") {
+		fmt.Fprintf(o.progress.w, "cobench: %s\n", rep.Overall)
 	}
 	if o.svg == "" || o.svg == "off" {
 		return nil

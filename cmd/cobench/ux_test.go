@@ -125,7 +125,8 @@ func TestChartAxes(t *testing.T) {
 }
 
 // TestChartByDefault: without -svg the chart is written to the temporary
-// directory and its path printed; -svg=off writes none.
+// directory and its path printed; -svg=off writes none. The overall line
+// ends a markdown table, and goes to stderr with another format.
 func TestChartByDefault(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
@@ -141,10 +142,16 @@ func TestChartByDefault(t *testing.T) {
 	if !strings.Contains(stderr.String(), "cobench: chart written to "+path+" (") {
 		t.Errorf("the chart's path is not printed:\n%s", stderr.String())
 	}
+	if strings.Contains(stderr.String(), "cobench: Overall: ") || !strings.Contains(stdout.String(), "\n**Overall: best is ") {
+		t.Errorf("markdown on stdout: the overall line belongs at the table's end, not on stderr:\n%s", stderr.String())
+	}
 	os.Remove(path)
 	stderr.Reset()
-	if code := cobench([]string{"-quick", "-only=switch", "-svg=off"}, &stdout, &stderr); code != 0 {
+	if code := cobench([]string{"-quick", "-only=switch", "-svg=off", "-format=csv"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "cobench: Overall: best is stackless in 1 of 1 groups (switch ") {
+		t.Errorf("csv: no overall line on stderr:\n%s", stderr.String())
 	}
 	if _, err := os.Stat(path); err == nil || strings.Contains(stderr.String(), "chart written") {
 		t.Errorf("-svg=off wrote a chart")
