@@ -249,6 +249,7 @@ type progress struct {
 	tty   bool
 	start time.Time
 	last  string
+	every time.Duration // between "still running" lines; 0: 10 s (250 ms on a terminal)
 }
 
 func newProgress(w io.Writer) *progress {
@@ -280,6 +281,9 @@ func (p *progress) begin(name string) (end func(rows []Row, err error)) {
 		return func([]Row, error) {}
 	}
 	p.step("%s: started", name)
+	p.mu.Lock()
+	p.last = name // what a long step's "still running" line names
+	p.mu.Unlock()
 	t0 := time.Now()
 	return func(rows []Row, err error) {
 		took := time.Since(t0).Seconds()
@@ -328,7 +332,10 @@ func (p *progress) during(fn func() error) error {
 	go func() {
 		defer wg.Done()
 		every := 10 * time.Second
-		if p.tty {
+		switch {
+		case p.every > 0:
+			every = p.every
+		case p.tty:
 			every = 250 * time.Millisecond
 		}
 		tick := time.NewTicker(every)

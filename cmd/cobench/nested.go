@@ -35,7 +35,8 @@ func buildNested(p *progress, dir, pkg, name, what string, flags ...string) (exe
 		return "", nil, err
 	}
 	exe = filepath.Join(tmp, name)
-	end := p.begin(fmt.Sprintf("build %s from %s (%s; a first build downloads and compiles its dependencies, a minute or more)", name, filepath.Join(src, pkg), what))
+	p.step("go build in %s: a first build downloads and compiles the dependencies, a minute or more", src)
+	end := p.begin(fmt.Sprintf("build %s from %s (%s)", name, filepath.Join(dir, pkg), what))
 	cmd := exec.Command("go", append(append([]string{"build", "-o", exe}, flags...), pkg)...)
 	cmd.Dir = src
 	var msg []byte

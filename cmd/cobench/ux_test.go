@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestProgressPhases: a phase prints a started line and a finished line
@@ -34,6 +35,31 @@ func TestProgressPhases(t *testing.T) {
 		if !regexp.MustCompile(re).MatchString(log.String()) {
 			t.Errorf("no line matching %s in the progress log:\n%s", re, log.String())
 		}
+	}
+}
+
+// TestProgressDuring: a long step (a build) prints a line naming it, with
+// its elapsed time, while it runs.
+func TestProgressDuring(t *testing.T) {
+	var log bytes.Buffer
+	p := newProgress(&log)
+	p.every = 5 * time.Millisecond
+	end := p.begin("build dbload from client/gate/cmd/dbload (go-redis)")
+	p.during(func() error {
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			p.mu.Lock()
+			seen := strings.Contains(log.String(), "still running")
+			p.mu.Unlock()
+			if seen {
+				break
+			}
+		}
+		return nil
+	})
+	end(nil, nil)
+	re := `(?m)^cobench: +\d+\.\ds \.\.\. still running build dbload from client/gate/cmd/dbload \(go-redis\) \(\d+s\)$`
+	if !regexp.MustCompile(re).MatchString(log.String()) {
+		t.Errorf("no line matching %s:\n%s", re, log.String())
 	}
 }
 
