@@ -510,18 +510,26 @@ func children(n ast.Node) []ast.Node {
 }
 
 // suspendingLit reports whether a function literal of the function suspends:
-// it takes the handle as its first parameter or refers to the function's.
+// it takes the handle as its first parameter, refers to the function's, or
+// calls a local variable holding a literal that suspends (defined before
+// it, so already known).
 func (s *scan) suspendingLit(n *ast.FuncLit) bool {
 	if sig, ok := s.info.TypeOf(n).(*types.Signature); ok && sig.Params().Len() > 0 && isCoType(sig.Params().At(0).Type()) {
 		return true
 	}
-	if s.fn.Co == nil {
+	var holders map[types.Object]*Func
+	if set := s.fn.root().lits; set != nil {
+		holders = set.byObj
+	}
+	if s.fn.Co == nil && len(holders) == 0 {
 		return false
 	}
 	found := false
 	ast.Inspect(n.Body, func(c ast.Node) bool {
-		if id, ok := c.(*ast.Ident); ok && s.info.Uses[id] == s.fn.Co {
-			found = true
+		if id, ok := c.(*ast.Ident); ok {
+			if obj := s.info.Uses[id]; obj != nil && (obj == s.fn.Co || holders[obj] != nil) {
+				found = true
+			}
 		}
 		return !found
 	})
@@ -620,13 +628,11 @@ func (s *scan) onlyCalled(obj types.Object) string {
 		}
 		if id, ok := n.(*ast.Ident); ok && s.info.Uses[id] == obj {
 			parent := stack[len(stack)-1]
+			// A call of it in a function literal makes that literal
+			// suspend (suspendingLit): it is checked as a literal
+			// that suspends in its turn.
 			if call, ok := parent.(*ast.CallExpr); !ok || call.Fun != id {
 				why = "is used other than by calling it"
-			}
-			for _, a := range stack {
-				if fl, ok := a.(*ast.FuncLit); ok && !s.suspendingLit(fl) {
-					why = "is used in a function literal that does not suspend"
-				}
 			}
 		}
 		stack = append(stack, n)
@@ -637,7 +643,8 @@ func (s *scan) onlyCalled(obj types.Object) string {
 
 // litCaptures lists the variables of the enclosing functions that a
 // literal refers to, in order of first mention: not the handle, not the
-// variables holding literals that suspend (their calls are rewritten).
+// variables holding literals that suspend (their calls are rewritten), but
+// what those capture from outside the literal.
 func (s *scan) litCaptures(n *ast.FuncLit, root *Func) []*types.Var {
 	var out []*types.Var
 	seen := map[*types.Var]bool{}
@@ -653,7 +660,16 @@ func (s *scan) litCaptures(n *ast.FuncLit, root *Func) []*types.Var {
 		if v.Pos() < root.Decl.Pos() || v.Pos() >= root.Decl.End() || (v.Pos() >= n.Pos() && v.Pos() < n.End()) {
 			return true
 		}
-		if root.lits.byObj[v] != nil {
+		if lf := root.lits.byObj[v]; lf != nil {
+			// Its calls are rewritten: they pass it what it
+			// captures, which n then captures too if it is
+			// declared outside n.
+			for _, c := range lf.lit.captures {
+				if !seen[c] && (c.Pos() < n.Pos() || c.Pos() >= n.End()) {
+					seen[c] = true
+					out = append(out, c)
+				}
+			}
 			return true
 		}
 		seen[v] = true

@@ -138,7 +138,8 @@
 //   - && and || expressions, as a whole;
 //   - slice expressions (s[i:j], a[i:j:k], str[i:j]);
 //   - type assertions x.(T), unless T is pointer-shaped (a pointer, map,
-//     channel or function, or a struct or array wrapping exactly one);
+//     channel or function, or a struct or array wrapping exactly one) or
+//     is built from a type parameter (gc's dynamic assertion is late);
 //   - a map lookup whose key converts bytes to a string (m[string(b)], or a
 //     struct or array literal holding such a conversion);
 //   - a map literal with non-constant entries; gc inserts them one at a
@@ -151,12 +152,19 @@
 //     slice (any(p.x + 1) is late for an int p.x, any(p.x > 0) is in
 //     place); a struct or array that is not addressable compared with == or
 //     !=; a key that is not addressable of a map whose keys are neither
-//     strings nor 4 or 8 bytes of plain memory.
+//     strings nor 4 or 8 bytes of plain memory (or whose elements are
+//     larger than 128 bytes);
+//   - the key of a map whose keys are 4 or 8 bytes of plain memory or a
+//     string, when the key is a struct or an array (struct{ a, b int32 },
+//     [8]byte, struct{ s string }), even a variable: gc copies it to pass
+//     it by value (integer, pointer and string keys are read late).
 //
 // Evaluated late, after every call of the statement: variables, struct
 // fields, pointer indirections, elements of slices, arrays and strings,
 // other map lookups, other conversions (string(b), float64(x), any(x) of an
-// addressable x), arithmetic and comparisons, method values (the receiver is
+// addressable x), the unsafe builtins (unsafe.Add, unsafe.Slice,
+// unsafe.String, unsafe.SliceData, unsafe.StringData), arithmetic and
+// comparisons, method values (the receiver is
 // read then), function literals, constants, and composite literals of
 // structs, arrays and slices, whose elements are operands like any other.
 // So in t.Printf("%d %d", len(s), grow(co, &s)) len(s) is the length before
@@ -227,14 +235,16 @@
 // # Closures that suspend
 //
 // A function literal of a marked function that suspends (it uses the
-// function's handle, or takes a handle as its first parameter and is
-// passed the function's) becomes a frame of its own, named after the
+// function's handle, takes a handle as its first parameter and is passed
+// the function's, or calls a local variable holding a literal that
+// suspends) becomes a frame of its own, named after the
 // function (runFunc1Frame for the first in Run), and calling it is a call
 // of that frame, like a call of a marked function. It must be called where
 // it is defined: at once (func() { ... }()), or through a local variable
 // defined from it (g := func...; var g = func...) that is only ever called,
-// in the function or in literals that suspend too. Its frame holds pointers
-// to the variables it captures, so they are shared by reference exactly as
+// in the function or in literals (which then suspend too). Its frame holds
+// pointers to the variables it captures (and to those that the literals it
+// calls capture from outside it), so they are shared by reference exactly as
 // Go shares them (with the function and with other literals; a variable
 // declared in a loop is a new one per iteration). Literals nest, and have
 // defers, results and named results like functions. A literal that suspends
