@@ -92,7 +92,7 @@ func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
 			return false
 		case *ast.SelectStmt:
 			if s.hasSusp(n) {
-				s.errorf(n.Pos(), "select with a suspension point in it is not supported in //co:stackless functions (v1); cosync.Select over cosync channels is")
+				s.errorf(n.Pos(), "select with a suspension point in it is not supported in //co:stackless functions (v1); use cosync.Select over cosync.Chan cases (RecvCase, SendCase, Default, After), which waits through the coroutine handle")
 			}
 		}
 		return true
@@ -238,6 +238,11 @@ func (s *scan) selector(sel *ast.SelectorExpr, parent ast.Node) {
 	t := s.info.TypeOf(sel.X)
 	if t == nil || !isCoType(t) {
 		if selection := s.info.Selections[sel]; selection != nil && selection.Kind() != types.FieldVal {
+			if call, ok := parent.(*ast.CallExpr); !ok || call.Fun != sel {
+				if fn, ok := selection.Obj().(*types.Func); ok && s.markedFunc(fn) {
+					s.errorf(sel.Pos(), "method value %s of the //co:stackless method %s is not supported: call the method where it is used (its calls are suspension points)", types.ExprString(sel), fn.Name())
+				}
+			}
 			if sig, ok := selection.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
 				if _, isPtr := types.Unalias(sig.Recv().Type()).(*types.Pointer); isPtr && !selection.Indirect() {
 					if _, xPtr := types.Unalias(s.info.TypeOf(sel.X)).Underlying().(*types.Pointer); !xPtr {
@@ -259,6 +264,12 @@ func (s *scan) selector(sel *ast.SelectorExpr, parent ast.Node) {
 	case !waitingMethods[sel.Sel.Name] && !plainMethods[sel.Sel.Name]:
 		s.errorf(sel.Sel.Pos(), "method %s of the coroutine handle has no stackless counterpart", sel.Sel.Name)
 	}
+}
+
+// markedFunc reports whether fn is a //co:stackless function or method,
+// of the package or of another one.
+func (s *scan) markedFunc(fn *types.Func) bool {
+	return s.marked[fn.Origin()] != nil || s.externalCallee(fn) != nil
 }
 
 // call classifies a call: a suspension point, recover, or ordinary.

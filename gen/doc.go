@@ -183,6 +183,36 @@
 // differently than the generated code. TestEvalOrderMatrix checks every
 // operand kind in every position against gc.
 //
+// The promise is gc's order for calls that gc does not inline. A
+// suspension point is a call of a frame in the generated code, never
+// inlined, while gc may inline a small marked function in the stackful
+// model, and in one place its order then changes: a map literal with
+// non-constant entries inserts them one at a time, so an entry read late
+// (m["k"], a variable) is inserted before a suspending call in a later
+// entry, unless gc inlines that call, whose body it then orders before
+// the insertions. In map[string]any{"a": m["k"], "b": set(co, m, 2)},
+// where set changes m["k"], the generated code reads m["k"] before set
+// runs, as gc does when set is not inlined (//go:noinline, -gcflags=-l, or
+// a body too large for the inliner); an inlined set gives the value after.
+// To get one order in every build, evaluate such an operand into a
+// variable before the statement, or mark the function //go:noinline.
+// Slice, struct and array literals and call arguments do not depend on
+// inlining.
+//
+// Generic code: gc compiles a generic function once per shape of its type
+// arguments (their underlying types, every pointer alike) and takes the
+// decisions above that depend on a type (its size, its equality, being
+// pointer-shaped) per shape. cogen takes them on every type the type
+// parameter's constraint lists: where they agree (a map keyed by a
+// ~int32 | ~int64 parameter, a [2]int | [3]int value converted to an
+// interface), that is the order of every instance. Where they do not, or
+// the constraint lists no types (any, comparable, methods only), the
+// operand is kept late when nothing can observe its order (a constant, or
+// a local variable whose address is never taken and that no function
+// literal captures: m[k] = load(co, k) with a parameter k is fine), and
+// is refused otherwise ("depends on the type arguments' shapes"): evaluate
+// it into a variable before the statement.
+//
 // The lowering builds new expressions around the user's sub-expressions
 // (a switch tag compared with a case, a negated condition, an operand
 // whose neighbour became a temporary): they are rendered with every
