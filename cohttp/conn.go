@@ -42,6 +42,14 @@ type conn struct {
 	w          ResponseWriter
 	recoverer  func(next func()) // see recoverCall
 	task       *stackless.Task   // the connection's task once a WaitHandler has run on it, for the guard
+	// waitKey is the guard's key of the connection's WaitHandler: the
+	// address of c (stackful) or of task (stackless), as a traceback prints
+	// the receiver of runWaiting or Task.Run. unsafe.Pointer is needed to
+	// read an address as a number, and safe: the key is only compared with
+	// numbers parsed from tracebacks, never turned back into a pointer, and
+	// the guard's map holds c itself, so the object stays alive (and Go's
+	// heap objects do not move).
+	waitKey uintptr
 }
 
 // Phases of a connection.
@@ -156,6 +164,7 @@ func (c *conn) fail(e *Error) uint8 {
 // (actRead) or the connection is to end.
 func (c *conn) step() uint8 {
 	lim := &c.s.lim
+	c.s.guard.busy()
 	for {
 		switch c.phase {
 		case phNew, phIdle:
@@ -284,71 +293,73 @@ func (c *conn) room() {
 	}
 }
 
-// bodyRoom makes room for a body that ends at end in the buffer: it
-// reserves what the buffer needs beyond its first 4 KiB from the server's
-// body budget, then grows the buffer as the bytes arrive (doubling, so
-// that the memory follows what the client sent, not what it declared).
+// bodyRoom makes room for a body that ends at end in the buffer: once
+// the buffer is full, it grows, within the body budget (growBody).
 // It returns the action: read, wait for the budget, or refuse a body the
 // whole budget cannot hold.
 func (c *conn) bodyRoom(end int) uint8 {
-	if end > len(c.buf) {
-		if act := c.reserve(end); act != actRead {
-			return act
-		}
-		if c.end == len(c.buf) {
-			c.grow(min(end, 2*len(c.buf)))
-		}
+	if b := c.s.lim.BodyBudget; b >= 0 && int64(end-initialBuffer) > b {
+		return c.fail(errBodyTooLarge)
 	}
-	return actRead
+	if c.end < len(c.buf) {
+		return actRead
+	}
+	return c.growBody(min(end, 2*len(c.buf)), end)
 }
 
 // chunkRoom makes room for the rest of a chunked body: it closes the gap
-// between the decoded and the raw bytes, then doubles the buffer (reserving
-// the growth from the body budget) once it is full.
+// between the decoded and the raw bytes, then doubles the buffer within
+// the body budget (growBody) once it is full.
 func (c *conn) chunkRoom() uint8 {
 	if c.end == len(c.buf) && c.dc.r > c.dc.w {
 		n := copy(c.buf[c.dc.w:], c.buf[c.dc.r:c.end])
 		c.end, c.dc.r = c.dc.w+n, c.dc.w
 	}
-	if c.end == len(c.buf) {
-		if act := c.reserve(2 * len(c.buf)); act != actRead {
-			return act
-		}
-		c.grow(2 * len(c.buf))
-	}
-	return actRead
-}
-
-// reserve makes the connection's part of the body budget cover a buffer
-// of size bytes (what is beyond initialBuffer). It returns actRead once it
-// does, actBudget if the budget has not enough left now, or the 413 action
-// if the whole budget is too small.
-func (c *conn) reserve(size int) uint8 {
-	s := c.s
-	want := size - initialBuffer
-	if s.lim.BodyBudget < 0 || want <= c.reserved {
+	if c.end < len(c.buf) {
 		return actRead
 	}
-	if int64(want) > s.lim.BodyBudget {
+	if b := c.s.lim.BodyBudget; b >= 0 && int64(len(c.buf)) > b {
 		return c.fail(errBodyTooLarge)
 	}
-	more := want - c.reserved
-	if int64(more) > s.bodyLeft {
+	return c.growBody(2*len(c.buf), 0)
+}
+
+// growBody grows the full buffer of a body to size bytes, what it has
+// received doubled, taking the new buffer's size beyond the first 4 KiB
+// from the server's body budget (Server.take); the old buffer is garbage,
+// and stays charged to the budget until the collector has freed it.
+// full is the size the whole body needs (0: unknown, a chunked body):
+// the finisher (Server.take) grows to it at once. It returns actRead, or
+// actBudget if the budget cannot give it now.
+func (c *conn) growBody(size, full int) uint8 {
+	s := c.s
+	if s.lim.BodyBudget < 0 {
+		c.grow(size)
+		return actRead
+	}
+	size, ok := s.take(c, size, full)
+	if !ok {
 		return actBudget
 	}
-	s.bodyLeft -= int64(more)
-	s.bodyPeak = max(s.bodyPeak, s.lim.BodyBudget-s.bodyLeft)
-	c.reserved = want
+	c.grow(size)
 	return actRead
 }
 
-// release gives the connection's part of the body budget back.
+// release gives the connection's part of the body budget back: its
+// large buffer is garbage now, charged to the budget until collected.
 func (c *conn) release() {
-	if c.reserved > 0 {
-		c.s.bodyLeft += int64(c.reserved)
-		c.reserved = 0
-		c.s.bodyFreed.Broadcast()
+	s := c.s
+	if c.reserved == 0 && s.finisher != c {
+		return
 	}
+	if c.reserved > 0 {
+		s.addGarbage(int64(c.reserved))
+		c.reserved = 0
+	}
+	if s.finisher == c {
+		s.finisher = nil
+	}
+	s.bodyFreed.Broadcast()
 }
 
 // readError is the answer to a body that stopped coming: 408 if the read

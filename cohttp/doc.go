@@ -62,13 +62,40 @@
 // and the like) go too. It measures wall time: on a machine short of CPU,
 // a handler whose thread is descheduled that long is reported too.
 //
+// The guard never slows the loop it watches. The loop pays a few atomic
+// operations per handler call and per step of a connection, and a map
+// update under a lock per WaitHandler start and end: O(1), whatever the
+// number of WaitHandlers in flight. The guard holds that lock only to
+// copy a route, never while it looks at goroutines, and logs holding
+// nothing. It looks at goroutines only when the loop has made no progress
+// for longer than the threshold while WaitHandlers are in flight: with the
+// goroutine profile (which stops the world only briefly), and, when two
+// such looks in a row find a WaitHandler running outside its waits, with
+// a traceback of all goroutines to find which (runtime.Stack, which stops
+// the world for its duration: at most twice per stall). A WaitHandler
+// blocked in Go is reported then; one computing between its waits (or
+// whose thread the machine has descheduled) once it has kept the loop for
+// a second. A loop merely busy
+// with many connections makes progress and is not looked at; an idle
+// loop, whatever the length of the gap, is not counted against the
+// handler after it.
+//
 // # net/http as the oracle
 //
 // Every server is tested against net/http's http.Server with the same raw
 // request byte streams (internal/httpdiff): status codes, the number and
 // order of responses, Connection headers and whether the connection stays
 // open must match, or the test lists the difference with its reason; random
-// streams run under go test -fuzz. The same package's hostile-client tests
+// streams run under go test -fuzz. One difference is on purpose: a request
+// with both Content-Length and Transfer-Encoding is answered (chunked wins,
+// as in net/http) with Connection: close, and the connection closes after
+// the answer, as RFC 9112 section 6.1 requires; net/http keeps it open, so
+// a front end that framed the request by its Content-Length would see the
+// rest of the stream differently. A target without a path (GET http://a;
+// GET a:80, which url.ParseRequestURI takes as opaque) reaches the handler
+// with an empty [Request.Path], as net/http's handlers see an empty
+// URL.Path; a router that means to answer as http.ServeMux redirects it to
+// "/". The same package's hostile-client tests
 // (oversized heads, slowloris, idle connections, floods beyond the cap) run
 // against every server.
 //
@@ -86,21 +113,27 @@
 // The server reads a body whole before calling the handler, so that a
 // handler that does not wait sees all of it in the buffer. The price is
 // memory: what a connection buffers is bounded by MaxBodyBytes, and what
-// all of them buffer together by the body budget ([Limits.BodyBudget]). A
-// body that does not fit in its connection's 4 KiB buffer reserves its
-// length from the budget before it is read, and its buffer grows only as
-// the bytes arrive; when the budget is spent, a connection stops reading
-// its body (TCP's flow control holds the client) until another body has
-// been answered, within its ReadTimeout. So 100 clients that each declare
-// 4 MiB, send part of it and stall cost the server about the budget (at
-// most twice: buffers grow by doubling, and the garbage waits for the
-// collector), and only until the read timeout: with the defaults, 100 such
-// uploads of 1 MiB sent each grew the peak RSS by 19–36 MiB and were closed
-// after the read timeout; before the budget they grew it by 104 MiB and
-// were never closed. Streaming bodies to
-// the handler would bound memory per connection instead, at the price of a
-// handler that reads, and therefore waits; the http.Handler servers do
-// that, and need no budget.
+// all of them buffer together by the body budget ([Limits.BodyBudget]),
+// which follows the bytes received, not the lengths declared. A body's
+// buffer starts at the connection's 4 KiB and doubles only when full, the
+// new buffer's size taken from the budget; a buffer dropped (grown out
+// of, or shrunk back once the body is answered) stays charged until the
+// collector has freed it. So a client that declares a large body and
+// sends nothing holds nothing but its 4 KiB, one that sends part of it
+// and stalls holds at most twice what it sent, and all of them together,
+// with the garbage they left, hold at most the budget: the memory the
+// server spends on bodies is the budget plus 4 KiB per connection,
+// whatever the clients declare. When the budget is spent, a connection
+// stops reading its body (TCP's flow control holds the client) until
+// budget comes back (a body answered, or garbage collected: the server
+// starts a collection when garbage holds what a connection waits for),
+// within its ReadTimeout. Bodies cannot all wait for each other: the
+// budget keeps a reserve of one largest body (MaxBodyBytes and a head, at
+// most the whole budget) that buffers grow into only one body at a time,
+// which takes its whole size at once and so completes. Streaming bodies
+// to the handler would bound memory per connection instead, at the price
+// of a handler that reads, and therefore waits; the http.Handler servers
+// do that, and need no budget.
 //
 // # Costs
 //

@@ -46,7 +46,7 @@ func (f *lookupFrame) Step(co *stackless.Task) stackless.Status {
 //line example_waiting_cogen_linux_test.go:47
 }
 
-// Where returns the source position of lookup's resume point (stackless.Locator).
+// Where returns the source position of lookup's resume point (cogenrt.Locator).
 func (f *lookupFrame) Where() string {
 	switch f.PC {
 	case 0:

@@ -47,7 +47,7 @@ func (f *blockingRouteFrame) Step(co *stackless.Task) stackless.Status {
 //line guard_cogen_test.go:48
 }
 
-// Where returns the source position of blockingRoute's resume point (stackless.Locator).
+// Where returns the source position of blockingRoute's resume point (cogenrt.Locator).
 func (f *blockingRouteFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -59,4 +59,53 @@ func (f *blockingRouteFrame) Where() string {
 // A compile error here means the signature of blockingRoute changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *cohttp.ResponseWriter, *cohttp.Request) = blockingRoute
+}
+
+// spinningRouteFrame is the stackless frame of spinningRoute: it holds the values of spinningRoute that live across a suspension.
+type spinningRouteFrame struct {
+	stackless.Base
+	w *cohttp.ResponseWriter
+	r *cohttp.Request
+}
+
+// newSpinningRouteFrame returns a frame that runs spinningRoute when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func newSpinningRouteFrame(w *cohttp.ResponseWriter, r *cohttp.Request) *spinningRouteFrame {
+	return &spinningRouteFrame{w: w, r: r}
+}
+
+// Step runs spinningRoute from its resume point to its next suspension, call or return.
+func (f *spinningRouteFrame) Step(co *stackless.Task) stackless.Status {
+	for {
+		switch f.PC {
+		case 0:
+//line guard_test.go:169
+			co.Sleep(time.Millisecond)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line guard_test.go:170
+			spin(1500 * time.Millisecond)
+//line guard_test.go:171
+			f.w.WriteString("spun")
+			return stackless.Done
+		default:
+			panic("cogen: spinningRouteFrame: invalid resume point")
+		}
+	}
+//line guard_cogen_test.go:97
+}
+
+// Where returns the source position of spinningRoute's resume point (cogenrt.Locator).
+func (f *spinningRouteFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:169"
+	}
+	return "github.com/cogen-go/cogen/cohttp_test/guard_test.go:168"
+}
+
+// A compile error here means the signature of spinningRoute changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, *cohttp.ResponseWriter, *cohttp.Request) = spinningRoute
 }

@@ -160,3 +160,59 @@ func TestSlowWaitHandlerGuard(t *testing.T) {
 		})
 	}
 }
+
+// spinningRoute waits through its handle, then computes on its loop for
+// 1.5 s without waiting: a WaitHandler that keeps its loop running.
+//
+//co:stackless
+func spinningRoute(co *stackful.Co, w *ResponseWriter, r *Request) {
+	co.Sleep(time.Millisecond)
+	spin(1500 * time.Millisecond)
+	w.WriteString("spun")
+}
+
+// spin computes for d.
+func spin(d time.Duration) {
+	for t0 := time.Now(); time.Since(t0) < d; {
+	}
+}
+
+var spinning = Waiting(spinningRoute, newSpinningRouteFrame)
+
+// TestComputingWaitHandlerGuard: a WaitHandler computing between its waits
+// (its goroutine running, not blocked) is reported once, after the loop
+// has been held for a second (before, it might be a loop whose thread the
+// machine descheduled), with its route and stack.
+func TestComputingWaitHandlerGuard(t *testing.T) {
+	for _, model := range models {
+		t.Run(model, func(t *testing.T) {
+			got := make(reports, 10)
+			addr := start(t, model, spinning.Handler(), Limits{SlowHandler: 50 * time.Millisecond, ErrorLog: log.New(got, "", 0)})
+			t0 := time.Now()
+			resp, err := http.Get("http://" + addr + "/spin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			took := time.Since(t0)
+			var report string
+			select {
+			case report = <-got:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("no report of a WaitHandler that computed on its loop for 1.5 s (answered in %v)", took)
+			}
+			for _, want := range []string{"handler for GET /spin has kept its loop", "spin"} {
+				if !strings.Contains(report, want) {
+					t.Errorf("the report lacks %q:\n%s", want, report)
+				}
+			}
+			select {
+			case r := <-got:
+				t.Errorf("a second report:\n%s", r)
+			case <-time.After(200 * time.Millisecond):
+			}
+			t.Logf("%s", report[:strings.Index(report, "\n")])
+		})
+	}
+}

@@ -190,6 +190,14 @@ func parseHead(b []byte, base int, h *head, scratch *[]byte) *Error {
 	} else {
 		h.close = hasClose
 	}
+	if codings > 0 && lengths != 0 {
+		// Both framings: the request is answered (chunked wins, as above),
+		// and the connection closes after the answer, as RFC 9112 section
+		// 6.1 requires of a server (net/http keeps it open): a front end
+		// that took the Content-Length would read what follows the chunked
+		// body differently, the shape of request smuggling.
+		h.close = true
+	}
 	switch {
 	case hasToken(expect, "100-continue"):
 		h.expect = expectContinue

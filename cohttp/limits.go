@@ -55,15 +55,17 @@ type Limits struct {
 	MaxBodyBytes int64
 	// BodyBudget bounds the memory one server (one env or loop) holds in
 	// request bodies being read, for the servers that read a body whole
-	// before calling the handler (package cohttp's): a body that does not
-	// fit in its connection's 4 KiB buffer reserves its length from the
-	// budget before it is read (a chunked body, its buffer's growth), and
-	// gives it back once answered. A connection that finds the budget spent
-	// stops reading (the client waits in TCP's flow control) until another
-	// body ends, within its ReadTimeout; a body larger than the whole budget
-	// is answered 413. So clients that send part of a large body and stall
-	// hold at most the budget between them, and only until ReadTimeout. The
-	// http.Handler servers stream bodies to the handler and need no budget.
+	// before calling the handler (package cohttp's). It follows the bytes
+	// received: a body's buffer grows beyond its connection's 4 KiB only as
+	// bytes arrive (doubling), each growth taken from the budget, and a
+	// dropped buffer stays charged until the collector has freed it; a
+	// connection that finds the budget spent stops reading (the client
+	// waits in TCP's flow control) until budget comes back, within its
+	// ReadTimeout. A body larger than the whole budget is answered 413. So
+	// clients that declare large bodies and send nothing hold none of it,
+	// and clients that send part of one and stall hold at most the budget
+	// between them, and only until ReadTimeout. The http.Handler servers
+	// stream bodies to the handler and need no budget.
 	BodyBudget int64
 	// MaxConns bounds the connections one env (or loop) serves at once.
 	// Beyond it the server stops accepting: new connections wait in the

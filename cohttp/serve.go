@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -33,15 +34,25 @@ type Server struct {
 	acceptErr   error
 	tasks       map[*conn]*stackless.Task
 	guard       guard     // of the handler calls (guard.go)
-	bodyLeft    int64     // of the body budget (Limits.BodyBudget)
+	bodyLeft    int64     // of the body budget (Limits.BodyBudget; budget.go)
 	bodyPeak    int64     // the most of the budget in use at once
-	bodyFreed   loop.Cond // signalled when a connection gives budget back
-	cut         bool      // Shutdown's limit has passed: connections waiting for the budget end
+	bodyFreed   loop.Cond // signalled when budget may have come back
+	bodyReserve int64     // the part of the budget only a finisher takes
+	finisher    *conn     // the body that may take the reserve (nil: none)
+	garbage     int64     // budget charged for dropped buffers until collected
+	garbageAt   uint64    // the collections ended when garbage was last added to
+	collecting  bool      // a collection started by needCollection runs
+	gcSample    []metrics.Sample
+	cut         bool // Shutdown's limit has passed: connections waiting for the budget end
 }
 
 func newServer(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
 	s := &Server{handler: h, lim: lim.Normalize(), lfd: lfd, l: l, conns: map[*conn]struct{}{}}
 	s.bodyLeft = s.lim.BodyBudget
+	s.bodyReserve = s.lim.BodyBudget
+	if s.lim.MaxBodyBytes >= 0 {
+		s.bodyReserve = min(s.lim.BodyBudget, s.lim.MaxBodyBytes+int64(s.lim.headLimit()))
+	}
 	return s
 }
 
@@ -76,8 +87,10 @@ func (s *Server) settle() {
 	}
 }
 
-// BodyBuffered returns how much of the body budget (Limits.BodyBudget)
-// connections hold now, and the most they have held at once.
+// BodyBuffered returns how much of the body budget (Limits.BodyBudget) is
+// in use now (the buffers connections hold beyond their first 4 KiB, and
+// the ones they dropped that the collector has not freed yet), and the
+// most that has been at once.
 func (s *Server) BodyBuffered() (now, peak int64) {
 	if s.lim.BodyBudget < 0 {
 		return 0, s.bodyPeak

@@ -7,6 +7,7 @@ package cohttp
 import (
 	"errors"
 	"time"
+	"unsafe"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"golang.org/x/sys/unix"
@@ -85,6 +86,7 @@ func connMain(co *stackful.Co, c *conn) error {
 func (c *conn) runWaiting(co *stackful.Co) {
 	on := c.s.lim.SlowHandler >= 0
 	if on {
+		c.waitKey = uintptr(unsafe.Pointer(c)) // see conn.waitKey
 		c.s.guard.enterWaiting(c.s, c)
 	}
 	defer func() {
@@ -129,6 +131,7 @@ func acceptLoop(co *stackful.Co, s *Server) error {
 		}
 		delay = 0
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		s.guard.busy()
 		s.start(fd)
 	}
 }

@@ -52,146 +52,146 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 2:
-//line server.go:25
-			f.act = f.c.step()
 //line server.go:26
+			f.act = f.c.step()
+//line server.go:27
 			if len(f.c.out) <= 0 {
 				f.PC = 7
 				continue
 			}
 			fallthrough
 		case 6:
-//line server.go:27
+//line server.go:28
 			f.tmp = f.c.fd
-//line server.go:27
+//line server.go:28
 			f.tmp1 = f.c.out
-//line server.go:27
+//line server.go:28
 			f.tmp2 = f.c.s.lim.WriteTimeout
 			f.PC = 9
 			fallthrough
 		case 9:
-//line server.go:27
+//line server.go:28
 			_, r1 := co.WriteTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			err = r1
-//line server.go:27
+//line server.go:28
 			if err == nil {
 				f.PC = 11
 				continue
 			}
 			fallthrough
 		case 10:
-//line server.go:28
+//line server.go:29
 			f.r = err
 			return stackless.Done
 		case 7:
 			f.PC = 16
-//line server.go:32
-			switch f.act {
 //line server.go:33
+			switch f.act {
+//line server.go:34
 			case actClose:
 				f.PC = 17
-//line server.go:35
+//line server.go:36
 			case actWrite:
 				f.PC = 2
-//line server.go:37
+//line server.go:38
 			case actHandOff:
 				f.PC = 19
-//line server.go:39
+//line server.go:40
 			case actBudget:
 				f.PC = 20
-//line server.go:46
+//line server.go:47
 			case actLinger:
 				f.PC = 21
 			}
 			continue
 		case 11:
-//line server.go:30
+//line server.go:31
 			f.c.out = f.c.out[:0]
 			f.PC = 7
 			continue
 		case 16:
-//line server.go:59
+//line server.go:60
 			f.c.room()
-//line server.go:60
+//line server.go:61
 			f.tmp = f.c.fd
-//line server.go:60
+//line server.go:61
 			f.tmp1 = f.c.buf[f.c.end:]
-//line server.go:60
+//line server.go:61
 			f.tmp2 = f.c.timeout()
 			f.PC = 44
 			fallthrough
 		case 44:
-//line server.go:60
+//line server.go:61
 			r5, r6 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n1, err2 = r5, r6
-//line server.go:61
+//line server.go:62
 			f.c.got(n1, err2)
 			f.PC = 2
 			continue
 		case 17:
-//line server.go:34
+//line server.go:35
 			f.r = nil
 			return stackless.Done
 		case 19:
-//line server.go:38
+//line server.go:39
 			f.r = nil
 			return stackless.Done
 		case 20:
-//line server.go:42
+//line server.go:43
 			f.tmp4 = &f.c.s.bodyFreed
-//line server.go:42
+//line server.go:43
 			f.tmp2 = f.c.timeout()
 			f.PC = 29
 			fallthrough
 		case 29:
-//line server.go:42
+//line server.go:43
 			r2 := co.Wait(f.tmp4, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			tmp3 = r2
-//line server.go:42
+//line server.go:43
 			if !(!tmp3 || f.c.s.cut) {
 				f.PC = 2
 				continue
 			}
 			fallthrough
 		case 30:
-//line server.go:43
+//line server.go:44
 			f.c.failed, f.c.timedOut = true, !f.c.s.cut
 			f.PC = 2
 			continue
 		case 21:
-//line server.go:50
-			unix.Shutdown(f.c.fd, unix.SHUT_WR)
 //line server.go:51
+			unix.Shutdown(f.c.fd, unix.SHUT_WR)
+//line server.go:52
 			f.tmp2 = f.c.s.l.Now() + lingerTime
 			fallthrough
 		case 37:
-//line server.go:53
+//line server.go:54
 			f.tmp = f.c.fd
-//line server.go:53
+//line server.go:54
 			f.tmp1 = f.c.buf
-//line server.go:53
+//line server.go:54
 			f.tmp8 = max(f.tmp2-f.c.s.l.Now(), 0)
 			f.PC = 41
 			fallthrough
 		case 41:
-//line server.go:53
+//line server.go:54
 			r3, r4 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp8)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err1 = r3, r4
-//line server.go:54
-			if err1 != nil || n == 0 {
 //line server.go:55
+			if err1 != nil || n == 0 {
+//line server.go:56
 				f.r = nil
 				return stackless.Done
 			}
@@ -204,19 +204,19 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 //line server_cogen.go:205
 }
 
-// Where returns the source position of serveConn's resume point (stackless.Locator).
+// Where returns the source position of serveConn's resume point (cogenrt.Locator).
 func (f *serveConnFrame) Where() string {
 	switch f.PC {
 	case 9:
-		return "github.com/cogen-go/cogen/cohttp/server.go:27"
+		return "github.com/cogen-go/cogen/cohttp/server.go:28"
 	case 29:
-		return "github.com/cogen-go/cogen/cohttp/server.go:42"
+		return "github.com/cogen-go/cogen/cohttp/server.go:43"
 	case 41:
-		return "github.com/cogen-go/cogen/cohttp/server.go:53"
+		return "github.com/cogen-go/cogen/cohttp/server.go:54"
 	case 44:
-		return "github.com/cogen-go/cogen/cohttp/server.go:60"
+		return "github.com/cogen-go/cogen/cohttp/server.go:61"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:23"
+	return "github.com/cogen-go/cogen/cohttp/server.go:24"
 }
 
 // A compile error here means the signature of serveConn changed: run cogen again.
@@ -256,19 +256,19 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 6:
-//line server.go:114
+//line server.go:116
 			if !(f.s.lim.MaxConns > 0 && f.s.live >= f.s.lim.MaxConns && !f.s.draining) {
 				f.PC = 9
 				continue
 			}
 			fallthrough
 		case 7:
-//line server.go:115
+//line server.go:117
 			f.tmp = &f.s.freed
 			f.PC = 11
 			fallthrough
 		case 11:
-//line server.go:115
+//line server.go:117
 			co.Wait(f.tmp, -1)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -276,45 +276,45 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 9:
-//line server.go:117
+//line server.go:119
 			if f.s.draining {
-//line server.go:118
+//line server.go:120
 				f.r = nil
 				return stackless.Done
 			}
-//line server.go:120
+//line server.go:122
 			f.tmp1 = f.s.lfd
 			f.PC = 13
 			fallthrough
 		case 13:
-//line server.go:120
+//line server.go:122
 			r1, _, r2 := co.Accept(f.tmp1)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			fd, err = r1, r2
-//line server.go:121
+//line server.go:123
 			if err == nil {
 				f.PC = 15
 				continue
 			}
 			fallthrough
 		case 14:
-//line server.go:122
+//line server.go:124
 			if !temporary(err) {
 				f.PC = 18
 				continue
 			}
 			fallthrough
 		case 17:
-//line server.go:123
+//line server.go:125
 			f.delay = min(max(2*f.delay, 5*time.Millisecond), time.Second)
-//line server.go:124
+//line server.go:126
 			f.s.logger().Printf("cohttp: accept error: %v; retrying in %v", err, f.delay)
 			f.PC = 20
 			fallthrough
 		case 20:
-//line server.go:125
+//line server.go:127
 			co.Sleep(f.delay)
 			if co.Blocked() {
 				return stackless.Suspend
@@ -322,36 +322,38 @@ func (f *acceptLoopFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 6
 			continue
 		case 15:
-//line server.go:130
-			f.delay = 0
-//line server.go:131
-			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 //line server.go:132
+			f.delay = 0
+//line server.go:133
+			unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+//line server.go:134
+			f.s.guard.busy()
+//line server.go:135
 			f.s.start(fd)
 			f.PC = 6
 			continue
 		case 18:
-//line server.go:128
+//line server.go:130
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: acceptLoopFrame: invalid resume point")
 		}
 	}
-//line server_cogen.go:342
+//line server_cogen.go:344
 }
 
-// Where returns the source position of acceptLoop's resume point (stackless.Locator).
+// Where returns the source position of acceptLoop's resume point (cogenrt.Locator).
 func (f *acceptLoopFrame) Where() string {
 	switch f.PC {
 	case 11:
-		return "github.com/cogen-go/cogen/cohttp/server.go:115"
+		return "github.com/cogen-go/cogen/cohttp/server.go:117"
 	case 13:
-		return "github.com/cogen-go/cogen/cohttp/server.go:120"
+		return "github.com/cogen-go/cogen/cohttp/server.go:122"
 	case 20:
-		return "github.com/cogen-go/cogen/cohttp/server.go:125"
+		return "github.com/cogen-go/cogen/cohttp/server.go:127"
 	}
-	return "github.com/cogen-go/cogen/cohttp/server.go:111"
+	return "github.com/cogen-go/cogen/cohttp/server.go:113"
 }
 
 // A compile error here means the signature of acceptLoop changed: run cogen again.

@@ -3,8 +3,11 @@
 package cohttp
 
 import (
+	"unsafe"
+
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // A WaitHandler answers requests and may wait while it does: it is a
@@ -99,7 +102,7 @@ func (f *connTask) Step(t *stackless.Task) stackless.Status {
 // task goes on with connTask.
 type waitingCall struct {
 	stackless.Base
-	stackless.Defers
+	cogenrt.Defers
 	c *conn
 }
 
@@ -109,6 +112,7 @@ func (f *waitingCall) Step(t *stackless.Task) stackless.Status {
 		c := f.c
 		if c.s.lim.SlowHandler >= 0 {
 			c.task = t
+			c.waitKey = uintptr(unsafe.Pointer(t)) // see conn.waitKey
 			c.s.guard.enterWaiting(c.s, c)
 		}
 		f.Defer(c.recoverCall())

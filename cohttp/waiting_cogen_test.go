@@ -62,7 +62,7 @@ func (f *slowRouteFrame) Step(co *stackless.Task) stackless.Status {
 //line waiting_cogen_test.go:63
 }
 
-// Where returns the source position of slowRoute's resume point (stackless.Locator).
+// Where returns the source position of slowRoute's resume point (cogenrt.Locator).
 func (f *slowRouteFrame) Where() string {
 	switch f.PC {
 	case 1:

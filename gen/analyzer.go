@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cogen-go/cogen/gen/internal/handle"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -19,6 +20,8 @@ import (
 const (
 	stackfulPath  = "github.com/cogen-go/cogen/runtime/stackful"
 	stacklessPath = "github.com/cogen-go/cogen/runtime/stackless"
+	// cogenrtPath is the part of the runtime only generated code calls.
+	cogenrtPath = stacklessPath + "/cogenrt"
 )
 
 // directivePrefix starts every cogen directive.
@@ -26,11 +29,7 @@ const directivePrefix = "//co:"
 
 // waitingMethods are the suspension points on the coroutine handle: methods
 // of *stackful.Co that *stackless.Task mirrors with identical signatures.
-var waitingMethods = map[string]bool{
-	"Read": true, "ReadTimeout": true, "Write": true, "WriteTimeout": true, "Accept": true,
-	"AcceptTimeout": true, "Connect": true, "ConnectTimeout": true, "Poll": true,
-	"Sleep": true, "Gosched": true, "Wait": true, "Yield": true,
-}
+var waitingMethods = handle.WaitingMethods
 
 // plainMethods are methods of the handle that both models have with the same
 // signature and that never suspend.
@@ -41,7 +40,7 @@ var plainMethods = map[string]bool{"Close": true}
 // the rewrite of the others. Its result is a *Result.
 var Analyzer = &analysis.Analyzer{
 	Name:       "cogen",
-	Doc:        "cogen: rewrite //co: functions into state machines\n\nReports misplaced or unknown //co: directives and the constructs of //co:stackless functions that cannot be rewritten into stackless frames.",
+	Doc:        "cogen: rewrite //co: functions into state machines\n\nReports misplaced or unknown //co: directives and the constructs of //co:stackless functions that cannot be rewritten into stackless frames, and generated files that are stale (run go generate). The manual is package gen's doc.",
 	URL:        "https://pkg.go.dev/github.com/cogen-go/cogen/gen",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
@@ -78,6 +77,9 @@ type Func struct {
 	// included), in the order they were found.
 	lit  *litInfo
 	lits *litSet
+	// versionKeys are what a durable function's fingerprint hashes
+	// besides its code and layout (durablever.go).
+	versionKeys []string
 }
 
 // litInfo describes a function literal that suspends.
@@ -148,7 +150,7 @@ func run(pass *analysis.Pass) (any, error) {
 				name = strings.TrimSpace(name)
 				switch {
 				case name == "blocking":
-					// Marks a line for checkBlocking (blocking.go).
+					// Marks a line for the blocking analyzer (gen/blocking).
 				case name != "stackless":
 					pass.Reportf(c.Pos(), "unknown directive %s%s (cogen knows //co:stackless)", directivePrefix, name)
 				case strings.TrimSpace(args) != "" && strings.TrimSpace(args) != "durable":
@@ -193,7 +195,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	checkStale(pass, res)
-	checkBlocking(pass, res)
 	return res, nil
 }
 
@@ -233,7 +234,7 @@ func checkStale(pass *analysis.Pass, res *Result) {
 		}
 		got, err := pass.ReadFile(out)
 		if err == nil && string(got) != string(want) {
-			pass.Reportf(gf.Package, "%s is stale: run cogen (go generate) again", filepath.Base(out))
+			pass.Reportf(gf.Package, "%s is stale: run go generate (go tool cogen) again", filepath.Base(out))
 		}
 	}
 }

@@ -203,7 +203,7 @@ func TestVetTool(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(stale, "stale.go"), []byte(edited), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := vet(); err == nil || !strings.Contains(out, "stale_cogen.go:4:1: stale_cogen.go is stale") {
+	if out, err := vet(); err == nil || !strings.Contains(out, "stale_cogen.go:4:1: stale_cogen.go is stale: run go generate") {
 		t.Errorf("stale output not reported: %v\n%s", err, out)
 	}
 	os.RemoveAll(stale)

@@ -13,7 +13,7 @@ import (
 
 // Registered codecs (runtime/stackless.Codec). A durable frame's value of
 // a type T that a codec serves is encoded by the codec's Marshal and
-// Unmarshal, through stackless.EncodeWith and DecodeWith. Codecs are found
+// Unmarshal, through cogenrt.EncodeWith and DecodeWith. Codecs are found
 // by type, with no directive: a package-level variable of type
 // stackless.Codec[T] declared in the package being generated (a local
 // codec), or an exported one of a package that its files import (an

@@ -13,7 +13,9 @@
 // working as it is, and the generated frame does the same thing without a
 // stack of its own. It can be thought of as a compiler pass that turns the
 // function's stack frame into a heap object and its control flow into a
-// switch over resume points.
+// switch over resume points. How each construct is lowered, before and
+// after, with the golden files that show it, is docs/lowering.md in the
+// repository.
 //
 // # The source-level API
 //
@@ -235,13 +237,13 @@
 //
 // A defer statement evaluates the function value and the arguments where it
 // stands, as Go does, and records the call in the frame (the frame then
-// embeds stackless.Defers; frames of functions without defer statements are
+// embeds cogenrt.Defers; frames of functions without defer statements are
 // unchanged). The recorded calls run last-in first-out on every return path,
 // after the results are set, so deferred closures can change named results;
 // a defer in a loop records one call per iteration. When a panic unwinds the
 // task, each frame's recorded calls run, innermost frame first (Task.Call
 // children included). They are run by Go's own defer mechanism with the
-// panic in flight (see stackless.Defers), so the builtin recover keeps its
+// panic in flight (see cogenrt.Defers), so the builtin recover keeps its
 // exact meaning: it stops the panic only when called directly by a deferred
 // function, the frame whose deferred call recovered returns normally to its
 // caller (which goes on in the same run), a deferred call that panics
@@ -289,7 +291,7 @@
 // the frame changes state only after its iterator function has returned,
 // so the iterators of loops around it are stopped and the frame's deferred
 // calls run after it, as in Go. A loop whose body (or range expression)
-// suspends runs its iterator as a pull iterator, stackless.Range (on
+// suspends runs its iterator as a pull iterator, cogenrt.Range (on
 // iter.Pull), which keeps gc's state per loop:
 //
 //   - each iteration resumes the iterator, whose yield returns true; a
@@ -303,7 +305,7 @@
 //   - a panic of the body unwinds the iterator function: its pending yield
 //     panics with the same value, so the iterator's deferred calls see it
 //     (and may replace it), and yield never returns. The frame's Unwind
-//     method (stackless.Unwinder) does this for the loops the panic leaves,
+//     method (cogenrt.Unwinder) does this for the loops the panic leaves,
 //     innermost first, before the frame's deferred calls run; they then see
 //     what came out of the iterators;
 //   - an iterator function that returns normally after its yield panicked
@@ -373,7 +375,7 @@
 // imported) are reported at every value of T a durable frame holds, naming
 // both. Codecs declared in, or imported only by, _test.go files serve only
 // the durable functions of _test.go files. The generated encoding calls
-// stackless.EncodeWith and DecodeWith with the codec (&codecs.BigInt);
+// cogenrt.EncodeWith and DecodeWith with the codec (codecs.BigInt.Marshal and Unmarshal);
 // cogen cannot see what Marshal writes, so the fingerprint records which
 // codec serves a type, not its format (Codec's doc says how to change a
 // codec's format).
@@ -513,49 +515,13 @@
 //
 // # Blocking calls
 //
-// A coroutine that waits in Go's scheduler instead of on its loop freezes
-// every coroutine of its env, and hangs it for good when what it waits for
-// is held by a suspended coroutine of the same env. The analyzer reports
-// such waits (Category [BlockingCategory]) in coroutine code: the bodies of
-// //co:stackless functions and of every function, method or function
-// literal with a *stackful.Co parameter (a literal inside one is not its
-// code unless it takes the handle too: it may run on a goroutine or an
-// offload worker). It reports
-//
-//   - time.Sleep, and <-time.After(d) as a statement: fixed to co.Sleep(d);
-//   - sync.WaitGroup.Wait, os/exec's Cmd.Run and Cmd.Wait: fixed, as
-//     statements, to co.Offload(wg.Wait) or co.Offload(func() { ... });
-//     cosync.WaitGroup is the better answer where the code is yours;
-//   - sync.Mutex and RWMutex Lock/RLock held across a suspension (a later
-//     statement of the same block, before the Unlock, that suspends; a lock
-//     held for a moment is harmless): use cosync.Mutex or cosync.RWMutex;
-//   - sync.Cond.Wait: use stackful.Cond or a cosync primitive;
-//   - a send or receive on a Go channel, range over one, and a select
-//     without a default: use cosync.Chan and cosync.Select (a send on a
-//     local variable made here as make(chan T, n) with a constant n > 0, the
-//     idiom of handing a result out, is not reported);
-//   - net.Dial, net.DialTimeout, net.Listen: fixed to conet's functions of
-//     the same names (importing conet); net.Dialer's Dial and DialContext:
-//     use conet.Dialer; net/http's Get, Head, Post, PostForm, Cmd.Output and
-//     CombinedOutput, x/sync's semaphore.Weighted.Acquire and
-//     errgroup.Group.Wait: the message names the replacement.
-//
-// The fixes are go/analysis SuggestedFixes; go fix applies them with cogen
-// as its fix tool (-diff shows them first):
-//
-//	go fix -fixtool=$(go tool -n cogen) ./...
-//
-// A fix that replaces the last use of package time leaves its import to
-// goimports. (gopls runs only its own analyzers, so an editor shows these
-// reports through go vet, not as you type.) A line that
-// blocks on purpose (a test of stall detection) is marked with a
-// //co:blocking comment on it or on the line above, ideally with the reason:
-//
-//	mu.Lock() //co:blocking the trap this test sets
-//
-// The runtime packages' own files implement the waiting and are not checked
-// (their tests are). These reports are go vet's: generation does not stop
-// for them, as the code compiles and runs as written in both models.
+// Package [github.com/cogen-go/cogen/gen/blocking] is the analyzer that
+// reports what waits in Go's scheduler in coroutine code (time.Sleep, Go
+// channels, sync.WaitGroup.Wait, file and process I/O, a sync.Mutex held
+// across a suspension...), with the fixes go fix applies; its doc is the
+// manual of those reports. cogen runs it under go vet beside this
+// package's Analyzer; generation does not stop for its reports, as the
+// code compiles and runs as written in both models.
 //
 // # Output
 //

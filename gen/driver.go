@@ -15,6 +15,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/cogen-go/cogen/gen/blocking"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -27,7 +29,7 @@ func Main(args []string, stderr io.Writer) int {
 	log.SetPrefix("cogen: ")
 	log.SetOutput(stderr)
 	if vetInvocation(args) {
-		unitchecker.Main(Analyzer)
+		unitchecker.Main(Analyzer, blocking.Analyzer)
 		return 0
 	}
 	fs := flag.NewFlagSet("cogen", flag.ContinueOnError)
@@ -102,7 +104,7 @@ func checkFiles(files []File, stderr io.Writer) int {
 			log.Print(err)
 			code = 1
 		case !bytes.Equal(old, f.Content):
-			fmt.Fprintf(stderr, "%s is stale: run cogen (go generate) again\n", f.Path)
+			fmt.Fprintf(stderr, "%s is stale: run go generate (go tool cogen) again\n", f.Path)
 			code = 1
 		}
 	}
@@ -320,12 +322,8 @@ func analyze(p *packages.Package) (*Result, []analysis.Diagnostic, error) {
 		TypesInfo:  p.TypesInfo,
 		TypesSizes: p.TypesSizes,
 		ResultOf:   map[*analysis.Analyzer]any{},
-		Report: func(d analysis.Diagnostic) {
-			if d.Category != BlockingCategory { // go vet's finding, not a reason to stop generating
-				diags = append(diags, d)
-			}
-		},
-		ReadFile: os.ReadFile,
+		Report:     func(d analysis.Diagnostic) { diags = append(diags, d) },
+		ReadFile:   os.ReadFile,
 	}
 	res, err := Analyzer.Run(pass)
 	if err != nil {

@@ -21,13 +21,13 @@ import (
 // Step, what runtime/stackless needs to snapshot and restore them:
 //
 //	Durable() (name string, fingerprint uint64)
-//	EncodeState(*stackless.Encoder) / DecodeState(*stackless.Decoder)
-//	an init function calling stackless.RegisterDurable
+//	EncodeState(*cogenrt.Encoder) / DecodeState(*cogenrt.Decoder)
+//	an init function calling cogenrt.RegisterDurable
 //
 // plus one pair of helper methods per encoded type that is not a basic
 // one (cogenEncN / cogenDecN, N counting from 1 within the frame). A type
 // that a registered codec serves (codecs.go) is encoded by a helper pair
-// that calls stackless.EncodeWith and DecodeWith with the codec.
+// that calls cogenrt.EncodeWith and DecodeWith with the codec's functions.
 //
 // checkDurable runs after lowering: it receives a function whose plan is
 // known and guarantees that every frame field has a type the encoder
@@ -67,6 +67,19 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 	if f.lits != nil && len(f.lits.list) > 0 {
 		report(f.lits.list[0].lit.node.Pos(), "a function literal suspends: its frame and captures cannot be carried in a snapshot")
 	}
+	// A wait on a cosync object (a protocol call) cannot be carried, and
+	// the temporaries holding its operands are not the user's to fix:
+	// the call is reported, and they are not.
+	protoWait := false
+	for _, b := range p.blocks {
+		if !b.suspend || len(b.nodes) == 0 {
+			continue
+		}
+		if sn, isSusp := b.nodes[0].(*suspendNode); isSusp && !sn.handle && sn.orig != nil {
+			report(sn.pos, "%s waits on a cosync object (a protocol call), which a snapshot cannot carry: what it waits for lives outside the task's frames (wait with Gosched, Yield or Sleep, or make the function not durable)", shortExpr(sn.orig))
+			protoWait = true
+		}
+	}
 	callPos := map[*variable]token.Pos{}
 	for _, b := range p.blocks {
 		if ct, isCall := b.term.(*callTerm); isCall {
@@ -75,11 +88,23 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 			}
 		}
 	}
+	var fieldTypes []types.Type
+	defer func() {
+		if ok {
+			f.versionKeys = versionKeys(pass, f, fieldTypes)
+		}
+	}()
 	for _, v := range p.fieldVars() {
+		if v.kind != kChild {
+			fieldTypes = append(fieldTypes, v.typ)
+		}
 		if (v.kind == kParam && v.obj == nil) || slices.Contains(p.stops, v) {
 			continue // unnamed; a range-over-func iterator, reported above
 		}
-		what := v.name
+		if protoWait && v.kind == kTemp {
+			continue // an operand of a protocol call, reported above
+		}
+		what := "a value the function holds across a suspension" // a temporary: never its name
 		switch {
 		case v.obj != nil:
 			what = v.obj.Name()
@@ -197,6 +222,13 @@ var binaryMarshaler, binaryUnmarshaler = func() (*types.Interface, *types.Interf
 	return m.Complete(), u.Complete()
 }()
 
+// isTime reports whether t is time.Time, which stackless's Encoder.Time
+// writes with its location (MarshalBinary keeps only the offset).
+func isTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
 // isBinaryCodec reports whether a *t marshals and unmarshals itself.
 func isBinaryCodec(t types.Type) bool {
 	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
@@ -248,14 +280,13 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 	fields := durableFields(p)
 	fp := c.fingerprint(step, fields)
 	fr := func() *jen.Statement { return jen.Id(p.recv).Op("*").Id(fn.FrameName) }
-	sl := func(sel string) *jen.Statement { return e.gq(stacklessPath, sel) }
+	sl := func(sel string) *jen.Statement { return e.gq(cogenrtPath, sel) }
 
-	e.file.Commentf("Durable returns the registered name and the layout fingerprint of %s's frame (stackless.DurableFrame).", name)
+	e.file.Commentf("Durable returns the registered name and the layout fingerprint of %s's frame (cogenrt.DurableFrame).", name)
 	e.file.Func().Params(fr()).Id("Durable").Params().Params(jen.String(), jen.Uint64()).Block(
 		jen.Return(jen.Lit(regName), jen.Lit(fp)))
 
 	var encBody, decBody []jen.Code
-	decBody = append(decBody, c.id("dec").Dot("CheckPC").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
 	for _, v := range fields {
 		lv := func() *jen.Statement { return jen.Id(p.recv).Dot(v.name) }
 		if v.kind == kChild {
@@ -275,9 +306,10 @@ func (e *emitter) durable(fn *Func, name string, step []jen.Code) {
 		encBody = append(encBody, c.enc(t, lv))
 		decBody = append(decBody, c.dec(t, lv))
 	}
-	e.file.Commentf("EncodeState writes the fields of %s's frame into a snapshot (stackless.DurableFrame).", name)
+	decBody = append(decBody, c.id("dec").Dot("CheckResume").Call(append([]jen.Code{jen.Id(p.recv).Dot("PC")}, c.resumePoints()...)...))
+	e.file.Commentf("EncodeState writes the fields of %s's frame into a snapshot (cogenrt.DurableFrame).", name)
 	e.file.Func().Params(fr()).Id("EncodeState").Params(c.id("enc").Op("*").Add(sl("Encoder"))).Block(encBody...)
-	e.file.Commentf("DecodeState reads back what EncodeState wrote (stackless.DurableFrame).")
+	e.file.Commentf("DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).")
 	e.file.Func().Params(fr()).Id("DecodeState").Params(c.id("dec").Op("*").Add(sl("Decoder"))).Block(decBody...)
 
 	for i := 0; i < len(c.helpers); i++ { // helpers may add helpers
@@ -300,26 +332,48 @@ func durableFields(p *plan) []*variable {
 	return out
 }
 
-// resumePoints lists the PCs a suspended frame can stand at: the entry,
-// the states that start with a waiting call, and the states after a call.
+// resumePoints lists the PCs a suspended frame can stand at, with what
+// it does there (cogenrt.ResumePoint): the entry, the states that start
+// with a waiting call (of which kind), and the states after a call (with
+// whether the callee's field holds a frame, read after decoding).
 func (c *durableCodec) resumePoints() []jen.Code {
-	pcs := map[int]bool{0: true}
+	type point struct {
+		pc     int
+		kind   string
+		callee *variable
+	}
+	pts := []point{{pc: 0, kind: "ResumeEntry"}}
 	for _, b := range c.fn.plan.blocks {
 		if b.suspend {
-			pcs[b.index] = true
+			kind := "ResumeWait"
+			if len(b.nodes) > 0 {
+				if sn, ok := b.nodes[0].(*suspendNode); ok && sn.handle {
+					if sel, ok := sn.call.Fun.(*ast.SelectorExpr); ok {
+						switch sel.Sel.Name {
+						case "Gosched", "Yield", "Sleep":
+							kind = "Resume" + sel.Sel.Name
+						}
+					}
+				}
+			}
+			pts = append(pts, point{pc: b.index, kind: kind})
 		}
 		if ct, ok := b.term.(*callTerm); ok {
-			pcs[ct.next.index] = true
+			pts = append(pts, point{pc: ct.next.index, kind: "ResumeCall", callee: ct.child})
 		}
 	}
-	var sorted []int
-	for pc := range pcs {
-		sorted = append(sorted, pc)
-	}
-	sort.Ints(sorted)
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].pc < pts[j].pc })
 	var out []jen.Code
-	for _, pc := range sorted {
-		out = append(out, jen.Lit(pc))
+	for _, pt := range pts {
+		fields := []jen.Code{jen.Id("PC").Op(":").Lit(pt.pc), jen.Id("Kind").Op(":").Add(c.e.gq(cogenrtPath, pt.kind))}
+		if pt.callee != nil {
+			v := pt.callee
+			if v.shares != nil {
+				v = v.shares
+			}
+			fields = append(fields, jen.Id("Callee").Op(":").Id(c.fn.plan.recv).Dot(v.name).Op("!=").Nil())
+		}
+		out = append(out, c.e.gq(cogenrtPath, "ResumePoint").Values(fields...))
 	}
 	return out
 }
@@ -333,6 +387,9 @@ func (c *durableCodec) fingerprint(step []jen.Code, fields []*variable) uint64 {
 	h := sha256.New()
 	code := lineDirectiveRE.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(step...)), "")
 	fmt.Fprintf(h, "cogen durable 1\n%s\n", code)
+	for _, k := range c.fn.versionKeys {
+		fmt.Fprintf(h, "%s\n", k)
+	}
 	for _, v := range fields {
 		if v.kind == kChild {
 			fmt.Fprintf(h, "%s child %s\n", v.name, v.child.fn.FrameName)
@@ -353,6 +410,9 @@ func (c *durableCodec) schema(t types.Type, seen map[types.Type]bool) string {
 		return "codec(" + cv.id() + ")" + qual(t)
 	}
 	if n, ok := t.(*types.Named); ok {
+		if isTime(t) {
+			return "time(zone)"
+		}
 		if isBinaryCodec(t) {
 			return "binary(" + qual(t) + ")"
 		}
@@ -502,65 +562,66 @@ func (c *durableCodec) helper(n int) {
 	x := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("x"))) }
 	var enc, dec []jen.Code
 	if cv := c.codecs.codec(t); cv != nil {
-		ref := func() *jen.Statement { return jen.Op("&").Add(c.e.varRef(cv.v)) }
-		enc = append(enc, c.e.gq(stacklessPath, "EncodeWith").Call(c.id("enc"), ref(), c.id("x")))
-		dec = append(dec, c.e.gq(stacklessPath, "DecodeWith").Call(c.id("dec"), ref(), c.id("x")))
+		ref := func(f string) *jen.Statement { return c.e.varRef(cv.v).Dot(f) }
+		enc = append(enc, c.e.gq(cogenrtPath, "EncodeWith").Call(c.id("enc"), ref("Marshal"), c.id("x")))
+		dec = append(dec, c.e.gq(cogenrtPath, "DecodeWith").Call(c.id("dec"), ref("Unmarshal"), c.id("x")))
+	} else if isTime(t) {
+		enc = append(enc, c.id("enc").Dot("Time").Call(c.id("x")))
+		dec = append(dec, c.id("dec").Dot("Time").Call(c.id("x")))
 	} else if isBinaryCodec(t) {
 		enc = append(enc, c.id("enc").Dot("Binary").Call(c.id("x")))
 		dec = append(dec, c.id("dec").Dot("Binary").Call(c.id("x")))
 	} else {
 		switch u := t.Underlying().(type) {
-		case *types.Slice, *types.Array:
-			s, isSlice := u.(*types.Slice)
-			var elem types.Type
-			if isSlice {
-				elem = s.Elem()
-			} else {
-				elem = u.(*types.Array).Elem()
-			}
-			kind, isByte := c.byteSized(elem)
-			if isSlice && isByte { // t converts to []byte
-				enc = append(enc, c.id("enc").Dot("Bytes").Call(x()))
-				dec = append(dec, jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("dec")).Dot("Bytes").Call())
-				break
-			}
-			all := func() *jen.Statement { return x() }
-			if isSlice {
-				enc = append(enc, c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()))
-				dec = append(dec,
-					c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
-					jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
-					jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")))
-			} else {
-				all = func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
-			}
+		case *types.Array:
+			kind, _ := c.byteSized(u.Elem())
+			all := func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
 			if kind != "" {
-				enc = append(enc, c.e.gq(stacklessPath, "Encode"+kind+"Elems").Call(c.id("enc"), all()))
-				dec = append(dec, c.e.gq(stacklessPath, "Decode"+kind+"Elems").Call(c.id("dec"), all()))
+				enc = append(enc, c.e.gq(cogenrtPath, "Encode"+kind+"Elems").Call(c.id("enc"), all()))
+				dec = append(dec, c.e.gq(cogenrtPath, "Decode"+kind+"Elems").Call(c.id("dec"), all()))
 				break
 			}
 			el := func() *jen.Statement { return x().Index(c.id("i")) }
-			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(elem, el)))
+			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(u.Elem(), el)))
 			dec = append(dec, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(
 				jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
-				c.dec(elem, el)))
-		case *types.Map:
-			enc = append(enc,
-				c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()),
-				jen.For(jen.List(c.id("k"), c.id("v")).Op(":=").Range().Add(x())).Block(
-					c.enc(u.Key(), func() *jen.Statement { return c.id("k") }),
-					c.enc(u.Elem(), func() *jen.Statement { return c.id("v") })))
-			dec = append(dec,
-				c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
-				jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
-				jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")),
-				jen.For(jen.Range().Add(c.id("n"))).Block(
-					jen.Var().Add(c.id("k")).Add(c.e.typ(u.Key())),
-					jen.Var().Add(c.id("v")).Add(c.e.typ(u.Elem())),
-					c.dec(u.Key(), func() *jen.Statement { return c.id("k") }),
-					c.dec(u.Elem(), func() *jen.Statement { return c.id("v") }),
+				c.dec(u.Elem(), el)))
+		case *types.Slice:
+			// Through the snapshot's regions: slices that share an
+			// array restore sharing it, pointers into it too.
+			elem := u.Elem()
+			ST := func() *jen.Statement { return jen.Index().Add(c.e.typ(elem)) }
+			kind, _ := c.byteSized(elem)
+			var encEl, decEl jen.Code
+			if kind != "" {
+				encEl = c.e.gq(cogenrtPath, "Encode"+kind+"Elems").Call(c.id("enc"), c.id("s"))
+				decEl = c.e.gq(cogenrtPath, "Decode"+kind+"Elems").Call(c.id("dec"), c.id("s"))
+			} else {
+				el := func() *jen.Statement { return c.id("s").Index(c.id("i")) }
+				encEl = jen.For(c.id("i").Op(":=").Range().Add(c.id("s"))).Block(c.enc(elem, el))
+				decEl = jen.For(c.id("i").Op(":=").Range().Add(c.id("s"))).Block(
 					jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
-					x().Index(c.id("k")).Op("=").Add(c.id("v"))))
+					c.dec(elem, el))
+			}
+			sv, sp := x(), c.id("x")
+			if !types.Identical(t, u) {
+				sv, sp = ST().Parens(x()), jen.Parens(jen.Op("*").Add(ST())).Parens(c.id("x"))
+			}
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodeSlice").Call(c.id("enc"), sv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("s").Add(ST())).Block(encEl)))
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodeSlice").Call(c.id("dec"), sp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("s").Add(ST())).Block(decEl)))
+		case *types.Map:
+			K, V := func() *jen.Statement { return c.e.typ(u.Key()) }, func() *jen.Statement { return c.e.typ(u.Elem()) }
+			kv := func(p string) *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id(p))) }
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodeMap").Call(c.id("enc"), x(),
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+					c.encAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
+					c.encAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodeMap").Call(c.id("dec"), c.id("x"),
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+					c.decAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
+					c.decAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
 		case *types.Struct:
 			for i := range u.NumFields() {
 				f := u.Field(i)
@@ -572,23 +633,22 @@ func (c *durableCodec) helper(n int) {
 				dec = append(dec, c.dec(f.Type(), fl))
 			}
 		case *types.Pointer:
+			// Through the snapshot's regions: pointers into one
+			// value, into a frame's variable or into a slice's
+			// array restore pointing into one value.
 			elem := u.Elem()
-			ET := c.e.typ(t)
-			enc = append(enc, jen.If(c.id("enc").Dot("Ref").Call(jen.Op("*").Add(c.id("x")))).Block(
-				c.encAt(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) },
-					func() *jen.Statement { return jen.Op("*").Add(c.id("x")) })))
-			dec = append(dec,
-				jen.List(c.id("p"), c.id("fresh")).Op(":=").Add(c.id("dec")).Dot("Ref").Call(),
-				jen.Switch().Block(
-					jen.Case(c.id("fresh")).Block(
-						jen.Op("*").Add(c.id("x")).Op("=").New(c.e.typ(elem)),
-						c.id("dec").Dot("Define").Call(jen.Op("*").Add(c.id("x"))),
-						c.decAt(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) },
-							func() *jen.Statement { return jen.Op("*").Add(c.id("x")) })),
-					jen.Case(c.id("p").Op("!=").Nil()).Block(
-						jen.List(c.id("q"), c.id("ok")).Op(":=").Add(c.id("p")).Assert(ET),
-						jen.If(jen.Op("!").Add(c.id("ok"))).Block(c.id("dec").Dot("WrongType").Call(jen.Lit(types.TypeString(t, nil)), c.id("p")), jen.Return()),
-						jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("q")))))
+			PT := func() *jen.Statement { return jen.Op("*").Add(c.e.typ(elem)) }
+			pv, pp := x(), c.id("x")
+			if !types.Identical(t, u) {
+				pv, pp = PT().Parens(x()), jen.Parens(jen.Op("*").Add(PT())).Parens(c.id("x"))
+			}
+			deref := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("p"))) }
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodePtr").Call(c.id("enc"), pv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("p").Add(PT())).Block(
+					c.encAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodePtr").Call(c.id("dec"), pp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("p").Add(PT())).Block(
+					c.decAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
 		default:
 			// A basic type reaches a helper only as the element of a
 			// composite, where enc and dec write it inline.
@@ -597,8 +657,8 @@ func (c *durableCodec) helper(n int) {
 		}
 	}
 	recv := func() *jen.Statement { return jen.Id(c.fn.plan.recv).Op("*").Id(c.frame) }
-	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenEnc%d", n)).Params(c.id("enc").Op("*").Add(c.e.gq(stacklessPath, "Encoder")), c.id("x").Op("*").Add(T())).Block(enc...)
-	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenDec%d", n)).Params(c.id("dec").Op("*").Add(c.e.gq(stacklessPath, "Decoder")), c.id("x").Op("*").Add(T())).Block(dec...)
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenEnc%d", n)).Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("x").Op("*").Add(T())).Block(enc...)
+	c.e.file.Func().Params(recv()).Id(fmt.Sprintf("cogenDec%d", n)).Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("x").Op("*").Add(T())).Block(dec...)
 }
 
 // addressOf is addr() if given, else &lv().

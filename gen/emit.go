@@ -57,6 +57,7 @@ type emitter struct {
 // that the source does not mention.
 var genPackages = map[string]string{
 	stacklessPath:  "stackless",
+	cogenrtPath:    "cogenrt",
 	"unicode/utf8": "utf8",
 	"unsafe":       "unsafe",
 }
@@ -341,7 +342,7 @@ func (e *emitter) function(fn *Func) {
 
 	fields := []jen.Code{e.gq(stacklessPath, "Base")}
 	if p.hasDefer {
-		fields = append(fields, e.gq(stacklessPath, "Defers"))
+		fields = append(fields, e.gq(cogenrtPath, "Defers"))
 	}
 	for _, v := range p.vars {
 		if v.field && v.shares == nil && !(v.kind == kParam && v.obj == nil) {
@@ -403,12 +404,12 @@ func (e *emitter) function(fn *Func) {
 			body = append(body, jen.Add(pv).Op("=").Add(r.varExpr(p.stops[i])).Dot("Unwind").Call(pv))
 		}
 		body = append(body, jen.Return(pv))
-		e.file.Commentf("Unwind unwinds the iterators of %s's range-over-func loops, innermost first, with a panic that leaves the frame (stackless.Unwinder).", name)
+		e.file.Commentf("Unwind unwinds the iterators of %s's range-over-func loops, innermost first, with a panic that leaves the frame (cogenrt.Unwinder).", name)
 		e.file.Func().Params(recv()).Id("Unwind").Params(jen.Add(pv).Any()).Any().Block(body...)
 	}
 
 	// Where.
-	e.file.Commentf("Where returns the source position of %s's resume point (stackless.Locator).", name)
+	e.file.Commentf("Where returns the source position of %s's resume point (cogenrt.Locator).", name)
 	e.file.Func().Params(recv()).Id("Where").Params().String().Block(e.whereBody(fn)...)
 
 	if fn.Durable {

@@ -389,7 +389,7 @@ func (e *emitter) synth(r *rctx, n *synthNode) jen.Code {
 			),
 		)
 	case synthPull:
-		// stackless.PullN[K, V](func(yield func(K, V) bool) { seq(yield) }):
+		// cogenrt.PullN[K, V](func(yield func(K, V) bool) { seq(yield) }):
 		// the adapter gives the iterator a yield of the type it declares,
 		// defined types included.
 		var params, targs []jen.Code
@@ -404,7 +404,7 @@ func (e *emitter) synth(r *rctx, n *synthNode) jen.Code {
 		adapter := jen.Func().Params(jen.Id(n.name).Func().Params(params...).Bool()).Block(
 			jen.Add(r.varExpr(n.uses[0])).Call(arg),
 		)
-		pull := e.gq(stacklessPath, fmt.Sprintf("Pull%d", n.arity))
+		pull := e.gq(cogenrtPath, fmt.Sprintf("Pull%d", n.arity))
 		if len(targs) > 0 {
 			pull = pull.Types(targs...)
 		}

@@ -41,14 +41,14 @@ type plan struct {
 	results []*variable
 	// recvVar is the method receiver, if any.
 	recvVar *variable
-	// stops are the stackless.Range values of the range-over-func loops
+	// stops are the cogenrt.Range values of the range-over-func loops
 	// whose bodies suspend: jumps out of the loops stop them, and Unwind
 	// unwinds them when a panic leaves the frame.
 	stops []*variable
 	// unwindParam names the panic parameter of the Unwind method.
 	unwindParam string
 	// hasDefer: the function has defer statements; its frame embeds
-	// stackless.Defers and every return runs them.
+	// cogenrt.Defers and every return runs them.
 	hasDefer bool
 	names    *namer // for names the rendering invents
 	dispatch bool   // some jump from nested code continues the dispatch loop
@@ -179,6 +179,11 @@ type reboxNode struct{ v *variable }
 // results are the case-local names of its results (blank for discarded
 // ones); targets receive them after the call completes.
 type suspendNode struct {
+	// handle is set for a waiting method of the coroutine handle (Sleep,
+	// Gosched, Yield, Read...), not for a protocol call.
+	handle bool
+	// orig is the call as the user wrote it (diagnostics name it).
+	orig    *ast.CallExpr
 	call    *ast.CallExpr
 	pos     token.Pos
 	results []string
@@ -212,7 +217,7 @@ type synthKind uint8
 
 const (
 	synthMapKeys   synthKind = iota // defs[0] = the keys of map uses[0]; types[0] = key type
-	synthPull                       // defs[0] = stackless.PullN(uses[0]); types = yield params; arity N; name
+	synthPull                       // defs[0] = cogenrt.PullN(uses[0]); types = yield params; arity N; name
 	synthPullNext                   // defs[0], defs[1], defs[2] = uses[0].Next(): k, v, ok
 	synthStop                       // uses[0].Stop()
 	synthDecodeStr                  // defs[0], defs[1] = utf8.DecodeRuneInString(string(uses[0][uses[1]:]))

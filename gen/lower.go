@@ -29,7 +29,7 @@ type lowerer struct {
 	origin ast.Expr
 	// captured are the variables that literals called here capture.
 	captured map[*variable]bool
-	// rangeOrigin is stackless.Range, the generic type of range-over-func
+	// rangeOrigin is cogenrt.Range, the generic type of range-over-func
 	// loops (see rangeType).
 	rangeOrigin *types.Named
 }

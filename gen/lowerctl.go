@@ -353,7 +353,7 @@ func (l *lowerer) rangeChan(s *ast.RangeStmt, label string, t *types.Chan) {
 	}, nil, nil)
 }
 
-// rangeFunc runs a push iterator as a pull one, stackless.Range, so the
+// rangeFunc runs a push iterator as a pull one, cogenrt.Range, so the
 // loop body can suspend between values; Range keeps gc's checks of the
 // iterator's behaviour. Every way out of the loop stops the iterator, and
 // the frame's Unwind unwinds it with a panic of the body.
@@ -404,10 +404,10 @@ func isTypeParam(t types.Type) bool {
 	return ok
 }
 
-// rangeType returns stackless.Range[k, v], a type the generated code names.
+// rangeType returns cogenrt.Range[k, v], a type the generated code names.
 func (l *lowerer) rangeType(k, v types.Type) types.Type {
 	if l.rangeOrigin == nil {
-		pkg := types.NewPackage(stacklessPath, "stackless")
+		pkg := types.NewPackage(cogenrtPath, "cogenrt")
 		obj := types.NewTypeName(token.NoPos, pkg, "Range", nil)
 		pkg.Scope().Insert(obj)
 		l.rangeOrigin = types.NewNamed(obj, types.NewStruct(nil, nil), nil)

@@ -91,7 +91,7 @@ func (pn pkgNames) lit(rootFrame string, first int, imported map[string]token.Po
 }
 
 // frameMembers are the fields and methods of every frame (its own and
-// those promoted from stackless.Base and stackless.Defers): no variable
+// those promoted from stackless.Base and cogenrt.Defers): no variable
 // held in the frame may be named like one.
 var frameMembers = []string{"PC", "Base", "Step", "Result", "base", "parent", "Defers", "Defer", "RunDefers", "defers", "Where", "Unwind"}
 

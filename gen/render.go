@@ -685,7 +685,7 @@ func (r *rctx) branch(s *ast.BranchStmt) []jen.Code {
 
 // deferStmt renders a defer statement of the marked function: the function
 // value and the arguments are evaluated now, and the frame records a call
-// that defers the real one with Go's defer (see stackless.Defers):
+// that defers the real one with Go's defer (see cogenrt.Defers):
 //
 //	{
 //		fn, a0 := <fun>, <arg0>

@@ -8,8 +8,10 @@
 //     //co:stackless source (native.go), run as it is by the stackful
 //     server and as the frames cogen generated from it (native_cogen.go) by
 //     the stackless one;
-//   - cohttp on stackful coroutines with pgx through conet, the stock
-//     driver on hooked conns behind a cosync.Semaphore of its pool's size;
+//   - cohttp on stackful coroutines with pgx, the stock driver, whose
+//     calls run on the env's offload workers behind a cosync.Semaphore of
+//     its pool's size (pgx waits in Go's scheduler, which would stall the
+//     loop: see conetServer);
 //   - net/http and fasthttp, their handlers on goroutines with a pgxpool.
 //
 // Every server renders with the same functions (render.go), reads the same

@@ -110,7 +110,7 @@ func (f *nativeDBFrame) Step(co *stackless.Task) stackless.Status {
 //line native_cogen.go:111
 }
 
-// Where returns the source position of nativeDB's resume point (stackless.Locator).
+// Where returns the source position of nativeDB's resume point (cogenrt.Locator).
 func (f *nativeDBFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -180,7 +180,7 @@ func (f *nativeQueriesFrame) Step(co *stackless.Task) stackless.Status {
 //line native_cogen.go:181
 }
 
-// Where returns the source position of nativeQueries's resume point (stackless.Locator).
+// Where returns the source position of nativeQueries's resume point (cogenrt.Locator).
 func (f *nativeQueriesFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -314,7 +314,7 @@ func (f *nativeReadFrame) Step(co *stackless.Task) stackless.Status {
 //line native_cogen.go:315
 }
 
-// Where returns the source position of nativeRead's resume point (stackless.Locator).
+// Where returns the source position of nativeRead's resume point (cogenrt.Locator).
 func (f *nativeReadFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -440,7 +440,7 @@ func (f *nativeFortunesFrame) Step(co *stackless.Task) stackless.Status {
 //line native_cogen.go:441
 }
 
-// Where returns the source position of nativeFortunes's resume point (stackless.Locator).
+// Where returns the source position of nativeFortunes's resume point (cogenrt.Locator).
 func (f *nativeFortunesFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -589,7 +589,7 @@ func (f *nativeUpdatesFrame) Step(co *stackless.Task) stackless.Status {
 //line native_cogen.go:590
 }
 
-// Where returns the source position of nativeUpdates's resume point (stackless.Locator).
+// Where returns the source position of nativeUpdates's resume point (cogenrt.Locator).
 func (f *nativeUpdatesFrame) Where() string {
 	switch f.PC {
 	case 1:

@@ -3,6 +3,7 @@ package tfb
 import (
 	"context"
 
+	"github.com/cogen-go/cogen/client/pg"
 	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -97,11 +98,30 @@ func pgxAnswer(ctx context.Context, p *pgxpool.Pool, path string, uri []byte) (a
 	return answer{}, false
 }
 
-// The cohttp stackful server with pgx through conet: the handlers run on
-// the connections' hooked coroutines, pgx's conns are conet conns (every
-// read and write waits on the loop), and every use of the pool holds the
-// gate, a cosync.Semaphore of the pool's size, so that pgxpool never waits
-// in Go's scheduler (see client/gate).
+// The cohttp stackful server with pgx: the handlers run on the
+// connections' coroutines, and each one's database work runs on a worker
+// of the env's offload pool (stackful.Co.Offload) while the coroutine
+// waits on the loop; a gate, a cosync.Semaphore of the pool's size, admits
+// as many calls as the pool has conns, so that no worker waits for a conn.
+//
+// pgx cannot run on the coroutine itself, even on conet conns behind the
+// gate (client/gate's fast path, which this server used before): it waits
+// in Go's scheduler where no configuration reaches. pgxpool's Acquire
+// waits in a select while it dials a conn (puddle's initResourceValue) or
+// pings one idle for a second; pgconn, when a write has taken 15 ms of
+// wall time (a loaded machine, a GC), moves the conn's reads to a
+// goroutine of its own and makes the caller wait on a sync.Cond for them.
+// Each froze the loop, for a round trip or a connection start, and for
+// seconds around a database restart. On a worker they cost nothing but
+// the worker.
+//
+// The cost is an offload round trip per request (two cross-thread
+// wake-ups) and the driver's I/O through Go's poller rather than the loop
+// (docs/tfb.md has the CPU per request against the old fast path). Each
+// call is bounded by pg.DefaultQueryTimeout and each dial by
+// pg.DefaultConnectTimeout (unless the URL's connect_timeout says
+// otherwise), as the native client is, so that a hung database answers
+// errors rather than holding the gate for good.
 type conetServer struct {
 	pool *pgxpool.Pool
 	gate *cosync.Semaphore
@@ -125,12 +145,18 @@ func (s *conetServer) router(w *cohttp.ResponseWriter, r *cohttp.Request) {
 }
 
 func (s *conetServer) query(co *stackful.Co, w *cohttp.ResponseWriter, r *cohttp.Request) {
-	co.EnableHook()
 	if err := s.gate.Acquire(co, 1); err != nil {
 		fail(w, err)
 		return
 	}
-	a, _ := pgxAnswer(context.Background(), s.pool, string(r.Path()), r.URI())
+	// The request stays in its buffer while the coroutine waits.
+	path, uri := string(r.Path()), r.URI()
+	var a answer
+	co.Offload(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), pg.DefaultQueryTimeout)
+		a, _ = pgxAnswer(ctx, s.pool, path, uri)
+		cancel()
+	})
 	s.gate.Release(1)
 	if a.err != nil {
 		fail(w, a.err)

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cogen-go/cogen/client/gate"
 	"github.com/cogen-go/cogen/client/pg"
 	"github.com/cogen-go/cogen/cohttp"
 	"github.com/cogen-go/cogen/runtime/cosync"
@@ -31,8 +30,8 @@ const (
 	// client; CohttpStackless the same handler source as generated frames.
 	CohttpStackful  = "cohttp stackful"
 	CohttpStackless = "cohttp stackless"
-	// CohttpPgx is cohttp on stackful coroutines with pgx through conet
-	// (the stock driver).
+	// CohttpPgx is cohttp on stackful coroutines with the stock driver,
+	// pgx (pgxpool), run on the env's offload workers.
 	CohttpPgx = "cohttp stackful pgx"
 	// NetHTTP and FastHTTP run their handlers on goroutines with a pgx
 	// pool.
@@ -88,23 +87,20 @@ func Serve(kind, url string, poolSize int) (*Running, error) {
 		r.stop = func() error { defer nativeBusy.Unlock(); return stop() }
 		return r, nil
 	case CohttpPgx:
-		cfg, err := gate.PgPoolConfig(url, int32(poolSize))
+		pool, err := goPool(url, poolSize)
 		if err != nil {
 			return nil, err
 		}
-		var pool *pgxpool.Pool
 		return serveLoop(func(l *loop.Loop, lfd int) (func(), func() error) {
 			env := stackful.NewEnvOn(l)
-			pool, err = pgxpool.NewWithConfig(context.Background(), cfg)
-			if err != nil {
-				panic(err) // NewWithConfig dials lazily: only a bad config fails
+			if watchPgxEnv != nil {
+				watchPgxEnv(env)
 			}
 			s := &conetServer{pool: pool, gate: cosync.NewSemaphore(int64(poolSize))}
 			s.wait = cohttp.Waiting(s.query, stackfulOnly)
 			srv := cohttp.ServeStackful(env, lfd, s.router, serverLimits)
 			return func() {}, func() error {
 				err := srv.Shutdown(time.Second)
-				// Closed on the main coroutine: its waits run the loop.
 				pool.Close()
 				return errors.Join(err, env.Close())
 			}
@@ -199,12 +195,18 @@ func closePool(env *stackful.Env) {
 	}
 }
 
+// goPool returns a pgxpool of size conns for goroutines (the cohttp pgx
+// server's offload workers among them); a dial gives up after the native
+// client's default unless the URL's connect_timeout says otherwise.
 func goPool(url string, size int) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("tfb: %w", err)
 	}
 	cfg.MaxConns = int32(size)
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = pg.DefaultConnectTimeout
+	}
 	return pgxpool.NewWithConfig(context.Background(), cfg)
 }
 
@@ -259,6 +261,10 @@ func fastHTTPHandler(pool *pgxpool.Pool) fasthttp.RequestHandler {
 		ctx.SetBody(a.body)
 	}
 }
+
+// watchPgxEnv, when set (by tests), sees the env of each CohttpPgx server
+// before it serves: to watch it for stalls.
+var watchPgxEnv func(*stackful.Env)
 
 // serverLimits are cohttp's defaults but for the connection cap, raised
 // above the plaintext test's 16,384 connections.

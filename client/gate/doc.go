@@ -46,11 +46,18 @@
 //     sentinel clients, pub/sub, autopipelining; pgx's CopyFrom with a
 //     reader that blocks) are not audited: offload them.
 //   - Short blocking hand-offs that end by themselves: pool dials that
-//     run on a goroutine of the pool while Get waits on a channel, pgx's
-//     context watcher (a context.AfterFunc goroutine) that Unwatch waits
-//     for, a conn closed by a pool's background goroutine. They freeze the
-//     env for a connect or a cancel request, not forever, because the other
-//     side is a plain goroutine that does not need the loop.
+//     run on a goroutine of the pool while Get waits on a channel
+//     (pgxpool's Acquire also waits in a select for its ping of a conn
+//     idle for a second), pgx's context watcher (a context.AfterFunc
+//     goroutine) that Unwatch waits for, pgconn's background reader (once
+//     a write has taken 15 ms of wall time, the conn's reads move to a
+//     goroutine and the caller waits on a sync.Cond for them), a conn
+//     closed by a pool's background goroutine. They freeze the env for a
+//     connect, a round trip or a cancel request, not forever, because the
+//     other side is a plain goroutine that does not need the loop - but
+//     for long on a loaded machine, and around a server restart, when
+//     every conn is dialled again. A server whose loop must never stall
+//     (bench/tfb's pgx server) offloads instead.
 //   - Pools shared between envs work: a conn handed to a coroutine of
 //     another env migrates to it (or, while the env serving it is busy,
 //     the call falls back to Go's poller on an offload worker; see

@@ -29,20 +29,43 @@ type Config struct {
 	Password string
 	// Database defaults to User.
 	Database string
-	// Timeout bounds every wait of a conn for the server (connect, each
-	// read and write); zero or negative is no bound. A conn that times out
-	// is broken (its replies would be out of step): it fails every later
-	// call and should be closed.
-	Timeout time.Duration
+	// ConnectTimeout bounds [Connect] as a whole: the TCP connect, the
+	// startup and the authentication, up to the server's first
+	// ReadyForQuery. Zero means [DefaultConnectTimeout]; negative, no
+	// bound. A URL's connect_timeout sets it (0 there is no bound, as in
+	// libpq).
+	ConnectTimeout time.Duration
+	// QueryTimeout bounds each call that waits for the server once
+	// connected ([Conn.Send], [Conn.Next], [Conn.Exec], [Conn.Prepare],
+	// [Conn.PrepareAll], and the Terminate of [Conn.Close]): the call
+	// fails with an error wrapping [loop.ErrTimeout] when the server has
+	// not taken its request or sent its whole answer by then. Zero means
+	// [DefaultQueryTimeout]; negative, no bound. It is the client's bound
+	// on a silent or stopped server; a query the server should cancel is
+	// bounded by PostgreSQL's own statement_timeout (a run-time parameter:
+	// Params or the URL).
+	//
+	// A conn that timed out is broken (its replies would be out of step):
+	// it fails every later call, and a [Pool] closes it on release.
+	QueryTimeout time.Duration
 	// Params are extra run-time parameters of the session
 	// (application_name, search_path, ...).
 	Params map[string]string
 }
 
+// The bounds a zero [Config] gets: a hung server (stopped, or behind a
+// dead link) turns into errors within them, never into a caller that
+// waits for good.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultQueryTimeout   = 30 * time.Second
+)
+
 // ParseURL reads a postgres:// (or postgresql://) URL: user, password,
 // host and port (5432 by default), database, and query parameters, of
-// which sslmode=disable is accepted (TLS is not supported), connect_timeout
-// (seconds) sets Timeout and the others become run-time parameters.
+// which sslmode=disable is accepted (TLS is not supported),
+// connect_timeout (seconds; 0 is no bound) sets ConnectTimeout and the
+// others become run-time parameters.
 func ParseURL(s string) (Config, error) {
 	u, err := url.Parse(s)
 	if err != nil {
@@ -76,7 +99,10 @@ func ParseURL(s string) (Config, error) {
 			if _, err := fmt.Sscan(v, &sec); err != nil || sec < 0 {
 				return Config{}, fmt.Errorf("pg: %q: connect_timeout=%q", s, v)
 			}
-			cfg.Timeout = time.Duration(sec) * time.Second
+			cfg.ConnectTimeout = time.Duration(sec) * time.Second
+			if sec == 0 {
+				cfg.ConnectTimeout = -1
+			}
 		default:
 			if cfg.Params == nil {
 				cfg.Params = map[string]string{}
@@ -102,6 +128,9 @@ type Conn struct {
 	r, w int // the unread bytes are rbuf[r:w]
 	wbuf []byte
 	err  error
+	// deadline ends the current call's waits for the server (see
+	// Config.QueryTimeout); zero is none.
+	deadline time.Time
 
 	params   map[string]string
 	pid      uint32
@@ -149,11 +178,12 @@ func Connect(co *stackful.Co, cfg Config) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pg: connect %s: %w", cfg.Addr, err)
 	}
-	if err := co.ConnectTimeout(fd, sa, waitBound(cfg.Timeout)); err != nil {
+	c := newConn(fd, cfg)
+	c.arm(cfg.ConnectTimeout, DefaultConnectTimeout)
+	if err := co.ConnectTimeout(fd, sa, c.bound()); err != nil {
 		co.Close(fd)
 		return nil, fmt.Errorf("pg: connect %s: %w", cfg.Addr, err)
 	}
-	c := newConn(fd, cfg)
 	if err := c.startup(co); err != nil {
 		co.Close(fd)
 		return nil, fmt.Errorf("pg: connect %s: %w", cfg.Addr, err)
@@ -168,13 +198,31 @@ func resolve(addr string) (netip.AddrPort, error) {
 	return netip.ParseAddrPort(addr)
 }
 
-// waitBound is the handle's timeout for a Config.Timeout: negative (no
-// bound) for zero or less.
-func waitBound(d time.Duration) time.Duration {
-	if d <= 0 {
+// arm starts a call's deadline: timeout from now (def when zero, none
+// when negative). Each call that waits for the server arms its own, so
+// that nested calls (Prepare's PrepareAll) restart it at most once.
+func (c *Conn) arm(timeout, def time.Duration) {
+	switch {
+	case timeout == 0:
+		c.deadline = time.Now().Add(def)
+	case timeout < 0:
+		c.deadline = time.Time{}
+	default:
+		c.deadline = time.Now().Add(timeout)
+	}
+}
+
+// armQuery arms the deadline of a call on a connected conn.
+func (c *Conn) armQuery() { c.arm(c.cfg.QueryTimeout, DefaultQueryTimeout) }
+
+// bound is the handle's timeout for the next wait of the current call:
+// what is left of its deadline (0 once passed: the handle then times out
+// rather than waits), or negative (no bound).
+func (c *Conn) bound() time.Duration {
+	if c.deadline.IsZero() {
 		return -1
 	}
-	return d
+	return max(time.Until(c.deadline), 0)
 }
 
 func newConn(fd int, cfg Config) *Conn {
@@ -386,7 +434,7 @@ func (c *Conn) flush(co *stackful.Co) error {
 	if len(c.wbuf) == 0 {
 		return nil
 	}
-	_, err := co.WriteTimeout(c.fd, c.wbuf, waitBound(c.cfg.Timeout))
+	_, err := co.WriteTimeout(c.fd, c.wbuf, c.bound())
 	c.wbuf = c.wbuf[:0]
 	if err != nil {
 		return c.fail(fmt.Errorf("pg: write: %w", err))
@@ -437,7 +485,7 @@ func (c *Conn) fill(co *stackful.Co, need int) error {
 		c.r = 0
 		c.rbuf = nb
 	}
-	n, err := co.ReadTimeout(c.fd, c.rbuf[c.w:], waitBound(c.cfg.Timeout))
+	n, err := co.ReadTimeout(c.fd, c.rbuf[c.w:], c.bound())
 	if err != nil {
 		return c.fail(fmt.Errorf("pg: read: %w", err))
 	}
@@ -465,6 +513,7 @@ func (c *Conn) Close(co *stackful.Co) error {
 		return nil
 	}
 	if c.err == nil {
+		c.armQuery()
 		c.send(&pgproto3.Terminate{})
 		c.flush(co)
 	}

@@ -24,8 +24,8 @@ type ConnectFrame struct {
 	r1          error
 	fd          int
 	sa          loop.Sockaddr
-	tmp         time.Duration
 	c           *Conn
+	tmp         time.Duration
 	callStartup *connStartupFrame
 }
 
@@ -51,49 +51,51 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:144
+//line conn.go:173
 			ap, err = resolve(f.cfg.Addr)
-//line conn.go:145
+//line conn.go:174
 			if err != nil {
-//line conn.go:146
+//line conn.go:175
 				f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err)
 				return stackless.Done
 			}
-//line conn.go:148
+//line conn.go:177
 			f.fd, f.sa, err = loop.TCPSocket(ap)
-//line conn.go:149
+//line conn.go:178
 			if err != nil {
-//line conn.go:150
+//line conn.go:179
 				f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err)
 				return stackless.Done
 			}
-//line conn.go:152
-			f.tmp = waitBound(f.cfg.Timeout)
+//line conn.go:181
+			f.c = newConn(f.fd, f.cfg)
+//line conn.go:182
+			f.c.arm(f.cfg.ConnectTimeout, DefaultConnectTimeout)
+//line conn.go:183
+			f.tmp = f.c.bound()
 			f.PC = 1
 			fallthrough
 		case 1:
-//line conn.go:152
+//line conn.go:183
 			r2 := co.ConnectTimeout(f.fd, f.sa, f.tmp)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			err1 = r2
-//line conn.go:152
+//line conn.go:183
 			if err1 == nil {
 				f.PC = 3
 				continue
 			}
 			fallthrough
 		case 2:
-//line conn.go:153
+//line conn.go:184
 			co.Close(f.fd)
-//line conn.go:154
+//line conn.go:185
 			f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err1)
 			return stackless.Done
 		case 3:
-//line conn.go:156
-			f.c = newConn(f.fd, f.cfg)
-//line conn.go:157
+//line conn.go:187
 			f.callStartup = newConnStartupFrame(f.c)
 			f.PC = 7
 			return co.Call(f.callStartup)
@@ -101,38 +103,38 @@ func (f *ConnectFrame) Step(co *stackless.Task) stackless.Status {
 			r3 := f.callStartup.Result()
 			f.callStartup = nil
 			err2 = r3
-//line conn.go:157
+//line conn.go:187
 			if err2 == nil {
 				f.PC = 10
 				continue
 			}
 			fallthrough
 		case 9:
-//line conn.go:158
+//line conn.go:188
 			co.Close(f.fd)
-//line conn.go:159
+//line conn.go:189
 			f.r, f.r1 = nil, fmt.Errorf("pg: connect %s: %w", f.cfg.Addr, err2)
 			return stackless.Done
 		case 10:
-//line conn.go:161
+//line conn.go:191
 			f.r, f.r1 = f.c, nil
 			return stackless.Done
 		default:
 			panic("cogen: ConnectFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:125
+//line conn_cogen.go:127
 }
 
-// Where returns the source position of Connect's resume point (stackless.Locator).
+// Where returns the source position of Connect's resume point (cogenrt.Locator).
 func (f *ConnectFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:152"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:183"
 	case 7:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:157"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:187"
 	}
-	return "github.com/cogen-go/cogen/client/pg/conn.go:143"
+	return "github.com/cogen-go/cogen/client/pg/conn.go:172"
 }
 
 // A compile error here means the signature of Connect changed: run cogen again.
@@ -174,23 +176,23 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:225
+//line conn.go:273
 			params = map[string]string{"user": f.c.cfg.User, "client_encoding": "UTF8"}
-//line conn.go:226
+//line conn.go:274
 			if f.c.cfg.Database != "" {
-//line conn.go:227
+//line conn.go:275
 				params["database"] = f.c.cfg.Database
 			}
-//line conn.go:229
+//line conn.go:277
 			for k, v := range f.c.cfg.Params {
-//line conn.go:230
+//line conn.go:278
 				params[k] = v
 			}
-//line conn.go:232
+//line conn.go:280
 			f.c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: params})
 			fallthrough
 		case 2:
-//line conn.go:235
+//line conn.go:283
 			f.callFlush = newConnFlushFrame(f.c)
 			f.PC = 6
 			return co.Call(f.callFlush)
@@ -198,18 +200,18 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r1
-//line conn.go:235
+//line conn.go:283
 			if err == nil {
 				f.PC = 9
 				continue
 			}
 			fallthrough
 		case 8:
-//line conn.go:236
+//line conn.go:284
 			f.r = err
 			return stackless.Done
 		case 9:
-//line conn.go:238
+//line conn.go:286
 			f.callReceive = newConnReceiveFrame(f.c)
 			f.PC = 13
 			return co.Call(f.callReceive)
@@ -217,102 +219,102 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3, r4 := f.callReceive.Result()
 			f.callReceive = nil
 			typ, body, err1 = r2, r3, r4
-//line conn.go:239
+//line conn.go:287
 			if err1 != nil {
-//line conn.go:240
+//line conn.go:288
 				f.r = err1
 				return stackless.Done
 			}
-//line conn.go:242
+//line conn.go:290
 			msg, err1 = decodeStartup(typ, body)
-//line conn.go:243
+//line conn.go:291
 			if err1 != nil {
-//line conn.go:244
+//line conn.go:292
 				f.r = f.c.fail(err1)
 				return stackless.Done
 			}
-//line conn.go:246
+//line conn.go:294
 			switch m := msg.(type) {
-//line conn.go:247
+//line conn.go:295
 			case *pgproto3.AuthenticationOk:
-//line conn.go:248
+//line conn.go:296
 			case *pgproto3.AuthenticationCleartextPassword:
-//line conn.go:249
+//line conn.go:297
 				f.c.send(&pgproto3.PasswordMessage{Password: f.c.cfg.Password})
-//line conn.go:250
+//line conn.go:298
 			case *pgproto3.AuthenticationMD5Password:
-//line conn.go:251
+//line conn.go:299
 				f.c.send(&pgproto3.PasswordMessage{Password: md5Password(f.c.cfg.User, f.c.cfg.Password, m.Salt)})
-//line conn.go:252
+//line conn.go:300
 			case *pgproto3.AuthenticationSASL:
-//line conn.go:253
+//line conn.go:301
 				first, conv, err := scramStart(m.AuthMechanisms, f.c.cfg.Password)
-//line conn.go:254
+//line conn.go:302
 				if err != nil {
-//line conn.go:255
+//line conn.go:303
 					f.r = f.c.fail(err)
 					return stackless.Done
 				}
-//line conn.go:257
+//line conn.go:305
 				f.sc = conv
-//line conn.go:258
+//line conn.go:306
 				f.c.send(&pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte(first)})
-//line conn.go:259
+//line conn.go:307
 			case *pgproto3.AuthenticationSASLContinue:
-//line conn.go:260
+//line conn.go:308
 				if f.sc == nil {
-//line conn.go:261
+//line conn.go:309
 					f.r = f.c.fail(fmt.Errorf("%w: SASL continue without SASL", ErrProtocol))
 					return stackless.Done
 				}
-//line conn.go:263
+//line conn.go:311
 				next, err := f.sc.Step(string(m.Data))
-//line conn.go:264
+//line conn.go:312
 				if err != nil {
-//line conn.go:265
+//line conn.go:313
 					f.r = f.c.fail(fmt.Errorf("pg: SCRAM-SHA-256: %w", err))
 					return stackless.Done
 				}
-//line conn.go:267
+//line conn.go:315
 				f.c.send(&pgproto3.SASLResponse{Data: []byte(next)})
-//line conn.go:268
+//line conn.go:316
 			case *pgproto3.AuthenticationSASLFinal:
-//line conn.go:269
+//line conn.go:317
 				if f.sc == nil {
-//line conn.go:270
+//line conn.go:318
 					f.r = f.c.fail(fmt.Errorf("%w: SASL final without SASL", ErrProtocol))
 					return stackless.Done
 				}
-//line conn.go:272
+//line conn.go:320
 				if _, err := f.sc.Step(string(m.Data)); err != nil || !f.sc.Valid() {
-//line conn.go:273
+//line conn.go:321
 					f.r = f.c.fail(fmt.Errorf("pg: SCRAM-SHA-256: the server's signature does not verify: %v", err))
 					return stackless.Done
 				}
-//line conn.go:275
+//line conn.go:323
 			case *pgproto3.ParameterStatus:
-//line conn.go:276
+//line conn.go:324
 				f.c.params[m.Name] = m.Value
-//line conn.go:277
+//line conn.go:325
 			case *pgproto3.BackendKeyData:
-//line conn.go:278
+//line conn.go:326
 				f.c.pid, f.c.secret = m.ProcessID, append([]byte(nil), m.SecretKey...)
-//line conn.go:279
+//line conn.go:327
 			case *pgproto3.NoticeResponse:
-//line conn.go:280
+//line conn.go:328
 			case *pgproto3.ErrorResponse:
-//line conn.go:281
+//line conn.go:329
 				f.r = f.c.fail(newError(m))
 				return stackless.Done
-//line conn.go:282
+//line conn.go:330
 			case *pgproto3.ReadyForQuery:
-//line conn.go:283
+//line conn.go:331
 				f.c.txStatus = m.TxStatus
-//line conn.go:284
+//line conn.go:332
 				f.r = nil
 				return stackless.Done
 			default:
-//line conn.go:286
+//line conn.go:334
 				f.r = f.c.fail(fmt.Errorf("%w: unexpected %T during startup", ErrProtocol, msg))
 				return stackless.Done
 			}
@@ -322,18 +324,18 @@ func (f *connStartupFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connStartupFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:326
+//line conn_cogen.go:328
 }
 
-// Where returns the source position of Conn.startup's resume point (stackless.Locator).
+// Where returns the source position of Conn.startup's resume point (cogenrt.Locator).
 func (f *connStartupFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:235"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:283"
 	case 13:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:238"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:286"
 	}
-	return "github.com/cogen-go/cogen/client/pg/conn.go:224"
+	return "github.com/cogen-go/cogen/client/pg/conn.go:272"
 }
 
 // A compile error here means the signature of Conn.startup changed: run cogen again.
@@ -368,58 +370,58 @@ func (f *connFlushFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:383
+//line conn.go:431
 			if f.c.err != nil {
-//line conn.go:384
+//line conn.go:432
 				f.r = f.c.err
 				return stackless.Done
 			}
-//line conn.go:386
+//line conn.go:434
 			if len(f.c.wbuf) == 0 {
-//line conn.go:387
+//line conn.go:435
 				f.r = nil
 				return stackless.Done
 			}
-//line conn.go:389
+//line conn.go:437
 			f.tmp = f.c.fd
-//line conn.go:389
+//line conn.go:437
 			f.tmp1 = f.c.wbuf
-//line conn.go:389
-			f.tmp2 = waitBound(f.c.cfg.Timeout)
+//line conn.go:437
+			f.tmp2 = f.c.bound()
 			f.PC = 1
 			fallthrough
 		case 1:
-//line conn.go:389
+//line conn.go:437
 			_, r1 := co.WriteTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			err = r1
-//line conn.go:390
+//line conn.go:438
 			f.c.wbuf = f.c.wbuf[:0]
-//line conn.go:391
+//line conn.go:439
 			if err != nil {
-//line conn.go:392
+//line conn.go:440
 				f.r = f.c.fail(fmt.Errorf("pg: write: %w", err))
 				return stackless.Done
 			}
-//line conn.go:394
+//line conn.go:442
 			f.r = nil
 			return stackless.Done
 		default:
 			panic("cogen: connFlushFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:414
+//line conn_cogen.go:416
 }
 
-// Where returns the source position of Conn.flush's resume point (stackless.Locator).
+// Where returns the source position of Conn.flush's resume point (cogenrt.Locator).
 func (f *connFlushFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:389"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:437"
 	}
-	return "github.com/cogen-go/cogen/client/pg/conn.go:382"
+	return "github.com/cogen-go/cogen/client/pg/conn.go:430"
 }
 
 // A compile error here means the signature of Conn.flush changed: run cogen again.
@@ -460,22 +462,22 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:402
+//line conn.go:450
 			if f.c.err != nil {
-//line conn.go:403
+//line conn.go:451
 				f.r, f.r1, f.r2 = 0, nil, f.c.err
 				return stackless.Done
 			}
 			fallthrough
 		case 1:
-//line conn.go:405
+//line conn.go:453
 			if f.c.w-f.c.r >= 5 {
 				f.PC = 4
 				continue
 			}
 			fallthrough
 		case 2:
-//line conn.go:406
+//line conn.go:454
 			f.callFill = newConnFillFrame(f.c, 5)
 			f.PC = 6
 			return co.Call(f.callFill)
@@ -483,35 +485,35 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r3 := f.callFill.Result()
 			f.callFill = nil
 			err = r3
-//line conn.go:406
+//line conn.go:454
 			if err == nil {
 				f.PC = 1
 				continue
 			}
 			fallthrough
 		case 8:
-//line conn.go:407
+//line conn.go:455
 			f.r, f.r1, f.r2 = 0, nil, err
 			return stackless.Done
 		case 4:
-//line conn.go:410
+//line conn.go:458
 			f.n = int(binary.BigEndian.Uint32(f.c.rbuf[f.c.r+1:]))
-//line conn.go:411
+//line conn.go:459
 			if f.n < 4 || f.n > maxMessage {
-//line conn.go:412
+//line conn.go:460
 				f.r, f.r1, f.r2 = 0, nil, f.c.fail(fmt.Errorf("%w: message length %d", ErrProtocol, f.n))
 				return stackless.Done
 			}
 			fallthrough
 		case 14:
-//line conn.go:414
+//line conn.go:462
 			if f.c.w-f.c.r >= 1+f.n {
 				f.PC = 17
 				continue
 			}
 			fallthrough
 		case 15:
-//line conn.go:415
+//line conn.go:463
 			f.callFill = newConnFillFrame(f.c, 1+f.n)
 			f.PC = 19
 			return co.Call(f.callFill)
@@ -519,40 +521,40 @@ func (f *connReceiveFrame) Step(co *stackless.Task) stackless.Status {
 			r4 := f.callFill.Result()
 			f.callFill = nil
 			err1 = r4
-//line conn.go:415
+//line conn.go:463
 			if err1 == nil {
 				f.PC = 14
 				continue
 			}
 			fallthrough
 		case 21:
-//line conn.go:416
+//line conn.go:464
 			f.r, f.r1, f.r2 = 0, nil, err1
 			return stackless.Done
 		case 17:
-//line conn.go:419
+//line conn.go:467
 			typ, body = f.c.rbuf[f.c.r], f.c.rbuf[f.c.r+5:f.c.r+1+f.n:f.c.r+1+f.n]
-//line conn.go:420
+//line conn.go:468
 			f.c.r += 1 + f.n
-//line conn.go:421
+//line conn.go:469
 			f.r, f.r1, f.r2 = typ, body, nil
 			return stackless.Done
 		default:
 			panic("cogen: connReceiveFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:545
+//line conn_cogen.go:547
 }
 
-// Where returns the source position of Conn.receive's resume point (stackless.Locator).
+// Where returns the source position of Conn.receive's resume point (cogenrt.Locator).
 func (f *connReceiveFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:406"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:454"
 	case 19:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:415"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:463"
 	}
-	return "github.com/cogen-go/cogen/client/pg/conn.go:401"
+	return "github.com/cogen-go/cogen/client/pg/conn.go:449"
 }
 
 // A compile error here means the signature of Conn.receive changed: run cogen again.
@@ -591,70 +593,70 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:430
+//line conn.go:478
 			if f.c.r > 0 && len(f.c.rbuf)-f.c.r < f.need {
-//line conn.go:431
+//line conn.go:479
 				f.c.w = copy(f.c.rbuf, f.c.rbuf[f.c.r:f.c.w])
-//line conn.go:432
+//line conn.go:480
 				f.c.r = 0
 			}
-//line conn.go:434
+//line conn.go:482
 			if f.need > len(f.c.rbuf) {
-//line conn.go:435
+//line conn.go:483
 				nb := make([]byte, max(f.need, 2*len(f.c.rbuf)))
-//line conn.go:436
+//line conn.go:484
 				f.c.w = copy(nb, f.c.rbuf[f.c.r:f.c.w])
-//line conn.go:437
+//line conn.go:485
 				f.c.r = 0
-//line conn.go:438
+//line conn.go:486
 				f.c.rbuf = nb
 			}
-//line conn.go:440
+//line conn.go:488
 			f.tmp = f.c.fd
-//line conn.go:440
+//line conn.go:488
 			f.tmp1 = f.c.rbuf[f.c.w:]
-//line conn.go:440
-			f.tmp2 = waitBound(f.c.cfg.Timeout)
+//line conn.go:488
+			f.tmp2 = f.c.bound()
 			f.PC = 1
 			fallthrough
 		case 1:
-//line conn.go:440
+//line conn.go:488
 			r1, r2 := co.ReadTimeout(f.tmp, f.tmp1, f.tmp2)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
 			n, err = r1, r2
-//line conn.go:441
+//line conn.go:489
 			if err != nil {
-//line conn.go:442
+//line conn.go:490
 				f.r = f.c.fail(fmt.Errorf("pg: read: %w", err))
 				return stackless.Done
 			}
-//line conn.go:444
+//line conn.go:492
 			if n == 0 {
-//line conn.go:445
+//line conn.go:493
 				f.r = f.c.fail(fmt.Errorf("pg: read: %w", io.ErrUnexpectedEOF))
 				return stackless.Done
 			}
-//line conn.go:447
+//line conn.go:495
 			f.c.w += n
-//line conn.go:448
+//line conn.go:496
 			f.r = nil
 			return stackless.Done
 		default:
 			panic("cogen: connFillFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:649
+//line conn_cogen.go:651
 }
 
-// Where returns the source position of Conn.fill's resume point (stackless.Locator).
+// Where returns the source position of Conn.fill's resume point (cogenrt.Locator).
 func (f *connFillFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:440"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:488"
 	}
-	return "github.com/cogen-go/cogen/client/pg/conn.go:429"
+	return "github.com/cogen-go/cogen/client/pg/conn.go:477"
 }
 
 // A compile error here means the signature of Conn.fill changed: run cogen again.
@@ -687,22 +689,24 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line conn.go:464
+//line conn.go:512
 			if f.c.fd < 0 {
-//line conn.go:465
+//line conn.go:513
 				f.r = nil
 				return stackless.Done
 			}
-//line conn.go:467
+//line conn.go:515
 			if f.c.err != nil {
 				f.PC = 2
 				continue
 			}
 			fallthrough
 		case 1:
-//line conn.go:468
+//line conn.go:516
+			f.c.armQuery()
+//line conn.go:517
 			f.c.send(&pgproto3.Terminate{})
-//line conn.go:469
+//line conn.go:518
 			f.callFlush = newConnFlushFrame(f.c)
 			f.PC = 4
 			return co.Call(f.callFlush)
@@ -710,29 +714,29 @@ func (f *ConnCloseFrame) Step(co *stackless.Task) stackless.Status {
 			f.callFlush = nil
 			fallthrough
 		case 2:
-//line conn.go:471
+//line conn.go:520
 			err = co.Close(f.c.fd)
-//line conn.go:472
+//line conn.go:521
 			f.c.fd = -1
-//line conn.go:473
+//line conn.go:522
 			f.c.fail(ErrClosed)
-//line conn.go:474
+//line conn.go:523
 			f.r = err
 			return stackless.Done
 		default:
 			panic("cogen: ConnCloseFrame: invalid resume point")
 		}
 	}
-//line conn_cogen.go:727
+//line conn_cogen.go:731
 }
 
-// Where returns the source position of Conn.Close's resume point (stackless.Locator).
+// Where returns the source position of Conn.Close's resume point (cogenrt.Locator).
 func (f *ConnCloseFrame) Where() string {
 	switch f.PC {
 	case 4:
-		return "github.com/cogen-go/cogen/client/pg/conn.go:469"
+		return "github.com/cogen-go/cogen/client/pg/conn.go:518"
 	}
-	return "github.com/cogen-go/cogen/client/pg/conn.go:463"
+	return "github.com/cogen-go/cogen/client/pg/conn.go:511"
 }
 
 // A compile error here means the signature of Conn.Close changed: run cogen again.

@@ -22,9 +22,15 @@
 //     text by default ([Stmt].Formats chooses per column); [Rows] copies
 //     them out of the conn's buffer and reads them as ints, text or bytes.
 //   - The simple query protocol ([Conn.Exec]) for DDL and scripts.
-//   - Timeouts through the handle, without a context: [Config.Timeout]
-//     bounds each wait for the server (connect, read, write). A timed-out
-//     conn is broken, since its replies would be out of step.
+//   - Timeouts through the handle, without a context, on by default:
+//     [Config.ConnectTimeout] bounds Connect as a whole
+//     ([DefaultConnectTimeout], 10 s; a URL's connect_timeout sets it) and
+//     [Config.QueryTimeout] each later call that waits for the server
+//     ([DefaultQueryTimeout], 30 s), so a stopped or unreachable server
+//     costs its callers errors wrapping loop.ErrTimeout, never a wait for
+//     good; a negative value is no bound. A timed-out conn is broken,
+//     since its replies would be out of step, and a [Pool] closes it on
+//     release rather than hand it out half-read.
 //
 // # The pool
 //

@@ -26,7 +26,6 @@ func serverConfig(t *testing.T) Config {
 		msg = fmt.Sprintf("PostgreSQL at %s (COGEN_PG_URL) not reachable: %v", cfg.Addr, err)
 	} else {
 		c.Close()
-		cfg.Timeout = 20 * time.Second
 		return cfg
 	}
 	if os.Getenv("CI") == "true" {

@@ -78,7 +78,7 @@ func (f *queriesFrame) Step(co *stackless.Task) stackless.Status {
 //line pg_cogen_test.go:79
 }
 
-// Where returns the source position of queries's resume point (stackless.Locator).
+// Where returns the source position of queries's resume point (cogenrt.Locator).
 func (f *queriesFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -588,7 +588,7 @@ func (f *queriesOnFrame) Step(co *stackless.Task) stackless.Status {
 //line pg_cogen_test.go:589
 }
 
-// Where returns the source position of queriesOn's resume point (stackless.Locator).
+// Where returns the source position of queriesOn's resume point (cogenrt.Locator).
 func (f *queriesOnFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -753,7 +753,7 @@ func (f *loginFrame) Step(co *stackless.Task) stackless.Status {
 //line pg_cogen_test.go:754
 }
 
-// Where returns the source position of login's resume point (stackless.Locator).
+// Where returns the source position of login's resume point (cogenrt.Locator).
 func (f *loginFrame) Where() string {
 	switch f.PC {
 	case 1:

@@ -271,7 +271,7 @@ func runStackful(t *testing.T, body func(co *stackful.Co) error) {
 	}
 }
 
-// TestTimeout: a query that outlasts Config.Timeout fails with
+// TestTimeout: a query that outlasts Config.QueryTimeout fails with
 // loop.ErrTimeout and breaks the conn.
 func TestTimeout(t *testing.T) {
 	cfg := serverConfig(t)
@@ -281,7 +281,7 @@ func TestTimeout(t *testing.T) {
 			return err
 		}
 		defer c.Close(co)
-		c.cfg.Timeout = 50 * time.Millisecond
+		c.cfg.QueryTimeout = 50 * time.Millisecond
 		start := time.Now()
 		_, err = c.Exec(co, "SELECT pg_sleep(2)")
 		if !errors.Is(err, loop.ErrTimeout) || time.Since(start) > 1500*time.Millisecond {
@@ -297,7 +297,7 @@ func TestTimeout(t *testing.T) {
 func TestParseURL(t *testing.T) {
 	cfg, err := ParseURL("postgres://u:p%40ss@localhost:6543/db?sslmode=disable&connect_timeout=3&application_name=x")
 	if err != nil || cfg.Addr != "localhost:6543" || cfg.User != "u" || cfg.Password != "p@ss" || cfg.Database != "db" ||
-		cfg.Timeout != 3*time.Second || cfg.Params["application_name"] != "x" {
+		cfg.ConnectTimeout != 3*time.Second || cfg.Params["application_name"] != "x" {
 		t.Fatalf("%+v %v", cfg, err)
 	}
 	for _, bad := range []string{"mysql://x", "postgres://h/db?sslmode=require", "postgres://h/db?connect_timeout=x"} {

@@ -133,7 +133,7 @@ func (f *PoolAcquireFrame) Step(co *stackless.Task) stackless.Status {
 //line pool_cogen.go:134
 }
 
-// Where returns the source position of Pool.Acquire's resume point (stackless.Locator).
+// Where returns the source position of Pool.Acquire's resume point (cogenrt.Locator).
 func (f *PoolAcquireFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -205,7 +205,7 @@ func (f *PoolReleaseFrame) Step(co *stackless.Task) stackless.Status {
 //line pool_cogen.go:206
 }
 
-// Where returns the source position of Pool.Release's resume point (stackless.Locator).
+// Where returns the source position of Pool.Release's resume point (cogenrt.Locator).
 func (f *PoolReleaseFrame) Where() string {
 	switch f.PC {
 	case 5:
@@ -282,7 +282,7 @@ func (f *PoolCloseFrame) Step(co *stackless.Task) stackless.Status {
 //line pool_cogen.go:283
 }
 
-// Where returns the source position of Pool.Close's resume point (stackless.Locator).
+// Where returns the source position of Pool.Close's resume point (cogenrt.Locator).
 func (f *PoolCloseFrame) Where() string {
 	switch f.PC {
 	case 6:

@@ -114,7 +114,7 @@ func (f *workerFrame) Step(co *stackless.Task) stackless.Status {
 //line pool_cogen_test.go:115
 }
 
-// Where returns the source position of worker's resume point (stackless.Locator).
+// Where returns the source position of worker's resume point (cogenrt.Locator).
 func (f *workerFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -201,7 +201,7 @@ func (f *terminateFrame) Step(co *stackless.Task) stackless.Status {
 //line pool_cogen_test.go:202
 }
 
-// Where returns the source position of terminate's resume point (stackless.Locator).
+// Where returns the source position of terminate's resume point (cogenrt.Locator).
 func (f *terminateFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -396,7 +396,7 @@ func (f *droppedFrame) Step(co *stackless.Task) stackless.Status {
 //line pool_cogen_test.go:397
 }
 
-// Where returns the source position of dropped's resume point (stackless.Locator).
+// Where returns the source position of dropped's resume point (cogenrt.Locator).
 func (f *droppedFrame) Where() string {
 	switch f.PC {
 	case 1:

@@ -75,6 +75,7 @@ func (c *Conn) PrepareAll(co *stackful.Co, defs []StmtDef) error {
 	if !c.Idle() {
 		return errors.New("pg: PrepareAll with results pending")
 	}
+	c.armQuery()
 	var todo []*Stmt
 	for _, d := range defs {
 		if s, ok := c.stmts[d.Name]; ok {
@@ -227,6 +228,7 @@ func (c *Conn) Send(co *stackful.Co) error {
 	if c.sent == len(c.queue) {
 		return nil
 	}
+	c.armQuery()
 	c.wbuf = append(c.wbuf, 'S', 0, 0, 0, 4)
 	c.ends = append(c.ends, len(c.queue))
 	c.sent = len(c.queue)
@@ -247,6 +249,7 @@ func (c *Conn) Next(co *stackful.Co, rows *Rows) error {
 	if c.head == c.sent {
 		return errors.New("pg: Next without a query sent")
 	}
+	c.armQuery()
 	s := c.queue[c.head]
 	c.head++
 	last := c.head == c.ends[c.gi]
@@ -387,6 +390,7 @@ func (c *Conn) Exec(co *stackful.Co, sql string) (string, error) {
 	if !c.Idle() {
 		return "", errors.New("pg: Exec with results pending")
 	}
+	c.armQuery()
 	c.send(&pgproto3.Query{String: sql})
 	if err := c.flush(co); err != nil {
 		return "", err

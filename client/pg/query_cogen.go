@@ -68,7 +68,7 @@ func (f *ConnPrepareFrame) Step(co *stackless.Task) stackless.Status {
 //line query_cogen.go:69
 }
 
-// Where returns the source position of Conn.Prepare's resume point (stackless.Locator).
+// Where returns the source position of Conn.Prepare's resume point (cogenrt.Locator).
 func (f *ConnPrepareFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -123,37 +123,39 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 				f.r = errors.New("pg: PrepareAll with results pending")
 				return stackless.Done
 			}
-//line query.go:79
-			for _, d := range f.defs {
+//line query.go:78
+			f.c.armQuery()
 //line query.go:80
-				if s, ok := f.c.stmts[d.Name]; ok {
+			for _, d := range f.defs {
 //line query.go:81
-					if s.SQL != d.SQL {
+				if s, ok := f.c.stmts[d.Name]; ok {
 //line query.go:82
+					if s.SQL != d.SQL {
+//line query.go:83
 						f.r = fmt.Errorf("pg: statement %q is already prepared as %q", d.Name, s.SQL)
 						return stackless.Done
 					}
-//line query.go:84
+//line query.go:85
 					continue
 				}
-//line query.go:86
-				s := &Stmt{Name: d.Name, SQL: d.SQL}
 //line query.go:87
-				f.c.send(&pgproto3.Parse{Name: d.Name, Query: d.SQL})
+				s := &Stmt{Name: d.Name, SQL: d.SQL}
 //line query.go:88
-				f.c.send(&pgproto3.Describe{ObjectType: 'S', Name: d.Name})
+				f.c.send(&pgproto3.Parse{Name: d.Name, Query: d.SQL})
 //line query.go:89
+				f.c.send(&pgproto3.Describe{ObjectType: 'S', Name: d.Name})
+//line query.go:90
 				f.todo = append(f.todo, s)
 			}
-//line query.go:91
-			if len(f.todo) == 0 {
 //line query.go:92
+			if len(f.todo) == 0 {
+//line query.go:93
 				f.r = nil
 				return stackless.Done
 			}
-//line query.go:94
-			f.c.send(&pgproto3.Sync{})
 //line query.go:95
+			f.c.send(&pgproto3.Sync{})
+//line query.go:96
 			f.callFlush = newConnFlushFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callFlush)
@@ -161,22 +163,22 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 			r1 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r1
-//line query.go:95
+//line query.go:96
 			if err == nil {
 				f.PC = 4
 				continue
 			}
 			fallthrough
 		case 3:
-//line query.go:96
+//line query.go:97
 			f.r = err
 			return stackless.Done
 		case 4:
-//line query.go:99
+//line query.go:100
 			f.i = 0
 			fallthrough
 		case 9:
-//line query.go:101
+//line query.go:102
 			f.callReceive = newConnReceiveFrame(f.c)
 			f.PC = 13
 			return co.Call(f.callReceive)
@@ -184,71 +186,71 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 			r2, r3, r4 := f.callReceive.Result()
 			f.callReceive = nil
 			typ, body, err1 = r2, r3, r4
-//line query.go:102
-			if err1 != nil {
 //line query.go:103
+			if err1 != nil {
+//line query.go:104
 				f.r = err1
 				return stackless.Done
 			}
-//line query.go:105
-			switch typ {
 //line query.go:106
-			case '1':
+			switch typ {
 //line query.go:107
-			case 't':
+			case '1':
 //line query.go:108
-				var m pgproto3.ParameterDescription
+			case 't':
 //line query.go:109
-				if err := m.Decode(body); err != nil || f.i >= len(f.todo) {
+				var m pgproto3.ParameterDescription
 //line query.go:110
+				if err := m.Decode(body); err != nil || f.i >= len(f.todo) {
+//line query.go:111
 					f.r = f.c.fail(fmt.Errorf("%w: ParameterDescription: %v", ErrProtocol, err))
 					return stackless.Done
 				}
-//line query.go:112
-				f.todo[f.i].ParamOIDs = m.ParameterOIDs
 //line query.go:113
-			case 'T', 'n':
+				f.todo[f.i].ParamOIDs = m.ParameterOIDs
 //line query.go:114
-				if f.i >= len(f.todo) {
+			case 'T', 'n':
 //line query.go:115
+				if f.i >= len(f.todo) {
+//line query.go:116
 					f.r = f.c.fail(fmt.Errorf("%w: a description too many", ErrProtocol))
 					return stackless.Done
 				}
-//line query.go:117
-				if typ == 'T' {
 //line query.go:118
-					var m pgproto3.RowDescription
+				if typ == 'T' {
 //line query.go:119
-					if err := m.Decode(body); err != nil {
+					var m pgproto3.RowDescription
 //line query.go:120
+					if err := m.Decode(body); err != nil {
+//line query.go:121
 						f.r = f.c.fail(fmt.Errorf("%w: RowDescription: %v", ErrProtocol, err))
 						return stackless.Done
 					}
-//line query.go:122
+//line query.go:123
 					f.todo[f.i].setFields(m.Fields)
 				}
-//line query.go:124
-				f.c.stmts[f.todo[f.i].Name] = f.todo[f.i]
 //line query.go:125
-				f.i++
+				f.c.stmts[f.todo[f.i].Name] = f.todo[f.i]
 //line query.go:126
-			case 'E':
+				f.i++
 //line query.go:127
-				if f.first == nil {
+			case 'E':
 //line query.go:128
+				if f.first == nil {
+//line query.go:129
 					f.first = f.c.errorResponse(body)
 				}
-//line query.go:130
-			case 'Z':
 //line query.go:131
-				f.c.txStatus = readyStatus(body)
+			case 'Z':
 //line query.go:132
+				f.c.txStatus = readyStatus(body)
+//line query.go:133
 				f.r = f.first
 				return stackless.Done
 			default:
-//line query.go:134
-				if err := f.c.async(typ, body); err != nil {
 //line query.go:135
+				if err := f.c.async(typ, body); err != nil {
+//line query.go:136
 					f.r = err
 					return stackless.Done
 				}
@@ -259,16 +261,16 @@ func (f *ConnPrepareAllFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnPrepareAllFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:263
+//line query_cogen.go:265
 }
 
-// Where returns the source position of Conn.PrepareAll's resume point (stackless.Locator).
+// Where returns the source position of Conn.PrepareAll's resume point (cogenrt.Locator).
 func (f *ConnPrepareAllFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/client/pg/query.go:95"
+		return "github.com/cogen-go/cogen/client/pg/query.go:96"
 	case 13:
-		return "github.com/cogen-go/cogen/client/pg/query.go:101"
+		return "github.com/cogen-go/cogen/client/pg/query.go:102"
 	}
 	return "github.com/cogen-go/cogen/client/pg/query.go:74"
 }
@@ -302,25 +304,27 @@ func (f *ConnSendFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line query.go:224
-			if f.c.err != nil {
 //line query.go:225
+			if f.c.err != nil {
+//line query.go:226
 				f.r = f.c.err
 				return stackless.Done
 			}
-//line query.go:227
-			if f.c.sent == len(f.c.queue) {
 //line query.go:228
+			if f.c.sent == len(f.c.queue) {
+//line query.go:229
 				f.r = nil
 				return stackless.Done
 			}
-//line query.go:230
-			f.c.wbuf = append(f.c.wbuf, 'S', 0, 0, 0, 4)
 //line query.go:231
-			f.c.ends = append(f.c.ends, len(f.c.queue))
+			f.c.armQuery()
 //line query.go:232
-			f.c.sent = len(f.c.queue)
+			f.c.wbuf = append(f.c.wbuf, 'S', 0, 0, 0, 4)
 //line query.go:233
+			f.c.ends = append(f.c.ends, len(f.c.queue))
+//line query.go:234
+			f.c.sent = len(f.c.queue)
+//line query.go:235
 			f.callFlush = newConnFlushFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callFlush)
@@ -333,16 +337,16 @@ func (f *ConnSendFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnSendFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:337
+//line query_cogen.go:341
 }
 
-// Where returns the source position of Conn.Send's resume point (stackless.Locator).
+// Where returns the source position of Conn.Send's resume point (cogenrt.Locator).
 func (f *ConnSendFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/client/pg/query.go:233"
+		return "github.com/cogen-go/cogen/client/pg/query.go:235"
 	}
-	return "github.com/cogen-go/cogen/client/pg/query.go:223"
+	return "github.com/cogen-go/cogen/client/pg/query.go:224"
 }
 
 // A compile error here means the signature of Conn.Send changed: run cogen again.
@@ -386,42 +390,44 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line query.go:244
+//line query.go:246
 			if f.c.err != nil {
-//line query.go:245
+//line query.go:247
 				f.r = f.c.err
 				return stackless.Done
 			}
-//line query.go:247
+//line query.go:249
 			if f.c.head == f.c.sent {
-//line query.go:248
+//line query.go:250
 				f.r = errors.New("pg: Next without a query sent")
 				return stackless.Done
 			}
-//line query.go:250
-			s = f.c.queue[f.c.head]
-//line query.go:251
-			f.c.head++
 //line query.go:252
-			f.last = f.c.head == f.c.ends[f.c.gi]
+			f.c.armQuery()
 //line query.go:253
-			f.rows.reset(s)
+			s = f.c.queue[f.c.head]
 //line query.go:254
-			if f.c.aborted != nil {
+			f.c.head++
 //line query.go:255
-				err := f.c.aborted
+			f.last = f.c.head == f.c.ends[f.c.gi]
 //line query.go:256
-				if f.last {
+			f.rows.reset(s)
 //line query.go:257
+			if f.c.aborted != nil {
+//line query.go:258
+				err := f.c.aborted
+//line query.go:259
+				if f.last {
+//line query.go:260
 					f.c.endGroup()
 				}
-//line query.go:259
+//line query.go:262
 				f.r = err
 				return stackless.Done
 			}
 			fallthrough
 		case 2:
-//line query.go:262
+//line query.go:265
 			f.callReceive = newConnReceiveFrame(f.c)
 			f.PC = 6
 			return co.Call(f.callReceive)
@@ -429,58 +435,58 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 			r1, r2, r3 := f.callReceive.Result()
 			f.callReceive = nil
 			typ, body, err = r1, r2, r3
-//line query.go:263
+//line query.go:266
 			if err != nil {
-//line query.go:264
+//line query.go:267
 				f.r = err
 				return stackless.Done
 			}
 			f.PC = 13
-//line query.go:266
+//line query.go:269
 			switch typ {
-//line query.go:267
+//line query.go:270
 			case '2':
 				f.PC = 2
-//line query.go:268
+//line query.go:271
 			case 'D':
 				f.PC = 10
-//line query.go:275
+//line query.go:278
 			case 'C', 'I':
 				f.PC = 11
-//line query.go:283
+//line query.go:286
 			case 'E':
 				f.PC = 12
 			}
 			continue
 		case 10:
-//line query.go:269
+//line query.go:272
 			if err := f.c.dataRow.Decode(body); err != nil {
-//line query.go:270
+//line query.go:273
 				f.r = f.c.fail(fmt.Errorf("%w: DataRow: %v", ErrProtocol, err))
 				return stackless.Done
 			}
-//line query.go:272
+//line query.go:275
 			if err := f.rows.add(f.c.dataRow.Values); err != nil {
-//line query.go:273
+//line query.go:276
 				f.r = f.c.fail(err)
 				return stackless.Done
 			}
 			f.PC = 2
 			continue
 		case 11:
-//line query.go:276
+//line query.go:279
 			if typ == 'C' && len(body) > 0 {
-//line query.go:277
+//line query.go:280
 				f.rows.Tag = append(f.rows.Tag[:0], body[:len(body)-1]...)
 			}
-//line query.go:279
+//line query.go:282
 			if !f.last {
 				f.PC = 18
 				continue
 			}
 			fallthrough
 		case 17:
-//line query.go:280
+//line query.go:283
 			f.callReady = newConnReadyFrame(f.c)
 			f.PC = 20
 			return co.Call(f.callReady)
@@ -490,21 +496,21 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 			f.r = r4
 			return stackless.Done
 		case 12:
-//line query.go:284
+//line query.go:287
 			f.qerr = f.c.errorResponse(body)
 			perr = new(*Error)
-//line query.go:286
+//line query.go:289
 			if errors.As(f.qerr, perr) && !f.last {
-//line query.go:287
+//line query.go:290
 				f.c.aborted = &abortedError{(*perr)}
 			}
-//line query.go:289
+//line query.go:292
 			if f.c.err != nil {
-//line query.go:290
+//line query.go:293
 				f.r = f.c.err
 				return stackless.Done
 			}
-//line query.go:292
+//line query.go:295
 			f.callReady = newConnReadyFrame(f.c)
 			f.PC = 26
 			return co.Call(f.callReady)
@@ -512,51 +518,51 @@ func (f *ConnNextFrame) Step(co *stackless.Task) stackless.Status {
 			r5 := f.callReady.Result()
 			f.callReady = nil
 			err1 = r5
-//line query.go:292
+//line query.go:295
 			if err1 == nil {
 				f.PC = 29
 				continue
 			}
 			fallthrough
 		case 28:
-//line query.go:293
+//line query.go:296
 			f.r = err1
 			return stackless.Done
 		case 13:
-//line query.go:297
+//line query.go:300
 			if err := f.c.async(typ, body); err != nil {
-//line query.go:298
+//line query.go:301
 				f.r = err
 				return stackless.Done
 			}
 			f.PC = 2
 			continue
 		case 18:
-//line query.go:282
+//line query.go:285
 			f.r = nil
 			return stackless.Done
 		case 29:
-//line query.go:295
+//line query.go:298
 			f.r = f.qerr
 			return stackless.Done
 		default:
 			panic("cogen: ConnNextFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:547
+//line query_cogen.go:553
 }
 
-// Where returns the source position of Conn.Next's resume point (stackless.Locator).
+// Where returns the source position of Conn.Next's resume point (cogenrt.Locator).
 func (f *ConnNextFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/client/pg/query.go:262"
+		return "github.com/cogen-go/cogen/client/pg/query.go:265"
 	case 20:
-		return "github.com/cogen-go/cogen/client/pg/query.go:280"
+		return "github.com/cogen-go/cogen/client/pg/query.go:283"
 	case 26:
-		return "github.com/cogen-go/cogen/client/pg/query.go:292"
+		return "github.com/cogen-go/cogen/client/pg/query.go:295"
 	}
-	return "github.com/cogen-go/cogen/client/pg/query.go:243"
+	return "github.com/cogen-go/cogen/client/pg/query.go:245"
 }
 
 // A compile error here means the signature of Conn.Next changed: run cogen again.
@@ -595,7 +601,7 @@ func (f *connReadyFrame) Step(co *stackless.Task) stackless.Status {
 		case 0:
 			fallthrough
 		case 2:
-//line query.go:309
+//line query.go:312
 			f.callReceive = newConnReceiveFrame(f.c)
 			f.PC = 6
 			return co.Call(f.callReceive)
@@ -603,32 +609,32 @@ func (f *connReadyFrame) Step(co *stackless.Task) stackless.Status {
 			r1, r2, r3 := f.callReceive.Result()
 			f.callReceive = nil
 			typ, body, err = r1, r2, r3
-//line query.go:310
+//line query.go:313
 			if err != nil {
-//line query.go:311
+//line query.go:314
 				f.r = err
 				return stackless.Done
 			}
-//line query.go:313
-			switch typ {
-//line query.go:314
-			case 'Z':
-//line query.go:315
-				f.c.txStatus = readyStatus(body)
 //line query.go:316
-				if f.c.aborted == nil {
+			switch typ {
 //line query.go:317
+			case 'Z':
+//line query.go:318
+				f.c.txStatus = readyStatus(body)
+//line query.go:319
+				if f.c.aborted == nil {
+//line query.go:320
 					f.c.endGroup()
 				}
-//line query.go:319
+//line query.go:322
 				f.r = nil
 				return stackless.Done
-//line query.go:320
+//line query.go:323
 			case 'D', 'C', 'I', '2', 'E', 'n', 't', 'T', '1', '3':
 			default:
-//line query.go:323
+//line query.go:326
 				if err := f.c.async(typ, body); err != nil {
-//line query.go:324
+//line query.go:327
 					f.r = err
 					return stackless.Done
 				}
@@ -639,16 +645,16 @@ func (f *connReadyFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: connReadyFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:643
+//line query_cogen.go:649
 }
 
-// Where returns the source position of Conn.ready's resume point (stackless.Locator).
+// Where returns the source position of Conn.ready's resume point (cogenrt.Locator).
 func (f *connReadyFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/client/pg/query.go:309"
+		return "github.com/cogen-go/cogen/client/pg/query.go:312"
 	}
-	return "github.com/cogen-go/cogen/client/pg/query.go:307"
+	return "github.com/cogen-go/cogen/client/pg/query.go:310"
 }
 
 // A compile error here means the signature of Conn.ready changed: run cogen again.
@@ -691,15 +697,17 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line query.go:387
+//line query.go:390
 			if !f.c.Idle() {
-//line query.go:388
+//line query.go:391
 				f.r, f.r1 = "", errors.New("pg: Exec with results pending")
 				return stackless.Done
 			}
-//line query.go:390
+//line query.go:393
+			f.c.armQuery()
+//line query.go:394
 			f.c.send(&pgproto3.Query{String: f.sql})
-//line query.go:391
+//line query.go:395
 			f.callFlush = newConnFlushFrame(f.c)
 			f.PC = 1
 			return co.Call(f.callFlush)
@@ -707,22 +715,22 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 			r2 := f.callFlush.Result()
 			f.callFlush = nil
 			err = r2
-//line query.go:391
+//line query.go:395
 			if err == nil {
 				f.PC = 4
 				continue
 			}
 			fallthrough
 		case 3:
-//line query.go:392
+//line query.go:396
 			f.r, f.r1 = "", err
 			return stackless.Done
 		case 4:
-//line query.go:395
+//line query.go:399
 			f.tag = ""
 			fallthrough
 		case 9:
-//line query.go:397
+//line query.go:401
 			f.callReceive = newConnReceiveFrame(f.c)
 			f.PC = 13
 			return co.Call(f.callReceive)
@@ -730,47 +738,47 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 			r3, r4, r5 := f.callReceive.Result()
 			f.callReceive = nil
 			typ, body, err1 = r3, r4, r5
-//line query.go:398
+//line query.go:402
 			if err1 != nil {
-//line query.go:399
+//line query.go:403
 				f.r, f.r1 = "", err1
 				return stackless.Done
 			}
-//line query.go:401
-			switch typ {
-//line query.go:402
-			case 'T', 'D', 'I':
-//line query.go:403
-			case 'C':
-//line query.go:404
-				if len(body) > 0 {
 //line query.go:405
+			switch typ {
+//line query.go:406
+			case 'T', 'D', 'I':
+//line query.go:407
+			case 'C':
+//line query.go:408
+				if len(body) > 0 {
+//line query.go:409
 					f.tag = string(body[:len(body)-1])
 				}
-//line query.go:407
+//line query.go:411
 			case 'E':
-//line query.go:408
+//line query.go:412
 				if f.first == nil {
-//line query.go:409
+//line query.go:413
 					f.first = f.c.errorResponse(body)
 				}
-//line query.go:411
+//line query.go:415
 				if f.c.err != nil {
-//line query.go:412
+//line query.go:416
 					f.r, f.r1 = "", f.c.err
 					return stackless.Done
 				}
-//line query.go:414
+//line query.go:418
 			case 'Z':
-//line query.go:415
+//line query.go:419
 				f.c.txStatus = readyStatus(body)
-//line query.go:416
+//line query.go:420
 				f.r, f.r1 = f.tag, f.first
 				return stackless.Done
 			default:
-//line query.go:418
+//line query.go:422
 				if err := f.c.async(typ, body); err != nil {
-//line query.go:419
+//line query.go:423
 					f.r, f.r1 = "", err
 					return stackless.Done
 				}
@@ -781,18 +789,18 @@ func (f *ConnExecFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: ConnExecFrame: invalid resume point")
 		}
 	}
-//line query_cogen.go:785
+//line query_cogen.go:793
 }
 
-// Where returns the source position of Conn.Exec's resume point (stackless.Locator).
+// Where returns the source position of Conn.Exec's resume point (cogenrt.Locator).
 func (f *ConnExecFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/client/pg/query.go:391"
+		return "github.com/cogen-go/cogen/client/pg/query.go:395"
 	case 13:
-		return "github.com/cogen-go/cogen/client/pg/query.go:397"
+		return "github.com/cogen-go/cogen/client/pg/query.go:401"
 	}
-	return "github.com/cogen-go/cogen/client/pg/query.go:386"
+	return "github.com/cogen-go/cogen/client/pg/query.go:389"
 }
 
 // A compile error here means the signature of Conn.Exec changed: run cogen again.

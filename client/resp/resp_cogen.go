@@ -95,7 +95,7 @@ func (f *DialFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:96
 }
 
-// Where returns the source position of Dial's resume point (stackless.Locator).
+// Where returns the source position of Dial's resume point (cogenrt.Locator).
 func (f *DialFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -172,7 +172,7 @@ func (f *ConnFlushFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:173
 }
 
-// Where returns the source position of Conn.Flush's resume point (stackless.Locator).
+// Where returns the source position of Conn.Flush's resume point (cogenrt.Locator).
 func (f *ConnFlushFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -308,7 +308,7 @@ func (f *ConnReceiveFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:309
 }
 
-// Where returns the source position of Conn.Receive's resume point (stackless.Locator).
+// Where returns the source position of Conn.Receive's resume point (cogenrt.Locator).
 func (f *ConnReceiveFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -395,7 +395,7 @@ func (f *ConnDoFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:396
 }
 
-// Where returns the source position of Conn.Do's resume point (stackless.Locator).
+// Where returns the source position of Conn.Do's resume point (cogenrt.Locator).
 func (f *ConnDoFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -553,7 +553,7 @@ func (f *connValueFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:554
 }
 
-// Where returns the source position of Conn.value's resume point (stackless.Locator).
+// Where returns the source position of Conn.value's resume point (cogenrt.Locator).
 func (f *connValueFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -632,7 +632,7 @@ func (f *connLineFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:633
 }
 
-// Where returns the source position of Conn.line's resume point (stackless.Locator).
+// Where returns the source position of Conn.line's resume point (cogenrt.Locator).
 func (f *connLineFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -723,7 +723,7 @@ func (f *connFillFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:724
 }
 
-// Where returns the source position of Conn.fill's resume point (stackless.Locator).
+// Where returns the source position of Conn.fill's resume point (cogenrt.Locator).
 func (f *connFillFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -815,7 +815,7 @@ func (f *GetLoopFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen.go:816
 }
 
-// Where returns the source position of GetLoop's resume point (stackless.Locator).
+// Where returns the source position of GetLoop's resume point (cogenrt.Locator).
 func (f *GetLoopFrame) Where() string {
 	switch f.PC {
 	case 6:

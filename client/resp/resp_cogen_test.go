@@ -76,7 +76,7 @@ func (f *scenarioFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen_test.go:77
 }
 
-// Where returns the source position of scenario's resume point (stackless.Locator).
+// Where returns the source position of scenario's resume point (cogenrt.Locator).
 func (f *scenarioFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -352,7 +352,7 @@ func (f *exchangeFrame) Step(co *stackless.Task) stackless.Status {
 //line resp_cogen_test.go:353
 }
 
-// Where returns the source position of exchange's resume point (stackless.Locator).
+// Where returns the source position of exchange's resume point (cogenrt.Locator).
 func (f *exchangeFrame) Where() string {
 	switch f.PC {
 	case 1:

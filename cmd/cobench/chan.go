@@ -11,7 +11,8 @@ import (
 // The chan group measures runtime/cosync's channels in both coroutine
 // models beside Go's channels between goroutines: a ping-pong round trip
 // (one value there and back, both ends blocking each time; spread over
-// 100 pairs on one loop, and with a lone pair), and one
+// 100 pairs, and with a lone pair, each against goroutines in the same
+// number of pairs), and one
 // value through a pool of 1,000 workers fed on one channel and answered on
 // another. The bodies are internal/bench's, shared with
 // BenchmarkChanPingPong and BenchmarkChanFanOut in runtime/cosync.
@@ -31,14 +32,18 @@ func chanMicros() []micro {
 	for _, model := range bench.ChanModels {
 		name := names[model] + ", 100 pairs on one loop"
 		if model == "goroutine" {
-			name = names[model] + ", one pair"
+			name = names[model] + ", 100 pairs"
 		}
 		ms = append(ms, micro{"chan", pp, name,
 			func(b *testing.B) { bench.ChanPingPongModel(b, model, bench.PingPongPairs) }, model == "goroutine", refs[model]})
 	}
-	for _, model := range bench.ChanModels[:2] {
+	for _, model := range bench.ChanModels {
+		ref := refs[model]
+		if model == "stackless" {
+			ref += "; no slower than 100 pairs"
+		}
 		ms = append(ms, micro{"chan", one, names[model],
-			func(b *testing.B) { bench.ChanPingPongModel(b, model, 1) }, model == "stackless", "one task ready per round: one poll per 32 round trips"})
+			func(b *testing.B) { bench.ChanPingPongModel(b, model, 1) }, model == "goroutine", ref})
 	}
 	for _, model := range bench.ChanModels {
 		ms = append(ms, micro{"chan", fan, names[model],

@@ -31,6 +31,11 @@ type task struct {
 	N     int           // coroutines (memory, sleep) or connections (idle)
 	D     time.Duration // sleep duration, or load window (echo, http)
 	Conns int           // connections (echo, http)
+	// Backend is the loop backend of the child's loops, as
+	// loop.BackendEnv spells it: "uring" for the io_uring rows; empty for
+	// epoll, the other rows' backend (set explicitly, whatever the
+	// parent's environment says).
+	Backend string `json:",omitempty"`
 }
 
 // echoLoadTimeout is how long the load client may take beyond its window
@@ -137,7 +142,11 @@ func runChild(t task, limit time.Duration, res any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe)
-	cmd.Env = append(os.Environ(), childEnv+"="+string(enc))
+	backend := t.Backend
+	if backend == "" {
+		backend = "epoll"
+	}
+	cmd.Env = append(os.Environ(), childEnv+"="+string(enc), loop.BackendEnv+"="+backend)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// Past the limit the child gets SIGQUIT, so that the Go runtime prints
@@ -149,7 +158,7 @@ func runChild(t task, limit time.Duration, res any) error {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("stopped after %v", limit)
 		}
-		return fmt.Errorf("%s %s: %v%s", t.Kind, t.Mode, err, explain(t, stderr.Bytes()))
+		return fmt.Errorf("%s %s%s: %v%s", t.Kind, t.Mode, backendSuffix(t.Backend), err, explain(t, stderr.Bytes()))
 	}
 	if err := json.Unmarshal(stdout.Bytes(), res); err != nil {
 		return fmt.Errorf("%s %s: child said %q: %v", t.Kind, t.Mode, stdout.String(), err)

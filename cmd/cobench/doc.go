@@ -70,7 +70,7 @@
 //	        16,384 or what the fd limit allows), run by the nested module
 //	        bench/tfb: cohttp stackful and stackless with the
 //	        coroutine-native client client/pg (one handler source), cohttp
-//	        stackful with pgx through conet, and with -peers net/http and
+//	        stackful with pgx on offload workers, and with -peers net/http and
 //	        fasthttp with pgx pools; requests per second, server and
 //	        database CPU per request, p99 latency. Only with -only=tfb, or
 //	        in a full run with -peers (it builds a module and takes minutes)

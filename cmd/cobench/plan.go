@@ -488,6 +488,7 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 	if s.peers {
 		models = append(slices.Clone(models), peerModels[kind]...)
 	}
+	models = withUring(kind, slices.Clone(models))
 	// Each server serves s.loads windows, the models taking turns, so that
 	// a burst of load from elsewhere on the machine does not fall on one
 	// model only; a model's figures are over all its windows together.
@@ -499,7 +500,8 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			p.step("%s: %s conns, %s server (window %d/%d)", kind, count(conns), model, round+1, s.loads)
 			var r bench.LoadResult
 			if err := p.during(func() error {
-				again, err := runChildRetry(p, task{Kind: kind, Mode: model, Conns: conns, D: s.window}, s.window+loadSlack, &r)
+				mode, backend := splitBackend(model)
+				again, err := runChildRetry(p, task{Kind: kind, Mode: mode, Backend: backend, Conns: conns, D: s.window}, s.window+loadSlack, &r)
 				if again {
 					retried[i]++
 				}
@@ -535,13 +537,15 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			if !ok {
 				continue
 			}
-			name := names[model]
+			mode, _ := splitBackend(model)
+			name := names[mode]
 			if name == "" {
-				name = peerNames[model]
+				name = peerNames[mode]
 			}
 			if name == "" {
-				name = model
+				name = mode
 			}
+			name = rowName(model, name)
 			row := Row{Group: group, Measure: title + ": " + measure, Model: name, Value: v, Unit: unit,
 				Base: model == base, Reference: loadRefs[fmt.Sprintf("%s/%d/%s/%s", kind, conns, model, metric)]}
 			var per []float64
@@ -572,7 +576,11 @@ func runLoad(kind string, conns int, s settings, p *progress) ([]Row, error) {
 			if r.LoopPolls < 0 {
 				return note + "; epoll_wait of Go's poller not observable"
 			}
-			return note + fmt.Sprintf("; plus %.3f epoll_wait (loop count, whole run)", float64(r.LoopPolls)/float64(r.Requests))
+			wait := "epoll_wait"
+			if _, b := splitBackend(model); b != "" {
+				wait = "io_uring_enter"
+			}
+			return note + fmt.Sprintf("; plus %.3f %s (loop count, whole run)", float64(r.LoopPolls)/float64(r.Requests), wait)
 		})
 	return rows, nil
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/cogen-go/cogen/internal/bench"
 )
@@ -49,17 +50,24 @@ func runScale(s settings, p *progress) ([]Row, error) {
 	}
 	rows[0].Note = joinNote(rows[0].Note, "each hop wakes a loop blocked in epoll_wait (eventfd write)")
 	for _, kind := range []string{"echo", "http"} {
-		models := bench.ScaleModels[kind]
+		models := withUring("scale/"+kind, slices.Clone(bench.ScaleModels[kind]))
+		// modeOf is a model's key in results: its scale mode, plus its
+		// backend's suffix.
+		modeOf := func(model string, loops int) string {
+			m, b := splitBackend(model)
+			return bench.ScaleMode(kind, m, loops) + backendSuffix(b)
+		}
 		results := make(map[string]bench.ScaleResult)
 		retried := make(map[string]int) // by mode: windows run again after a failure
 		for round := range s.loads {
 			for _, model := range models {
 				for _, loops := range loopCounts {
-					mode := bench.ScaleMode(kind, model, loops)
+					mode := modeOf(model, loops)
 					p.step("scale: %s %s server, %d loop(s) (window %d/%d)", kind, model, loops, round+1, s.loads)
 					var r bench.ScaleResult
 					if err := p.during(func() error {
-						again, err := runChildRetry(p, task{Kind: "scale", Mode: mode, Conns: scaleConns, D: s.window}, s.window+loadSlack, &r)
+						m, backend := splitBackend(model)
+						again, err := runChildRetry(p, task{Kind: "scale", Mode: bench.ScaleMode(kind, m, loops), Backend: backend, Conns: scaleConns, D: s.window}, s.window+loadSlack, &r)
 						if again {
 							retried[mode]++
 						}
@@ -88,16 +96,17 @@ func runScale(s settings, p *progress) ([]Row, error) {
 			if loops == 1 {
 				unit = "loop"
 			}
-			if model == "goroutine" || model == "net/http" {
-				return fmt.Sprintf("%s, GOMAXPROCS=%d", scaleNames[kind+"/"+model], loops)
+			m, _ := splitBackend(model)
+			if m == "goroutine" || m == "net/http" {
+				return fmt.Sprintf("%s, GOMAXPROCS=%d", scaleNames[kind+"/"+m], loops)
 			}
-			return fmt.Sprintf("%s, %d %s", scaleNames[kind+"/"+model], loops, unit)
+			return rowName(model, fmt.Sprintf("%s, %d %s", scaleNames[kind+"/"+m], loops, unit))
 		}
 		add := func(measure, unit string, value func(r bench.ScaleResult) float64, note func(r bench.ScaleResult) string) {
 			for _, model := range models {
 				for _, loops := range loopCounts {
-					r := results[bench.ScaleMode(kind, model, loops)]
-					mode := bench.ScaleMode(kind, model, loops)
+					mode := modeOf(model, loops)
+					r := results[mode]
 					rows = append(rows, Row{Group: "scale", Measure: title + ": " + measure, Model: name(model, loops),
 						Value: value(r), Unit: unit, Base: model == scaleBase[kind] && loops == 1,
 						Note: joinNote(note(r), retryNote(retried[mode], s.loads))})
@@ -109,9 +118,10 @@ func runScale(s settings, p *progress) ([]Row, error) {
 		})
 		add("server CPU per request", "µs/req", func(r bench.ScaleResult) float64 { return r.CPUPerReqMicros() }, cpuNote)
 		for _, model := range models {
-			one, all := results[bench.ScaleMode(kind, model, 1)], results[bench.ScaleMode(kind, model, n)]
+			one, all := results[modeOf(model, 1)], results[modeOf(model, n)]
+			m, _ := splitBackend(model)
 			rows = append(rows, Row{Group: "scale", Measure: fmt.Sprintf("%s: %d-loop / 1-loop requests/s", title, n),
-				Model: scaleNames[kind+"/"+model], Value: all.ReqPerSec() / one.ReqPerSec(), Unit: "×", Base: model == scaleBase[kind],
+				Model: rowName(model, scaleNames[kind+"/"+m]), Value: all.ReqPerSec() / one.ReqPerSec(), Unit: "×", Base: model == scaleBase[kind],
 				Note: fmt.Sprintf("%s req/s at %d loops over %s at 1; CPU per request %.2f×",
 					groupDigits(fmt.Sprintf("%.0f", all.ReqPerSec())), n, groupDigits(fmt.Sprintf("%.0f", one.ReqPerSec())), all.CPUPerReqMicros()/one.CPUPerReqMicros())})
 		}

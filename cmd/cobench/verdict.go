@@ -200,8 +200,57 @@ func verdicts(rep *report) []Verdict {
 			v.Margins = append(v.Margins, Margin{Model: o.Model, Factor: factor, Noise: noise, Beyond: factor-1 > noise})
 		}
 		out = append(out, v)
+		if bv, ok := backendVerdict(g, cands, better, overloaded); ok {
+			out = append(out, bv)
+		}
 	}
 	return out
+}
+
+// backendVerdict judges the loop's backends on a group's headline rows:
+// the best io_uring row (named with uringName) against the best epoll row
+// of the same models (the same names without it). ok is false without
+// io_uring rows.
+func backendVerdict(g string, cands []Row, better func(a, b Row) bool, overloaded bool) (v Verdict, ok bool) {
+	byName := map[string]Row{}
+	for _, r := range cands {
+		byName[r.Model] = r
+	}
+	var bestU, bestE *Row
+	for _, r := range cands {
+		name, isU := strings.CutSuffix(r.Model, uringName)
+		e, paired := byName[name]
+		if !isU || !paired {
+			continue
+		}
+		if bestU == nil || better(r, *bestU) {
+			bestU = &r
+		}
+		if bestE == nil || better(e, *bestE) {
+			bestE = &e
+		}
+	}
+	if bestU == nil {
+		return v, false
+	}
+	win, lose := *bestU, *bestE
+	if better(lose, win) {
+		win, lose = lose, win
+	}
+	higher := higherIsBetter(win.Unit)
+	factor := lose.Value / win.Value
+	if higher {
+		factor = win.Value / lose.Value
+	}
+	noise := max(win.Spread, lose.Spread)
+	if noise == 0 {
+		noise = defaultNoise
+	}
+	if overloaded {
+		noise = max(noise, overloadNoise)
+	}
+	return Verdict{Group: g + " backends (epoll or io_uring)", Measure: win.Measure, Winner: win.Model, Value: win.Value, Unit: win.Unit, Higher: higher,
+		Margins: []Margin{{Model: lose.Model, Factor: factor, Noise: noise, Beyond: factor-1 > noise}}}, true
 }
 
 // writeVerdicts writes the closing summary: one line per group.

@@ -213,3 +213,34 @@ func TestChartSVG(t *testing.T) {
 		t.Errorf("chart %v px wide, the longest label and a bar need %v", width, need)
 	}
 }
+
+// TestBackendVerdict: a group with io_uring rows gets a second line that
+// pits the best io_uring row against the best epoll row of the same
+// models, and names the winner; rows without a counterpart are left out.
+func TestBackendVerdict(t *testing.T) {
+	m := "echo 100 conns: server CPU per request"
+	rows := []Row{
+		{Group: "echo", Measure: m, Model: "stackless (generated EchoFrame)", Value: 10, Unit: "µs/req"},
+		{Group: "echo", Measure: m, Model: "stackful (Co)", Value: 12, Unit: "µs/req"},
+		{Group: "echo", Measure: m, Model: "stackless (generated EchoFrame)" + uringName, Value: 8, Unit: "µs/req"},
+		{Group: "echo", Measure: m, Model: "stackful (Co)" + uringName, Value: 9, Unit: "µs/req"},
+		{Group: "echo", Measure: m, Model: "gnet (1 loop)" + uringName, Value: 1, Unit: "µs/req"}, // no epoll twin: ignored
+		{Group: "echo", Measure: m, Model: "goroutine per conn (Go net)", Value: 11, Unit: "µs/req"},
+	}
+	rep := &report{Machine: machine{CPUs: 2, LoadAvg: "0.5 0.5 0.5"}, Rows: rows}
+	vs := verdicts(rep)
+	if len(vs) != 2 {
+		t.Fatalf("%d verdicts, want the group's and the backends': %+v", len(vs), vs)
+	}
+	b := vs[1]
+	if b.Group != "echo backends (epoll or io_uring)" || b.Winner != "stackless (generated EchoFrame)"+uringName || len(b.Margins) != 1 {
+		t.Fatalf("backend verdict %+v", b)
+	}
+	if mg := b.Margins[0]; mg.Model != "stackless (generated EchoFrame)" || mg.Factor != 1.25 || !mg.Beyond {
+		t.Errorf("margin %+v, want 1.25× over the epoll row, beyond 10 %%", mg)
+	}
+	rows[0].Value = 7 // epoll ahead now
+	if b := verdicts(rep)[1]; b.Winner != "stackless (generated EchoFrame)" || b.Margins[0].Model != "stackless (generated EchoFrame)"+uringName {
+		t.Errorf("epoll ahead: %+v", b)
+	}
+}

@@ -76,7 +76,7 @@ func (f *sleeperFrame) Step(co *stackless.Task) stackless.Status {
 //line tasks_cogen.go:77
 }
 
-// Where returns the source position of sleeper's resume point (stackless.Locator).
+// Where returns the source position of sleeper's resume point (cogenrt.Locator).
 func (f *sleeperFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -155,7 +155,7 @@ func (f *blockedFrame) Step(co *stackless.Task) stackless.Status {
 //line tasks_cogen.go:156
 }
 
-// Where returns the source position of blocked's resume point (stackless.Locator).
+// Where returns the source position of blocked's resume point (cogenrt.Locator).
 func (f *blockedFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -243,7 +243,7 @@ func (f *produceFrame) Step(co *stackless.Task) stackless.Status {
 //line tasks_cogen.go:244
 }
 
-// Where returns the source position of produce's resume point (stackless.Locator).
+// Where returns the source position of produce's resume point (cogenrt.Locator).
 func (f *produceFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -340,7 +340,7 @@ dispatch:
 //line tasks_cogen.go:341
 }
 
-// Where returns the source position of work's resume point (stackless.Locator).
+// Where returns the source position of work's resume point (cogenrt.Locator).
 func (f *workFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -410,7 +410,7 @@ func (f *collectFrame) Step(co *stackless.Task) stackless.Status {
 //line tasks_cogen.go:411
 }
 
-// Where returns the source position of collect's resume point (stackless.Locator).
+// Where returns the source position of collect's resume point (cogenrt.Locator).
 func (f *collectFrame) Where() string {
 	switch f.PC {
 	case 2:

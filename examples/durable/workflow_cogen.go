@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"time"
 )
 
@@ -118,10 +119,10 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: WorkflowFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:122
+//line workflow_cogen.go:123
 }
 
-// Where returns the source position of Workflow's resume point (stackless.Locator).
+// Where returns the source position of Workflow's resume point (cogenrt.Locator).
 func (f *WorkflowFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -136,13 +137,13 @@ func (f *WorkflowFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:33"
 }
 
-// Durable returns the registered name and the layout fingerprint of Workflow's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Workflow's frame (cogenrt.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a)
+	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812)
 }
 
-// EncodeState writes the fields of Workflow's frame into a snapshot (stackless.DurableFrame).
-func (f *WorkflowFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Workflow's frame into a snapshot (cogenrt.DurableFrame).
+func (f *WorkflowFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	enc.Uint(uint64(f.seed))
 	f.cogenEnc1(enc, &f.o)
@@ -155,9 +156,8 @@ func (f *WorkflowFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Callee(f.callBill)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1, 3, 5, 12)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.seed = uint64(dec.UintN(64))
 	f.cogenDec1(dec, &f.o)
@@ -189,50 +189,29 @@ func (f *WorkflowFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callBill = x
 	}
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil}, cogenrt.ResumePoint{PC: 5, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 12, Kind: cogenrt.ResumeCall, Callee: f.callBill != nil})
 }
-func (f *WorkflowFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
-	if enc.Ref(*x) {
-		f.cogenEnc3(enc, *x)
-	}
+func (f *WorkflowFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
+		f.cogenEnc3(enc, p)
+	})
 }
-func (f *WorkflowFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = new(Order)
-		dec.Define(*x)
-		f.cogenDec3(dec, *x)
-	case p != nil:
-		q, ok := p.(*Order)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.Order", p)
-			return
-		}
-		*x = q
-	}
+func (f *WorkflowFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *Order) {
+		f.cogenDec3(dec, p)
+	})
 }
-func (f *WorkflowFrame) cogenEnc2(enc *stackless.Encoder, x **lcg) {
-	if enc.Ref(*x) {
-		f.cogenEnc4(enc, *x)
-	}
+func (f *WorkflowFrame) cogenEnc2(enc *cogenrt.Encoder, x **lcg) {
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *lcg) {
+		f.cogenEnc4(enc, p)
+	})
 }
-func (f *WorkflowFrame) cogenDec2(dec *stackless.Decoder, x **lcg) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = new(lcg)
-		dec.Define(*x)
-		f.cogenDec4(dec, *x)
-	case p != nil:
-		q, ok := p.(*lcg)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.lcg", p)
-			return
-		}
-		*x = q
-	}
+func (f *WorkflowFrame) cogenDec2(dec *cogenrt.Decoder, x **lcg) {
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *lcg) {
+		f.cogenDec4(dec, p)
+	})
 }
-func (f *WorkflowFrame) cogenEnc3(enc *stackless.Encoder, x *Order) {
+func (f *WorkflowFrame) cogenEnc3(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
 	enc.String(string(x.Email))
 	f.cogenEnc5(enc, &x.Items)
@@ -240,7 +219,7 @@ func (f *WorkflowFrame) cogenEnc3(enc *stackless.Encoder, x *Order) {
 	f.cogenEnc6(enc, &x.Trace)
 	f.cogenEnc7(enc, &x.Created)
 }
-func (f *WorkflowFrame) cogenDec3(dec *stackless.Decoder, x *Order) {
+func (f *WorkflowFrame) cogenDec3(dec *cogenrt.Decoder, x *Order) {
 	x.ID = int(dec.IntN(64))
 	x.Email = string(dec.String())
 	f.cogenDec5(dec, &x.Items)
@@ -248,65 +227,49 @@ func (f *WorkflowFrame) cogenDec3(dec *stackless.Decoder, x *Order) {
 	f.cogenDec6(dec, &x.Trace)
 	f.cogenDec7(dec, &x.Created)
 }
-func (f *WorkflowFrame) cogenEnc4(enc *stackless.Encoder, x *lcg) {
+func (f *WorkflowFrame) cogenEnc4(enc *cogenrt.Encoder, x *lcg) {
 	enc.Uint(uint64(x.s))
 }
-func (f *WorkflowFrame) cogenDec4(dec *stackless.Decoder, x *lcg) {
+func (f *WorkflowFrame) cogenDec4(dec *cogenrt.Decoder, x *lcg) {
 	x.s = uint64(dec.UintN(64))
 }
-func (f *WorkflowFrame) cogenEnc5(enc *stackless.Encoder, x *map[string]int) {
-	enc.Len(len((*x)), (*x) == nil)
-	for k, v := range *x {
-		enc.String(string(k))
-		enc.Int(int64(v))
-	}
+func (f *WorkflowFrame) cogenEnc5(enc *cogenrt.Encoder, x *map[string]int) {
+	cogenrt.EncodeMap(enc, (*x), func(enc *cogenrt.Encoder, k *string, v *int) {
+		enc.String(string((*k)))
+		enc.Int(int64((*v)))
+	})
 }
-func (f *WorkflowFrame) cogenDec5(dec *stackless.Decoder, x *map[string]int) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make(map[string]int, n)
-	for range n {
-		var k string
-		var v int
-		k = string(dec.String())
-		v = int(dec.IntN(64))
-		if dec.Err() != nil {
-			return
+func (f *WorkflowFrame) cogenDec5(dec *cogenrt.Decoder, x *map[string]int) {
+	cogenrt.DecodeMap(dec, x, func(dec *cogenrt.Decoder, k *string, v *int) {
+		(*k) = string(dec.String())
+		(*v) = int(dec.IntN(64))
+	})
+}
+func (f *WorkflowFrame) cogenEnc6(enc *cogenrt.Encoder, x *[]string) {
+	cogenrt.EncodeSlice(enc, (*x), func(enc *cogenrt.Encoder, s []string) {
+		for i := range s {
+			enc.String(string(s[i]))
 		}
-		(*x)[k] = v
-	}
+	})
 }
-func (f *WorkflowFrame) cogenEnc6(enc *stackless.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
-	}
-}
-func (f *WorkflowFrame) cogenDec6(dec *stackless.Decoder, x *[]string) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make([]string, n)
-	for i := range *x {
-		if dec.Err() != nil {
-			return
+func (f *WorkflowFrame) cogenDec6(dec *cogenrt.Decoder, x *[]string) {
+	cogenrt.DecodeSlice(dec, x, func(dec *cogenrt.Decoder, s []string) {
+		for i := range s {
+			if dec.Err() != nil {
+				return
+			}
+			s[i] = string(dec.String())
 		}
-		(*x)[i] = string(dec.String())
-	}
+	})
 }
-func (f *WorkflowFrame) cogenEnc7(enc *stackless.Encoder, x *time.Time) {
-	enc.Binary(x)
+func (f *WorkflowFrame) cogenEnc7(enc *cogenrt.Encoder, x *time.Time) {
+	enc.Time(x)
 }
-func (f *WorkflowFrame) cogenDec7(dec *stackless.Decoder, x *time.Time) {
-	dec.Binary(x)
+func (f *WorkflowFrame) cogenDec7(dec *cogenrt.Decoder, x *time.Time) {
+	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812), func() cogenrt.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
@@ -355,10 +318,10 @@ func (f *billFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: billFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:359
+//line workflow_cogen.go:322
 }
 
-// Where returns the source position of bill's resume point (stackless.Locator).
+// Where returns the source position of bill's resume point (cogenrt.Locator).
 func (f *billFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -369,22 +332,21 @@ func (f *billFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:62"
 }
 
-// Durable returns the registered name and the layout fingerprint of bill's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of bill's frame (cogenrt.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c)
+	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26)
 }
 
-// EncodeState writes the fields of bill's frame into a snapshot (stackless.DurableFrame).
-func (f *billFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of bill's frame into a snapshot (cogenrt.DurableFrame).
+func (f *billFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	f.cogenEnc1(enc, &f.o)
 	enc.Callee(f.callSave)
 	enc.Callee(f.callSaveAndSleep)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *billFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1, 3)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *billFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.cogenDec1(dec, &f.o)
 	if c := dec.Callee(); c != nil {
@@ -403,29 +365,19 @@ func (f *billFrame) DecodeState(dec *stackless.Decoder) {
 		}
 		f.callSaveAndSleep = x
 	}
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil})
 }
-func (f *billFrame) cogenEnc1(enc *stackless.Encoder, x **Order) {
-	if enc.Ref(*x) {
-		f.cogenEnc2(enc, *x)
-	}
+func (f *billFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
+		f.cogenEnc2(enc, p)
+	})
 }
-func (f *billFrame) cogenDec1(dec *stackless.Decoder, x **Order) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = new(Order)
-		dec.Define(*x)
-		f.cogenDec2(dec, *x)
-	case p != nil:
-		q, ok := p.(*Order)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.Order", p)
-			return
-		}
-		*x = q
-	}
+func (f *billFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *Order) {
+		f.cogenDec2(dec, p)
+	})
 }
-func (f *billFrame) cogenEnc2(enc *stackless.Encoder, x *Order) {
+func (f *billFrame) cogenEnc2(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
 	enc.String(string(x.Email))
 	f.cogenEnc3(enc, &x.Items)
@@ -433,7 +385,7 @@ func (f *billFrame) cogenEnc2(enc *stackless.Encoder, x *Order) {
 	f.cogenEnc4(enc, &x.Trace)
 	f.cogenEnc5(enc, &x.Created)
 }
-func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
+func (f *billFrame) cogenDec2(dec *cogenrt.Decoder, x *Order) {
 	x.ID = int(dec.IntN(64))
 	x.Email = string(dec.String())
 	f.cogenDec3(dec, &x.Items)
@@ -441,59 +393,43 @@ func (f *billFrame) cogenDec2(dec *stackless.Decoder, x *Order) {
 	f.cogenDec4(dec, &x.Trace)
 	f.cogenDec5(dec, &x.Created)
 }
-func (f *billFrame) cogenEnc3(enc *stackless.Encoder, x *map[string]int) {
-	enc.Len(len((*x)), (*x) == nil)
-	for k, v := range *x {
-		enc.String(string(k))
-		enc.Int(int64(v))
-	}
+func (f *billFrame) cogenEnc3(enc *cogenrt.Encoder, x *map[string]int) {
+	cogenrt.EncodeMap(enc, (*x), func(enc *cogenrt.Encoder, k *string, v *int) {
+		enc.String(string((*k)))
+		enc.Int(int64((*v)))
+	})
 }
-func (f *billFrame) cogenDec3(dec *stackless.Decoder, x *map[string]int) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make(map[string]int, n)
-	for range n {
-		var k string
-		var v int
-		k = string(dec.String())
-		v = int(dec.IntN(64))
-		if dec.Err() != nil {
-			return
+func (f *billFrame) cogenDec3(dec *cogenrt.Decoder, x *map[string]int) {
+	cogenrt.DecodeMap(dec, x, func(dec *cogenrt.Decoder, k *string, v *int) {
+		(*k) = string(dec.String())
+		(*v) = int(dec.IntN(64))
+	})
+}
+func (f *billFrame) cogenEnc4(enc *cogenrt.Encoder, x *[]string) {
+	cogenrt.EncodeSlice(enc, (*x), func(enc *cogenrt.Encoder, s []string) {
+		for i := range s {
+			enc.String(string(s[i]))
 		}
-		(*x)[k] = v
-	}
+	})
 }
-func (f *billFrame) cogenEnc4(enc *stackless.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
-	}
-}
-func (f *billFrame) cogenDec4(dec *stackless.Decoder, x *[]string) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make([]string, n)
-	for i := range *x {
-		if dec.Err() != nil {
-			return
+func (f *billFrame) cogenDec4(dec *cogenrt.Decoder, x *[]string) {
+	cogenrt.DecodeSlice(dec, x, func(dec *cogenrt.Decoder, s []string) {
+		for i := range s {
+			if dec.Err() != nil {
+				return
+			}
+			s[i] = string(dec.String())
 		}
-		(*x)[i] = string(dec.String())
-	}
+	})
 }
-func (f *billFrame) cogenEnc5(enc *stackless.Encoder, x *time.Time) {
-	enc.Binary(x)
+func (f *billFrame) cogenEnc5(enc *cogenrt.Encoder, x *time.Time) {
+	enc.Time(x)
 }
-func (f *billFrame) cogenDec5(dec *stackless.Decoder, x *time.Time) {
-	dec.Binary(x)
+func (f *billFrame) cogenDec5(dec *cogenrt.Decoder, x *time.Time) {
+	dec.Time(x)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26), func() cogenrt.DurableFrame {
 		return new(billFrame)
 	})
 }
@@ -535,10 +471,10 @@ func (f *saveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:539
+//line workflow_cogen.go:475
 }
 
-// Where returns the source position of save's resume point (stackless.Locator).
+// Where returns the source position of save's resume point (cogenrt.Locator).
 func (f *saveFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -547,23 +483,23 @@ func (f *saveFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:72"
 }
 
-// Durable returns the registered name and the layout fingerprint of save's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of save's frame (cogenrt.DurableFrame).
 func (f *saveFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58)
 }
 
-// EncodeState writes the fields of save's frame into a snapshot (stackless.DurableFrame).
-func (f *saveFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of save's frame into a snapshot (cogenrt.DurableFrame).
+func (f *saveFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *saveFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *saveFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() cogenrt.DurableFrame {
 		return new(saveFrame)
 	})
 }
@@ -606,10 +542,10 @@ func (f *saveAndSleepFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveAndSleepFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:610
+//line workflow_cogen.go:546
 }
 
-// Where returns the source position of saveAndSleep's resume point (stackless.Locator).
+// Where returns the source position of saveAndSleep's resume point (cogenrt.Locator).
 func (f *saveAndSleepFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -618,25 +554,25 @@ func (f *saveAndSleepFrame) Where() string {
 	return "github.com/cogen-go/cogen/examples/durable/workflow.go:81"
 }
 
-// Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (cogenrt.DurableFrame).
 func (f *saveAndSleepFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2)
+	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a)
 }
 
-// EncodeState writes the fields of saveAndSleep's frame into a snapshot (stackless.DurableFrame).
-func (f *saveAndSleepFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of saveAndSleep's frame into a snapshot (cogenrt.DurableFrame).
+func (f *saveAndSleepFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.id))
 	enc.Int(int64(f.d))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *saveAndSleepFrame) DecodeState(dec *stackless.Decoder) {
-	dec.CheckPC(f.PC, 0, 1)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *saveAndSleepFrame) DecodeState(dec *cogenrt.Decoder) {
 	f.id = int(dec.IntN(64))
 	f.d = time.Duration(dec.IntN(64))
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a), func() cogenrt.DurableFrame {
 		return new(saveAndSleepFrame)
 	})
 }

@@ -3,12 +3,17 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/cogen-go/cogen/cohttp"
+	"github.com/cogen-go/cogen/internal/httpdiff"
 )
 
 // TestCohttpServers: the example's cohttp servers, on groups of two loops,
@@ -97,4 +102,63 @@ func TestCohttpGroupShutdown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCohttpTargetsAsServeMux: the cohttp servers' routes answer targets
+// without a path as the example's ServeMux on net/http's server does: an
+// absolute-form target with an empty path (GET http://a) and an
+// authority-form one (GET a:80, which url.ParseRequestURI takes as
+// opaque) are redirected (307) to "/", with the query, the connection kept.
+// Before, both were 404.
+func TestCohttpTargetsAsServeMux(t *testing.T) {
+	oracle := httpdiff.Oracle(t, helloMux())
+	reqs := []string{
+		"GET http://a HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET http://a?q=1 HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET a:80 HTTP/1.1\r\nHost: x\r\n\r\n",
+		"HEAD http://a HTTP/1.1\r\nHost: x\r\n\r\n",
+		"POST http://a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+		"GET http://a HTTP/1.1\r\n\r\n", // no Host: 400 from the server
+	}
+	var cases []httpdiff.Case
+	for i, req := range reqs {
+		c := httpdiff.Case{Name: fmt.Sprintf("target-%d", i), Send: []string{req + "GET / HTTP/1.1\r\nHost: x\r\n\r\n"}}
+		if strings.HasPrefix(req, "HEAD") {
+			c.Methods = []string{"HEAD", "GET"}
+		}
+		cases = append(cases, c)
+	}
+	for _, kind := range []string{"cohttp-stackful", "cohttp-stackless"} {
+		t.Run(kind, func(t *testing.T) {
+			s, err := startCohttp("127.0.0.1:0", 1, kind, cohttp.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.stop()
+			httpdiff.Run(t, oracle, s.addr, cases, nil)
+			for _, req := range reqs[:3] {
+				want, got := location(t, oracle, req), location(t, s.addr, req)
+				if got != want {
+					t.Errorf("%q: Location %q, net/http's ServeMux %q", req, got, want)
+				}
+			}
+		})
+	}
+}
+
+// location returns the Location header of the answer to req at addr.
+func location(t *testing.T, addr, req string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(c, req)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("%q: %v", req, err)
+	}
+	return resp.Header.Get("Location")
 }

@@ -38,6 +38,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"log"
 	"net"
@@ -194,6 +195,20 @@ func helloRoutes(w *cohttp.ResponseWriter, r *cohttp.Request) {
 	path := r.Path()
 	name, isHello := bytes.CutPrefix(path, []byte("/hello/"))
 	switch {
+	case len(path) == 0:
+		// An absolute-form target without a path (GET http://a) or one
+		// url.ParseRequestURI takes as opaque (GET a:80): ServeMux
+		// redirects to the cleaned path, "/", keeping the query.
+		loc := "/"
+		if _, q, ok := bytes.Cut(r.URI(), []byte("?")); ok {
+			loc += "?" + string(q)
+		}
+		w.AddHeader("Location", loc)
+		w.AddHeader("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusTemporaryRedirect)
+		if string(r.Method()) == http.MethodGet || string(r.Method()) == http.MethodHead {
+			w.WriteString("<a href=\"" + html.EscapeString(loc) + "\">Temporary Redirect</a>.\n\n")
+		}
 	case string(r.Method()) != http.MethodGet && string(r.Method()) != http.MethodHead:
 		w.AddHeader("Allow", "GET, HEAD")
 		w.WriteHeader(http.StatusMethodNotAllowed)

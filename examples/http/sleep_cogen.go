@@ -63,7 +63,7 @@ func (f *sleepRouteFrame) Step(co *stackless.Task) stackless.Status {
 //line sleep_cogen.go:64
 }
 
-// Where returns the source position of sleepRoute's resume point (stackless.Locator).
+// Where returns the source position of sleepRoute's resume point (cogenrt.Locator).
 func (f *sleepRouteFrame) Where() string {
 	switch f.PC {
 	case 1:

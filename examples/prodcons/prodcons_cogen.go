@@ -86,7 +86,7 @@ func (f *ProducerFrame) Step(co *stackless.Task) stackless.Status {
 //line prodcons_cogen.go:87
 }
 
-// Where returns the source position of Producer's resume point (stackless.Locator).
+// Where returns the source position of Producer's resume point (cogenrt.Locator).
 func (f *ProducerFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -163,7 +163,7 @@ func (f *ConsumerFrame) Step(co *stackless.Task) stackless.Status {
 //line prodcons_cogen.go:164
 }
 
-// Where returns the source position of Consumer's resume point (stackless.Locator).
+// Where returns the source position of Consumer's resume point (cogenrt.Locator).
 func (f *ConsumerFrame) Where() string {
 	switch f.PC {
 	case 9:

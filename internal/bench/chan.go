@@ -17,12 +17,11 @@ import (
 var ChanModels = []string{"stackful", "stackless", "goroutine"}
 
 // PingPongPairs is the number of coroutine pairs that share the ping-pong
-// benchmark's rounds. The loop polls (one epoll_wait) after at most 64
-// rounds of its ready queue (see runtime/loop's "One iteration"), and a
-// lone pair has one coroutine ready per round, so its round trip still pays
-// about 1/32 of a poll; with 100 pairs the poll is negligible, as in a
-// loaded server (the stackless switch benchmark does the same with 1,000
-// tasks). More pairs change little for stackless tasks but make 2,000
+// benchmark's rounds, as in a loaded server (the stackless switch
+// benchmark does the same with 1,000 tasks). A lone pair hands off within
+// a round of the loop's ready queue (up to 64 hand-offs, see runtime/loop's
+// "One iteration") and the loop polls after 64 rounds, so neither size pays
+// for polls. More pairs change little for stackless tasks but make 2,000
 // goroutine stacks of stackful coroutines compete for the caches
 // (measured: 504 against 326 ns of CPU per round trip at 1,000 pairs). One
 // pair measures the latency of a lone hand-off instead.
@@ -32,13 +31,16 @@ const PingPongPairs = 100
 // of model over two unbuffered channels (cosync.Chan), spread over pairs
 // pairs of coroutines on one loop: an op is one round trip, both ends
 // blocking each time. The coroutines are created and blocked before the
-// timer starts. "goroutine" is Go's channels between two goroutines
-// (always one pair: the runtime hands the value and the processor over
-// directly).
+// timer starts. "goroutine" is Go's channels between pairs pairs of
+// goroutines, the same way (one pair: ChanPingPong).
 func ChanPingPongModel(b *testing.B, model string, pairs int) {
 	if model == "goroutine" {
 		cpu := cpuTime()
-		ChanPingPong(b)
+		if pairs == 1 {
+			ChanPingPong(b)
+		} else {
+			chanPingPongGoroutines(b, pairs)
+		}
 		reportCPU(b, cpu)
 		return
 	}
@@ -101,6 +103,43 @@ func ChanPingPongModel(b *testing.B, model string, pairs int) {
 	default:
 		b.Fatalf("unknown model %q", model)
 	}
+}
+
+// chanPingPongGoroutines is ChanPingPongModel for goroutines: pairs pairs
+// of goroutines, each pair making its share of the b.N round trips over
+// two unbuffered Go channels. The goroutines start and block before the
+// timer starts.
+func chanPingPongGoroutines(b *testing.B, pairs int) {
+	k := max(min(pairs, b.N), 1)
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	b.ReportAllocs()
+	for i := range k {
+		n := b.N / k
+		if i < b.N%k {
+			n++
+		}
+		ping, pong := make(chan int), make(chan int)
+		ready.Add(1)
+		done.Go(func() {
+			for v := range ping {
+				pong <- v
+			}
+		})
+		done.Go(func() {
+			ready.Done()
+			<-start
+			for j := range n {
+				ping <- j
+				<-pong
+			}
+			close(ping)
+		})
+	}
+	ready.Wait()
+	b.ResetTimer()
+	close(start)
+	done.Wait()
 }
 
 // ChanFanOut is a worker pool: a feeder sends values on one unbuffered

@@ -79,7 +79,7 @@ func (f *pingerFrame) Step(co *stackless.Task) stackless.Status {
 //line chanco_cogen.go:80
 }
 
-// Where returns the source position of pinger's resume point (stackless.Locator).
+// Where returns the source position of pinger's resume point (cogenrt.Locator).
 func (f *pingerFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -148,7 +148,7 @@ func (f *pongerFrame) Step(co *stackless.Task) stackless.Status {
 //line chanco_cogen.go:149
 }
 
-// Where returns the source position of ponger's resume point (stackless.Locator).
+// Where returns the source position of ponger's resume point (cogenrt.Locator).
 func (f *pongerFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -223,7 +223,7 @@ func (f *feederFrame) Step(co *stackless.Task) stackless.Status {
 //line chanco_cogen.go:224
 }
 
-// Where returns the source position of feeder's resume point (stackless.Locator).
+// Where returns the source position of feeder's resume point (cogenrt.Locator).
 func (f *feederFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -293,7 +293,7 @@ func (f *poolWorkerFrame) Step(co *stackless.Task) stackless.Status {
 //line chanco_cogen.go:294
 }
 
-// Where returns the source position of poolWorker's resume point (stackless.Locator).
+// Where returns the source position of poolWorker's resume point (cogenrt.Locator).
 func (f *poolWorkerFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -365,7 +365,7 @@ func (f *collectorFrame) Step(co *stackless.Task) stackless.Status {
 //line chanco_cogen.go:366
 }
 
-// Where returns the source position of collector's resume point (stackless.Locator).
+// Where returns the source position of collector's resume point (cogenrt.Locator).
 func (f *collectorFrame) Where() string {
 	switch f.PC {
 	case 2:

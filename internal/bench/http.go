@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -153,6 +154,8 @@ func RunHTTPWait(model string, cfg echoload.Config) (LoadResult, error) {
 
 func runHTTP(model string, cfg echoload.Config, wait bool) (LoadResult, error) {
 	cfg.HTTP = true
+	lockLoopThread()
+	defer runtime.UnlockOSThread()
 	switch model {
 	case "stackful/co":
 		l, err := loop.New()

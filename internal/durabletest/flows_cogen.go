@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"time"
 )
 
@@ -125,10 +126,10 @@ func (f *LedgerFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: LedgerFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:129
+//line flows_cogen.go:130
 }
 
-// Where returns the source position of Ledger's resume point (stackless.Locator).
+// Where returns the source position of Ledger's resume point (cogenrt.Locator).
 func (f *LedgerFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -139,13 +140,13 @@ func (f *LedgerFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:42"
 }
 
-// Durable returns the registered name and the layout fingerprint of Ledger's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Ledger's frame (cogenrt.DurableFrame).
 func (f *LedgerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4)
+	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486)
 }
 
-// EncodeState writes the fields of Ledger's frame into a snapshot (stackless.DurableFrame).
-func (f *LedgerFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Ledger's frame into a snapshot (cogenrt.DurableFrame).
+func (f *LedgerFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.n1))
 	enc.String(string(f.r))
 	f.cogenEnc1(enc, &f.alice)
@@ -158,9 +159,8 @@ func (f *LedgerFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Callee(f.callTransfer)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *LedgerFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6, 8)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *LedgerFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.n1 = int(dec1.IntN(64))
 	f.r = string(dec1.String())
 	f.cogenDec1(dec1, &f.alice)
@@ -178,125 +178,85 @@ func (f *LedgerFrame) DecodeState(dec1 *stackless.Decoder) {
 		}
 		f.callTransfer = x1
 	}
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeCall, Callee: f.callTransfer != nil}, cogenrt.ResumePoint{PC: 8, Kind: cogenrt.ResumeSleep})
 }
-func (f *LedgerFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc5(enc, *x1)
-	}
+func (f *LedgerFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Person) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Person) {
+		f.cogenEnc5(enc, p1)
+	})
 }
-func (f *LedgerFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Person)
-		dec1.Define(*x1)
-		f.cogenDec5(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
+func (f *LedgerFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **Person) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Person) {
+		f.cogenDec5(dec1, p1)
+	})
+}
+func (f *LedgerFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *[]*Account) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []*Account) {
+		for i1 := range s1 {
+			f.cogenEnc4(enc, &s1[i1])
 		}
-		*x1 = q1
-	}
+	})
 }
-func (f *LedgerFrame) cogenEnc2(enc *stackless.Encoder, x1 *[]*Account) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc4(enc, &(*x1)[i1])
-	}
-}
-func (f *LedgerFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[]*Account) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]*Account, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+func (f *LedgerFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *[]*Account) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []*Account) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec4(dec1, &s1[i1])
 		}
-		f.cogenDec4(dec1, &(*x1)[i1])
-	}
+	})
 }
-func (f *LedgerFrame) cogenEnc3(enc *stackless.Encoder, x1 *map[string][]int64) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		f.cogenEnc6(enc, &v1)
-	}
+func (f *LedgerFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *map[string][]int64) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 *[]int64) {
+		enc.String(string((*k1)))
+		f.cogenEnc6(enc, v1)
+	})
 }
-func (f *LedgerFrame) cogenDec3(dec1 *stackless.Decoder, x1 *map[string][]int64) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string][]int64, n1)
-	for range n1 {
-		var k1 string
-		var v1 []int64
-		k1 = string(dec1.String())
-		f.cogenDec6(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+func (f *LedgerFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *map[string][]int64) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 *[]int64) {
+		(*k1) = string(dec1.String())
+		f.cogenDec6(dec1, v1)
+	})
 }
-func (f *LedgerFrame) cogenEnc4(enc *stackless.Encoder, x1 **Account) {
-	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, *x1)
-	}
+func (f *LedgerFrame) cogenEnc4(enc *cogenrt.Encoder, x1 **Account) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Account) {
+		f.cogenEnc7(enc, p1)
+	})
 }
-func (f *LedgerFrame) cogenDec4(dec1 *stackless.Decoder, x1 **Account) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Account)
-		dec1.Define(*x1)
-		f.cogenDec7(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Account)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
-			return
-		}
-		*x1 = q1
-	}
+func (f *LedgerFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 **Account) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Account) {
+		f.cogenDec7(dec1, p1)
+	})
 }
-func (f *LedgerFrame) cogenEnc5(enc *stackless.Encoder, x1 *Person) {
+func (f *LedgerFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
 	enc.Float(float64(x1.Score))
 	f.cogenEnc1(enc, &x1.Next)
 }
-func (f *LedgerFrame) cogenDec5(dec1 *stackless.Decoder, x1 *Person) {
+func (f *LedgerFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *Person) {
 	x1.Name = string(dec1.String())
 	x1.Score = float64(dec1.Float())
 	f.cogenDec1(dec1, &x1.Next)
 }
-func (f *LedgerFrame) cogenEnc6(enc *stackless.Encoder, x1 *[]int64) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.Int(int64((*x1)[i1]))
-	}
-}
-func (f *LedgerFrame) cogenDec6(dec1 *stackless.Decoder, x1 *[]int64) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]int64, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+func (f *LedgerFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *[]int64) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []int64) {
+		for i1 := range s1 {
+			enc.Int(int64(s1[i1]))
 		}
-		(*x1)[i1] = int64(dec1.IntN(64))
-	}
+	})
 }
-func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x1 *Account) {
+func (f *LedgerFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *[]int64) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []int64) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = int64(dec1.IntN(64))
+		}
+	})
+}
+func (f *LedgerFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *Account) {
 	enc.String(string(x1.name))
 	enc.Int(int64(x1.balance))
 	f.cogenEnc8(enc, &x1.tags)
@@ -304,7 +264,7 @@ func (f *LedgerFrame) cogenEnc7(enc *stackless.Encoder, x1 *Account) {
 	f.cogenEnc1(enc, &x1.owner)
 	f.cogenEnc10(enc, &x1.created)
 }
-func (f *LedgerFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Account) {
+func (f *LedgerFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *Account) {
 	x1.name = string(dec1.String())
 	x1.balance = int64(dec1.IntN(64))
 	f.cogenDec8(dec1, &x1.tags)
@@ -312,32 +272,29 @@ func (f *LedgerFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Account) {
 	f.cogenDec1(dec1, &x1.owner)
 	f.cogenDec10(dec1, &x1.created)
 }
-func (f *LedgerFrame) cogenEnc8(enc *stackless.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
-}
-func (f *LedgerFrame) cogenDec8(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+func (f *LedgerFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *[]string) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
-func (f *LedgerFrame) cogenEnc9(enc *stackless.Encoder, x1 *[2]uint16) {
+func (f *LedgerFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *[]string) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
+		}
+	})
+}
+func (f *LedgerFrame) cogenEnc9(enc *cogenrt.Encoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
 		enc.Uint(uint64((*x1)[i1]))
 	}
 }
-func (f *LedgerFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[2]uint16) {
+func (f *LedgerFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
@@ -345,14 +302,14 @@ func (f *LedgerFrame) cogenDec9(dec1 *stackless.Decoder, x1 *[2]uint16) {
 		(*x1)[i1] = uint16(dec1.UintN(16))
 	}
 }
-func (f *LedgerFrame) cogenEnc10(enc *stackless.Encoder, x1 *time.Time) {
-	enc.Binary(x1)
+func (f *LedgerFrame) cogenEnc10(enc *cogenrt.Encoder, x1 *time.Time) {
+	enc.Time(x1)
 }
-func (f *LedgerFrame) cogenDec10(dec1 *stackless.Decoder, x1 *time.Time) {
-	dec1.Binary(x1)
+func (f *LedgerFrame) cogenDec10(dec1 *cogenrt.Decoder, x1 *time.Time) {
+	dec1.Time(x1)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486), func() cogenrt.DurableFrame {
 		return new(LedgerFrame)
 	})
 }
@@ -434,10 +391,10 @@ func (f *transferFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: transferFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:438
+//line flows_cogen.go:395
 }
 
-// Where returns the source position of transfer's resume point (stackless.Locator).
+// Where returns the source position of transfer's resume point (cogenrt.Locator).
 func (f *transferFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -450,13 +407,13 @@ func (f *transferFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:78"
 }
 
-// Durable returns the registered name and the layout fingerprint of transfer's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of transfer's frame (cogenrt.DurableFrame).
 func (f *transferFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411)
+	return "github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0xecdd835d7a79b015)
 }
 
-// EncodeState writes the fields of transfer's frame into a snapshot (stackless.DurableFrame).
-func (f *transferFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of transfer's frame into a snapshot (cogenrt.DurableFrame).
+func (f *transferFrame) EncodeState(enc *cogenrt.Encoder) {
 	f.cogenEnc1(enc, &f.from)
 	f.cogenEnc1(enc, &f.to)
 	enc.Int(int64(f.amount))
@@ -464,9 +421,8 @@ func (f *transferFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Callee(f.callAudit)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *transferFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1, 2, 4)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *transferFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.from)
 	f.cogenDec1(dec1, &f.to)
 	f.amount = int64(dec1.IntN(64))
@@ -479,29 +435,19 @@ func (f *transferFrame) DecodeState(dec1 *stackless.Decoder) {
 		}
 		f.callAudit = x1
 	}
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeCall, Callee: f.callAudit != nil}, cogenrt.ResumePoint{PC: 4, Kind: cogenrt.ResumeGosched})
 }
-func (f *transferFrame) cogenEnc1(enc *stackless.Encoder, x1 **Account) {
-	if enc.Ref(*x1) {
-		f.cogenEnc2(enc, *x1)
-	}
+func (f *transferFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Account) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Account) {
+		f.cogenEnc2(enc, p1)
+	})
 }
-func (f *transferFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Account) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Account)
-		dec1.Define(*x1)
-		f.cogenDec2(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Account)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
-			return
-		}
-		*x1 = q1
-	}
+func (f *transferFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **Account) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Account) {
+		f.cogenDec2(dec1, p1)
+	})
 }
-func (f *transferFrame) cogenEnc2(enc *stackless.Encoder, x1 *Account) {
+func (f *transferFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *Account) {
 	enc.String(string(x1.name))
 	enc.Int(int64(x1.balance))
 	f.cogenEnc3(enc, &x1.tags)
@@ -509,7 +455,7 @@ func (f *transferFrame) cogenEnc2(enc *stackless.Encoder, x1 *Account) {
 	f.cogenEnc5(enc, &x1.owner)
 	f.cogenEnc6(enc, &x1.created)
 }
-func (f *transferFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Account) {
+func (f *transferFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *Account) {
 	x1.name = string(dec1.String())
 	x1.balance = int64(dec1.IntN(64))
 	f.cogenDec3(dec1, &x1.tags)
@@ -517,32 +463,29 @@ func (f *transferFrame) cogenDec2(dec1 *stackless.Decoder, x1 *Account) {
 	f.cogenDec5(dec1, &x1.owner)
 	f.cogenDec6(dec1, &x1.created)
 }
-func (f *transferFrame) cogenEnc3(enc *stackless.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
-}
-func (f *transferFrame) cogenDec3(dec1 *stackless.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+func (f *transferFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[]string) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
-func (f *transferFrame) cogenEnc4(enc *stackless.Encoder, x1 *[2]uint16) {
+func (f *transferFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[]string) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
+		}
+	})
+}
+func (f *transferFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
 		enc.Uint(uint64((*x1)[i1]))
 	}
 }
-func (f *transferFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[2]uint16) {
+func (f *transferFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
 		if dec1.Err() != nil {
 			return
@@ -550,45 +493,34 @@ func (f *transferFrame) cogenDec4(dec1 *stackless.Decoder, x1 *[2]uint16) {
 		(*x1)[i1] = uint16(dec1.UintN(16))
 	}
 }
-func (f *transferFrame) cogenEnc5(enc *stackless.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, *x1)
-	}
+func (f *transferFrame) cogenEnc5(enc *cogenrt.Encoder, x1 **Person) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Person) {
+		f.cogenEnc7(enc, p1)
+	})
 }
-func (f *transferFrame) cogenDec5(dec1 *stackless.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Person)
-		dec1.Define(*x1)
-		f.cogenDec7(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+func (f *transferFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 **Person) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Person) {
+		f.cogenDec7(dec1, p1)
+	})
 }
-func (f *transferFrame) cogenEnc6(enc *stackless.Encoder, x1 *time.Time) {
-	enc.Binary(x1)
+func (f *transferFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *time.Time) {
+	enc.Time(x1)
 }
-func (f *transferFrame) cogenDec6(dec1 *stackless.Decoder, x1 *time.Time) {
-	dec1.Binary(x1)
+func (f *transferFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *time.Time) {
+	dec1.Time(x1)
 }
-func (f *transferFrame) cogenEnc7(enc *stackless.Encoder, x1 *Person) {
+func (f *transferFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
 	enc.Float(float64(x1.Score))
 	f.cogenEnc5(enc, &x1.Next)
 }
-func (f *transferFrame) cogenDec7(dec1 *stackless.Decoder, x1 *Person) {
+func (f *transferFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *Person) {
 	x1.Name = string(dec1.String())
 	x1.Score = float64(dec1.Float())
 	f.cogenDec5(dec1, &x1.Next)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0xecdd835d7a79b015), func() cogenrt.DurableFrame {
 		return new(transferFrame)
 	})
 }
@@ -662,10 +594,10 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: auditFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:666
+//line flows_cogen.go:598
 }
 
-// Where returns the source position of audit's resume point (stackless.Locator).
+// Where returns the source position of audit's resume point (cogenrt.Locator).
 func (f *auditFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -674,13 +606,13 @@ func (f *auditFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/flows.go:97"
 }
 
-// Durable returns the registered name and the layout fingerprint of audit's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of audit's frame (cogenrt.DurableFrame).
 func (f *auditFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x52abe160e8790ced)
 }
 
-// EncodeState writes the fields of audit's frame into a snapshot (stackless.DurableFrame).
-func (f *auditFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of audit's frame into a snapshot (cogenrt.DurableFrame).
+func (f *auditFrame) EncodeState(enc *cogenrt.Encoder) {
 	f.cogenEnc1(enc, &f.p1)
 	enc.Int(int64(f.amount))
 	f.cogenEnc2(enc, &f.seen)
@@ -692,55 +624,44 @@ func (f *auditFrame) EncodeState(enc *stackless.Encoder) {
 	enc.Int(int64(f.index))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *auditFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 6)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *auditFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.cogenDec1(dec1, &f.p1)
 	f.amount = int64(dec1.IntN(64))
 	f.cogenDec2(dec1, &f.seen)
 	f.c1 = complex128(complex(dec1.Float(), dec1.Float()))
 	f.tmp = int(dec1.IntN(64))
 	f.index = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
-func (f *auditFrame) cogenEnc1(enc *stackless.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc3(enc, *x1)
-	}
+func (f *auditFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Person) {
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Person) {
+		f.cogenEnc3(enc, p1)
+	})
 }
-func (f *auditFrame) cogenDec1(dec1 *stackless.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Person)
-		dec1.Define(*x1)
-		f.cogenDec3(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+func (f *auditFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **Person) {
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Person) {
+		f.cogenDec3(dec1, p1)
+	})
 }
-func (f *auditFrame) cogenEnc2(enc *stackless.Encoder, x1 *[3]bool) {
-	stackless.EncodeBoolElems(enc, x1[:])
+func (f *auditFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *[3]bool) {
+	cogenrt.EncodeBoolElems(enc, x1[:])
 }
-func (f *auditFrame) cogenDec2(dec1 *stackless.Decoder, x1 *[3]bool) {
-	stackless.DecodeBoolElems(dec1, x1[:])
+func (f *auditFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *[3]bool) {
+	cogenrt.DecodeBoolElems(dec1, x1[:])
 }
-func (f *auditFrame) cogenEnc3(enc *stackless.Encoder, x1 *Person) {
+func (f *auditFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
 	enc.Float(float64(x1.Score))
 	f.cogenEnc1(enc, &x1.Next)
 }
-func (f *auditFrame) cogenDec3(dec1 *stackless.Decoder, x1 *Person) {
+func (f *auditFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *Person) {
 	x1.Name = string(dec1.String())
 	x1.Score = float64(dec1.Float())
 	f.cogenDec1(dec1, &x1.Next)
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x52abe160e8790ced), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.audit", uint64(0x52abe160e8790ced), func() cogenrt.DurableFrame {
 		return new(auditFrame)
 	})
 }

@@ -6,6 +6,7 @@ package durabletest
 import (
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"strconv"
 )
 
@@ -47,10 +48,10 @@ func (f *PairFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: PairFrame: invalid resume point")
 		}
 	}
-//line shapes_cogen.go:51
+//line shapes_cogen.go:52
 }
 
-// Where returns the source position of Pair's resume point (stackless.Locator).
+// Where returns the source position of Pair's resume point (cogenrt.Locator).
 func (f *PairFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -59,27 +60,27 @@ func (f *PairFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/shapes.go:20"
 }
 
-// Durable returns the registered name and the layout fingerprint of Pair's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Pair's frame (cogenrt.DurableFrame).
 func (f *PairFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Pair", uint64(0x736c419ff1663179)
 }
 
-// EncodeState writes the fields of Pair's frame into a snapshot (stackless.DurableFrame).
-func (f *PairFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Pair's frame into a snapshot (cogenrt.DurableFrame).
+func (f *PairFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.key))
 	enc.Int(int64(f.x1))
 	enc.Int(int64(f.r))
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *PairFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *PairFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.key = int(dec1.IntN(64))
 	f.x1 = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeYield})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Pair", uint64(0x736c419ff1663179), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Pair", uint64(0x736c419ff1663179), func() cogenrt.DurableFrame {
 		return new(PairFrame)
 	})
 }
@@ -145,10 +146,10 @@ func (f *BlobFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: BlobFrame: invalid resume point")
 		}
 	}
-//line shapes_cogen.go:149
+//line shapes_cogen.go:150
 }
 
-// Where returns the source position of Blob's resume point (stackless.Locator).
+// Where returns the source position of Blob's resume point (cogenrt.Locator).
 func (f *BlobFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -157,33 +158,37 @@ func (f *BlobFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/shapes.go:29"
 }
 
-// Durable returns the registered name and the layout fingerprint of Blob's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Blob's frame (cogenrt.DurableFrame).
 func (f *BlobFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Blob", uint64(0x530e44f2ec31e2be)
 }
 
-// EncodeState writes the fields of Blob's frame into a snapshot (stackless.DurableFrame).
-func (f *BlobFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Blob's frame into a snapshot (cogenrt.DurableFrame).
+func (f *BlobFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.key))
 	enc.Int(int64(f.r))
 	f.cogenEnc1(enc, &f.buf)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *BlobFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *BlobFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.key = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.buf)
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
 }
-func (f *BlobFrame) cogenEnc1(enc *stackless.Encoder, x1 *[]byte) {
-	enc.Bytes((*x1))
+func (f *BlobFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]byte) {
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []byte) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
-func (f *BlobFrame) cogenDec1(dec1 *stackless.Decoder, x1 *[]byte) {
-	*x1 = dec1.Bytes()
+func (f *BlobFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]byte) {
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []byte) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Blob", uint64(0x530e44f2ec31e2be), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Blob", uint64(0x530e44f2ec31e2be), func() cogenrt.DurableFrame {
 		return new(BlobFrame)
 	})
 }
@@ -251,10 +256,10 @@ func (f *IndexFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: IndexFrame: invalid resume point")
 		}
 	}
-//line shapes_cogen.go:255
+//line shapes_cogen.go:260
 }
 
-// Where returns the source position of Index's resume point (stackless.Locator).
+// Where returns the source position of Index's resume point (cogenrt.Locator).
 func (f *IndexFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -263,52 +268,39 @@ func (f *IndexFrame) Where() string {
 	return "github.com/cogen-go/cogen/internal/durabletest/shapes.go:46"
 }
 
-// Durable returns the registered name and the layout fingerprint of Index's frame (stackless.DurableFrame).
+// Durable returns the registered name and the layout fingerprint of Index's frame (cogenrt.DurableFrame).
 func (f *IndexFrame) Durable() (string, uint64) {
 	return "github.com/cogen-go/cogen/internal/durabletest.Index", uint64(0x7448f4165534efac)
 }
 
-// EncodeState writes the fields of Index's frame into a snapshot (stackless.DurableFrame).
-func (f *IndexFrame) EncodeState(enc *stackless.Encoder) {
+// EncodeState writes the fields of Index's frame into a snapshot (cogenrt.DurableFrame).
+func (f *IndexFrame) EncodeState(enc *cogenrt.Encoder) {
 	enc.Int(int64(f.key))
 	enc.Int(int64(f.r))
 	f.cogenEnc1(enc, &f.m)
 }
 
-// DecodeState reads back what EncodeState wrote (stackless.DurableFrame).
-func (f *IndexFrame) DecodeState(dec1 *stackless.Decoder) {
-	dec1.CheckPC(f.PC, 0, 1)
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *IndexFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	f.key = int(dec1.IntN(64))
 	f.r = int(dec1.IntN(64))
 	f.cogenDec1(dec1, &f.m)
+	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
 }
-func (f *IndexFrame) cogenEnc1(enc *stackless.Encoder, x1 *map[string]int) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		enc.Int(int64(v1))
-	}
+func (f *IndexFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *map[string]int) {
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 *int) {
+		enc.String(string((*k1)))
+		enc.Int(int64((*v1)))
+	})
 }
-func (f *IndexFrame) cogenDec1(dec1 *stackless.Decoder, x1 *map[string]int) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string]int, n1)
-	for range n1 {
-		var k1 string
-		var v1 int
-		k1 = string(dec1.String())
-		v1 = int(dec1.IntN(64))
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+func (f *IndexFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *map[string]int) {
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 *int) {
+		(*k1) = string(dec1.String())
+		(*v1) = int(dec1.IntN(64))
+	})
 }
 func init() {
-	stackless.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Index", uint64(0x7448f4165534efac), func() stackless.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Index", uint64(0x7448f4165534efac), func() cogenrt.DurableFrame {
 		return new(IndexFrame)
 	})
 }

@@ -88,7 +88,7 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 //line echo_cogen.go:89
 }
 
-// Where returns the source position of Echo's resume point (stackless.Locator).
+// Where returns the source position of Echo's resume point (cogenrt.Locator).
 func (f *EchoFrame) Where() string {
 	switch f.PC {
 	case 2:

@@ -60,7 +60,7 @@ func (f *waitFrame) Step(co *stackless.Task) stackless.Status {
 //line wait_cogen.go:61
 }
 
-// Where returns the source position of wait's resume point (stackless.Locator).
+// Where returns the source position of wait's resume point (cogenrt.Locator).
 func (f *waitFrame) Where() string {
 	switch f.PC {
 	case 1:

@@ -130,7 +130,7 @@ func (c *Chan[T]) trySend(v T) bool {
 	}
 	if r := c.recvq.popAlive(); r != nil {
 		r.val = v
-		r.complete(stDone)
+		r.handOff()
 		return true
 	}
 	if c.n < len(c.buf) {
@@ -163,13 +163,13 @@ func (c *Chan[T]) tryRecv() (v T, ok, ready bool) {
 			}
 			c.buf[i] = r.val
 			c.n++
-			r.complete(stDone)
+			r.handOff()
 		}
 		return v, true, true
 	}
 	if r := c.sendq.popAlive(); r != nil {
 		v = r.val
-		r.complete(stDone)
+		r.handOff()
 		return v, true, true
 	}
 	if c.closed {

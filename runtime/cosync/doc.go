@@ -49,6 +49,31 @@
 // 97-114 to 78-80 ns of CPU per round trip (0.33-0.40x to 0.28-0.29x Go's
 // channels in the same runs) and a stackful one from 370-379 to 342-348.
 //
+// # Hand-off
+//
+// A send to a blocked receiver and a receive from a blocked sender complete
+// the transfer in place, as Go's channels write into the waiting
+// goroutine: the value goes into the waiter's record, the record is done,
+// and the waiter has nothing left to do but return it. The waiter is then
+// woken with [loop.Waiter.WakeNext], Go's runnext: it runs right after the
+// coroutine that woke it, ahead of the loop's ready queue, so a pair taking
+// turns runs turn after turn within one round of the loop, on values still
+// in the cache, with no poll between them. A stackful coroutine resumed by
+// the loop goes further: when it waits after a hand-off, it switches
+// straight to the coroutine it woke (one runtime coroutine switch, where a
+// yield to the main coroutine and a resume from the loop were two), and
+// when that one hands a value back and waits, it switches straight back
+// (see runtime/stackful's "Switching").
+//
+// Fairness is the loop's: at most 64 run-next runs follow one another; then
+// a hand-off queues its waiter at the back of the ready queue like any
+// wake-up, and everything queued before it runs first (a coroutine that
+// moved to the back of the queue runs after at most 32 round trips of a
+// pair, TestHandOffFairness). Only the order in which woken coroutines run
+// changes: which value goes to which waiter is the queues' FIFO order, as
+// before, and Close, timeouts, cancels and the waits of package sync's
+// counterparts wake in queue order.
+//
 // # Semantics
 //
 // [Chan] has Go's channel semantics exactly: unbuffered or buffered; FIFO
@@ -106,7 +131,8 @@
 // handle and no allocation. A blocked operation takes a record from the
 // primitive's pool (allocated on first use and reused after), arms the
 // handle's waiter with no source but its optional deadline, and is woken
-// through the loop's ready queue: no allocation in steady state. A
+// through the loop's run-next slot (a channel's hand-off) or its ready
+// queue: no allocation in steady state. A
 // coroutine blocked on a primitive costs its record (80 bytes for an int
 // channel) beyond what it costs suspended anyway, plus, the first time, the
 // small out-of-line state that holds the handle's operation slot (48 bytes
@@ -115,10 +141,8 @@
 // bytes in all, 130 more than one suspended in Yield
 // (TestMemoryBlockedOnChan).
 //
-// Measured on the 2-core VM of the design brief (CPU time per op, load
-// 14): a ping-pong round trip over unbuffered channels costs 85 ns
-// between stackless tasks and 320 ns between stackful coroutines, against
-// 282 ns for two goroutines on Go channels (BenchmarkChanPingPong, 100
-// pairs on one loop; a lone stackless pair 113 ns); a value through a
-// 1,000-worker pool 86 ns, 384 ns and 329 ns (BenchmarkChanFanOut).
+// A round trip between a pair in either model costs no allocation and no
+// poll (BenchmarkChanPingPong, BenchmarkChanPingPongOnePair,
+// BenchmarkChanFanOut); the figures against Go's channels are in
+// docs/benchmarks.md.
 package cosync

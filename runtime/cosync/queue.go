@@ -63,6 +63,17 @@ func (r *record[T]) complete(st uint8) {
 	r.w.Wake(loop.Signaled)
 }
 
+// handOff completes a waiting record with stDone, the transfer already
+// made, and makes its owner run next on the loop (see the package
+// documentation's "Hand-off").
+func (r *record[T]) handOff() {
+	r.state = stDone
+	if r.sel != nil {
+		r.sel.fired = r.idx
+	}
+	r.w.WakeNext(loop.Signaled)
+}
+
 // A waitq is a FIFO of blocked operations with a pool of free records.
 type waitq[T any] struct {
 	head, tail *record[T]

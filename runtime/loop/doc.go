@@ -23,7 +23,7 @@
 //	wake fd waiters      (an edge that nobody waits for is remembered on the fd)
 //	fire due timers      (never before their deadline; equal deadlines in insertion order)
 //	drain submitted funcs
-//	run the ready queue  (the waiters queued before this step)
+//	run the ready queue  (the waiters queued before this step; a hand-off's waiter right after its waker)
 //	run it again         (the wake-ups queued meanwhile, round by round: at most 63 more rounds,
 //	                      and no more once 50 µs have passed, looked at every 8 rounds)
 //	call stop            (true ends Run; so does a pending StopRun)
@@ -43,9 +43,18 @@
 // (whose poller wait does not block), or, if stop ends Run, in the next Run.
 // An fd event or a due timer thus waits at most 64 short rounds, or about
 // 50 µs plus 8 rounds, for the poll that sees it. Not polling between
-// rounds is what makes a hand-off cheap: a lone pair of stackless tasks on
-// channels runs one task per round, and an epoll_wait costs about as much
-// as their whole round trip.
+// rounds is what keeps wake-ups cheap: an epoll_wait costs about as much as
+// a whole channel round trip between two stackless tasks.
+//
+// A direct hand-off ([Waiter.WakeNext], Go's runnext) puts its waiter in
+// a run-next slot instead of at the back of the queue: it runs right after
+// the runner that woke it, within the same round, so a value handed from
+// one coroutine to another is taken while it is still in the cache, and a
+// lone pair taking turns does not poll between hand-offs. At most 64
+// run-next runs follow one another; then a hand-off queues at the back like
+// any wake-up, so the waiters queued before the chain run before it goes
+// on. A stackful coroutine that waits may take the slot itself
+// ([Loop.TakeNext]) and switch straight to its waiter.
 //
 // An idle loop with no timers blocks in the poller indefinitely: it does not
 // wake up periodically (libco wakes about 900 times a second), so stop is
@@ -136,7 +145,27 @@
 //
 // # Platforms
 //
-// On Linux the poller is epoll. Everywhere else (and on Linux with the build
+// On Linux the poller is epoll by default, or io_uring used as a readiness
+// engine ([Backend]: [NewBackend], or the environment variable
+// COGEN_LOOP_BACKEND=uring|epoll for every loop that [New] creates). The
+// io_uring backend keeps every operation and contract of the epoll one: each
+// registered fd has one multishot IORING_OP_POLL_ADD (edge-triggered, the
+// same events), and each iteration is one io_uring_enter that submits the
+// polls queued since and waits with the timer's nanosecond timeout; reads
+// and writes remain the operations' own system calls. It needs Linux 5.17
+// (features NODROP, EXT_ARG, CQE_SKIP; multishot poll; ASYNC_CANCEL) and a
+// kernel that allows io_uring; the loop probes at creation and otherwise
+// falls back to epoll, logging why once per process. A registered fd must
+// then be closed through the loop ([FD.Close] or [FD.Unregister] first), as
+// with the portable poller: the poll holds a reference to the file. The
+// kernel runs a poll's completion work on the thread that submitted it, so
+// run such a loop on a goroutine locked to its OS thread, as [Group] does
+// (runtime.LockOSThread before creating the loop and its coroutines):
+// otherwise an idle thread the loop ran on earlier is woken for it, about
+// once every two requests under an echo load, and the soak (cmd/cosoak)
+// saw requests stall until their read timeout (see docs/benchmarks.md).
+//
+// Everywhere else (and on Linux with the build
 // tag cogen_netpoll, which is how its tests run here) it is a portable
 // poller built on Go's own runtime poller: a goroutine per registered fd
 // and direction waits in Go's poller on a duplicate of the fd and posts

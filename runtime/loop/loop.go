@@ -36,10 +36,11 @@ type Stats struct {
 // A Loop is a single-goroutine reactor. Create one with New, drive it with
 // Run, and release it with Close.
 type Loop struct {
-	poller poller
-	wheel  wheel
-	ready  readyQueue
-	fds    []*FD // indexed by fd number; grows on demand, no fixed limit
+	poller  poller
+	backend Backend
+	wheel   wheel
+	ready   readyQueue
+	fds     []*FD // indexed by fd number; grows on demand, no fixed limit
 	// fdSpare is the rest of the block newFD hands records out of.
 	fdSpare []FD
 
@@ -69,14 +70,8 @@ type Loop struct {
 	overflow [readAheadSize]byte // TryReadStream's second iovec
 }
 
-// New creates a loop.
-func New() (*Loop, error) {
-	p, err := newPoller()
-	if err != nil {
-		return nil, err
-	}
-	return withPoller(p), nil
-}
+// New creates a loop on the default backend: [BackendAuto].
+func New() (*Loop, error) { return NewBackend(BackendAuto) }
 
 func withPoller(p poller) *Loop {
 	l := &Loop{poller: p, base: time.Now()}
@@ -100,7 +95,7 @@ func (l *Loop) Stats() Stats { return l.stats }
 func (l *Loop) Closed() bool { return l.closed }
 
 // Pending reports the number of waiters on the ready queue.
-func (l *Loop) Pending() int { return l.ready.len() }
+func (l *Loop) Pending() int { return l.ready.waiting() }
 
 // Run runs the loop until stop returns true; stop (libco's co_eventloop pfn)
 // is called once per iteration, after the ready queue has run, including
@@ -224,12 +219,12 @@ func (l *Loop) step() {
 	l.now = l.nanotime()
 	l.wheel.advance(l.now, l.fireFn)
 	l.runSubmitted()
-	l.runReady(l.ready.len())
-	for i := 1; i <= lateRounds && l.ready.len() > 0; i++ {
+	l.runReady(l.ready.waiting())
+	for i := 1; i <= lateRounds && l.ready.waiting() > 0; i++ {
 		if i%lateCheckEvery == 0 && l.nanotime()-l.now >= int64(lateBudget) {
 			break
 		}
-		l.runReady(l.ready.len())
+		l.runReady(l.ready.waiting())
 	}
 }
 
@@ -246,10 +241,11 @@ func (l *Loop) step() {
 // lateCheckEvery rounds once it is past the budget, and an fd event or a
 // due timer waits at most that long (plus one round) for the next poll.
 //
-// The poll is what the bound buys: a lone pair of stackless tasks taking
-// turns makes one round per hand-off, and an epoll_wait costs about as
-// much as a round trip between them (measured: 8 rounds per iteration, one
-// pair's channel round trip 190 ns of CPU, 0.22 polls per round trip).
+// The poll is what the bound buys: two coroutines that wake each other
+// with Wake (a Cond) make one round per wake-up, and an epoll_wait costs
+// about as much as a channel round trip between two stackless tasks. A
+// channel's hand-off (WakeNext) runs within the round instead, up to
+// maxRunNext runs.
 const (
 	lateRounds     = 63
 	lateCheckEvery = 8
@@ -260,7 +256,7 @@ const (
 // next timer's deadline (or to the next wheel move) with nanosecond
 // precision, or -1 (forever) if there is none.
 func (l *Loop) waitTimeout() time.Duration {
-	if l.ready.len() > 0 || l.hasSubmit.Load() {
+	if l.ready.waiting() > 0 || l.hasSubmit.Load() {
 		return 0
 	}
 	at, ok := l.wheel.nextAt()
@@ -281,10 +277,12 @@ func (l *Loop) dispatch(fd int, ev Events) {
 	}
 }
 
-// runReady runs at most n queued waiters: those queued before it starts.
-// Waiters woken while it runs wait for the next round (see lateRounds), so
-// fd events and timers are never starved by a waiter that keeps requeueing
-// itself.
+// runReady runs at most n waiters from the ring: those queued before it
+// starts. Waiters woken while it runs wait for the next round (see
+// lateRounds), so fd events and timers are never starved by a waiter that
+// keeps requeueing itself. A waiter in the run-next slot runs before the
+// ring's next one and does not count in n: a chain of direct hand-offs runs
+// within the round, up to maxRunNext runs.
 func (l *Loop) runReady(n int) {
 	for n > 0 {
 		n = l.runBatch(n)
@@ -305,14 +303,21 @@ func (l *Loop) runBatch(n int) (left int) {
 		if h, ok := cur.runner.(PanicHandler); ok {
 			if v := recover(); v != nil {
 				h.HandlePanic(v)
-				left = n - 1
+				left = n
 			}
 		}
 	}()
-	for ; n > 0; n-- {
-		w := l.ready.pop()
+	for {
+		w := l.ready.takeNext()
 		if w == nil {
-			return 0
+			if n == 0 {
+				break
+			}
+			if w = l.ready.pop(); w == nil {
+				return 0
+			}
+			l.ready.streak = 0
+			n--
 		}
 		if w.state != waiterQueued {
 			continue // disarmed or killed after it was queued
@@ -420,9 +425,9 @@ func (l *Loop) drain() {
 			l.armedHead.wake(LoopClosed, 0)
 		}
 		l.runSubmitted()
-		if l.ready.len() == 0 && l.armedHead == nil && !l.hasSubmit.Load() {
+		if l.ready.waiting() == 0 && l.armedHead == nil && !l.hasSubmit.Load() {
 			return
 		}
-		l.runReady(l.ready.len())
+		l.runReady(l.ready.waiting())
 	}
 }

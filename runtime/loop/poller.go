@@ -4,12 +4,14 @@ import "time"
 
 // A poller is the platform's readiness notifier. Each poller file defines
 //
-//	newPoller() (poller, error)
+//	newPoller(b Backend) (poller, Backend, error)
 //
 // for the platforms its build constraint selects:
 //
 //   - poller_linux.go (linux && !cogen_netpoll): epoll, an eventfd for wake,
-//     nanosecond timeouts (epoll_pwait2, else a timerfd);
+//     nanosecond timeouts (epoll_pwait2, else a timerfd); or, when b asks
+//     for it and the kernel allows, poller_uring_linux.go: io_uring as a
+//     readiness engine (uring_linux.go holds the ring);
 //   - poller_netpoll.go (!linux || cogen_netpoll): the portable poller, one
 //     goroutine per fd and direction waiting in Go's own runtime poller,
 //     with its per-platform halves netpoll_unix.go (fds watched through

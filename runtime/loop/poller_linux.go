@@ -92,7 +92,33 @@ func epollPwait2(epfd int, events []unix.EpollEvent, ts *unix.Timespec) (int, er
 	return int(n), nil
 }
 
-func newPoller() (poller, error) { return newEpoller(bestTimeoutMode()) }
+// newPoller returns the poller for b (see Backend): io_uring if asked for
+// and usable, else epoll, with one log line per process saying why
+// io_uring was not used.
+func newPoller(b Backend) (poller, Backend, error) {
+	if b == BackendAuto {
+		b = defaultBackend
+	}
+	switch b {
+	case BackendUring:
+		p, err := uringProbe()
+		if err == nil {
+			return p, BackendUring, nil
+		}
+		logOnce(&fallbackLogged, "loop: io_uring backend unavailable (%v); using epoll", err)
+	case BackendPortable:
+		logOnce(&fallbackLogged, "loop: the portable poller needs the build tag cogen_netpoll on Linux; using epoll")
+	}
+	p, err := newEpoller(bestTimeoutMode())
+	return p, BackendEpoll, err
+}
+
+// defaultBackend is BackendAuto's backend when BackendEnv is unset.
+var defaultBackend = BackendEpoll
+
+// uringProbe creates the io_uring poller; tests replace it to force a
+// fallback.
+var uringProbe = func() (poller, error) { return newUringPoller() }
 
 func newEpoller(mode timeoutMode) (*epoller, error) {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)

@@ -42,10 +42,15 @@ type fdEdge struct {
 	ev Events
 }
 
-func newPoller() (poller, error) {
+// newPoller returns the portable poller whatever b asks for: it is the only
+// one here; asking for another is logged once per process.
+func newPoller(b Backend) (poller, Backend, error) {
+	if b != BackendAuto && b != BackendPortable {
+		logOnce(&fallbackLogged, "loop: backend %v not available in this build; using the portable poller", b)
+	}
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &netpoller{notify: make(chan struct{}, 1), timer: t, watches: map[int]*watch{}}, nil
+	return &netpoller{notify: make(chan struct{}, 1), timer: t, watches: map[int]*watch{}}, BackendPortable, nil
 }
 
 func (p *netpoller) add(fd int) error {

@@ -235,6 +235,57 @@ func (w *Waiter) Yield() {
 // Wake wakes w with reason r if it is armed; otherwise it does nothing.
 func (w *Waiter) Wake(r Reason) { w.wake(r, 0) }
 
+// WakeNext is Wake for a direct hand-off (Go's runnext): w, if armed, runs
+// right after the runner now running, ahead of the waiters already queued,
+// as a receiver woken by a send continues before the loop turns to anything
+// else. So that a chain of hand-offs cannot starve the queue, w is queued at
+// the back like any wake-up when the run-next slot is taken or when 64
+// run-next runs have followed one another since the loop last ran a waiter
+// from the queue. A parented waiter (a Poll child) wakes as with Wake.
+func (w *Waiter) WakeNext(r Reason) {
+	if w.state != waiterArmed {
+		return
+	}
+	if w.parent != nil || !w.loop.ready.tryNext(w) {
+		w.wake(r, 0)
+		return
+	}
+	f := w.fd
+	w.detach()
+	if r == Ready {
+		w.fd = f // as in wake: a close before w runs makes Reason Closed
+	}
+	w.reason = r
+	w.events = 0
+	w.state = waiterQueued
+}
+
+// TakeNext removes the waiter in l's run-next slot, if it still waits to
+// run, and returns it as if the loop had popped it to run it: the caller
+// must now run it (call its runner, or continue the computation it stands
+// for). It returns nil if the slot is empty. A stackful coroutine that
+// waits uses it to switch straight to the coroutine it handed a value to,
+// or to continue at once when the hand-off was to itself.
+func (l *Loop) TakeNext() *Waiter {
+	for {
+		w := l.ready.takeNext()
+		if w == nil {
+			return nil
+		}
+		if w.state == waiterQueued {
+			w.state = waiterIdle
+			l.stats.Runs++
+			return w
+		}
+	}
+}
+
+// PeekNext returns the waiter in l's run-next slot without taking it, or nil.
+func (l *Loop) PeekNext() *Waiter { return l.ready.next }
+
+// Runner returns what running w runs (nil for a child).
+func (w *Waiter) Runner() Runner { return w.runner }
+
 // Cancel wakes w with Canceled if it is armed.
 func (w *Waiter) Cancel() { w.wake(Canceled, 0) }
 

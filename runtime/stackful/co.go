@@ -500,7 +500,14 @@ func (r *wakeup) Run() {
 		panic("stackful: internal error: woken coroutine is not waiting")
 	}
 	co.state = stateSuspended
+	e := co.env
+	e.dispatching = true // co may run the coroutines its hand-offs wake (Co.handOff)
 	co.Resume()
+	e.dispatching = false
+	if h := e.handedPanic; h != nil {
+		e.handedPanic = nil
+		h.raise()
+	}
 }
 
 // mainWakeup is the main coroutine's runner: it has nothing to switch to,

@@ -61,7 +61,17 @@
 //     Yield, a wait and the end of the function pop the top one and switch
 //     to the one below it, its resumer (libco's asymmetric coroutines);
 //   - a coroutine suspended in a wait on the loop is resumed only by the
-//     loop, when the wait ends; one suspended by Yield only by Resume.
+//     loop, when the wait ends; one suspended by Yield only by Resume;
+//   - the loop's own resume is the one exception to "a wait switches to the
+//     resumer": a coroutine the loop resumed (depth 2) that waits while the
+//     loop's run-next slot holds a waiting coroutine of its env (a channel's
+//     hand-off, see runtime/cosync) resumes that one itself, on the loop's
+//     behalf, and takes the slot back when it holds its own wake-up: the
+//     switch goes coroutine to coroutine, without the main coroutine in
+//     between. It stays Running meanwhile (it is on the call stack); a
+//     panic of the coroutine it resumed is raised by the loop, out of
+//     [Env.Run], as if the loop had resumed that coroutine; the loop's
+//     bound on run-next runs bounds the chain.
 //
 // # Life cycle
 //

@@ -43,6 +43,12 @@ type Env struct {
 	switches uint64       // Resumes so far: with current, what the stall watchdog samples (stall.go)
 	stall    stallWatch   // the stall watchdog
 	offload  *offloadPool // worker goroutines for Co.Offload, made on first use
+	// dispatching: the coroutine at depth 2 was resumed by the loop (a
+	// wakeup), so its waits may switch straight to the coroutine in the
+	// loop's run-next slot (Co.handOff). handedPanic is a coroutine such a
+	// switch ran that panicked: the loop's resume raises its panic.
+	dispatching bool
+	handedPanic *Co
 	// stopPending: a Stop arrived while the main coroutine waited, and the
 	// loop run of that wait consumed it; the next Env.Run returns at once.
 	stopPending bool

@@ -84,6 +84,7 @@ func (co *Co) raise() {
 		co.state = stateDead
 		runtime.Goexit()
 	}
+	co.env.dispatching = false // the panic leaves the loop's resume that set it, if any
 	if e := co.env; e.current != &e.main {
 		e.current.ext().reraised = x
 	}

@@ -1,10 +1,5 @@
 package stackless
 
-import (
-	"fmt"
-	"reflect"
-)
-
 // A Codec carries values of a type T that the generated encoding of
 // durable frames cannot carry on its own: a type of another package with
 // unexported fields (regexp.Regexp, big.Int), an interface (error), a func.
@@ -44,52 +39,4 @@ import (
 type Codec[T any] struct {
 	Marshal   func(x *T) ([]byte, error)
 	Unmarshal func(b []byte, x *T) error
-}
-
-// EncodeWith writes *x with c.Marshal: the length of its bytes as a varint,
-// then the bytes. Generated EncodeState methods call it for a type that a
-// [Codec] serves; after an earlier error of e it does nothing.
-func EncodeWith[T any](e *Encoder, c *Codec[T], x *T) {
-	if e.err != nil {
-		return
-	}
-	if c.Marshal == nil {
-		e.Fail(fmt.Errorf("the Codec[%s] has no Marshal", reflect.TypeFor[T]()))
-		return
-	}
-	b, err := c.Marshal(x)
-	if err != nil {
-		e.Fail(fmt.Errorf("Codec[%s].Marshal: %w", reflect.TypeFor[T](), err))
-		return
-	}
-	e.prefixed(b)
-}
-
-// DecodeWith reads what [EncodeWith] wrote into *x with c.Unmarshal. An
-// error or a panic of Unmarshal is recorded in d; after an earlier error of
-// d it does nothing.
-func DecodeWith[T any](d *Decoder, c *Codec[T], x *T) {
-	b := d.prefixed()
-	if d.err != nil {
-		return
-	}
-	if c.Unmarshal == nil {
-		d.Fail(fmt.Errorf("the Codec[%s] has no Unmarshal", reflect.TypeFor[T]()))
-		return
-	}
-	if err := recovering(func() error { return c.Unmarshal(b, x) }); err != nil {
-		d.Fail(fmt.Errorf("Codec[%s].Unmarshal: %w", reflect.TypeFor[T](), err))
-	}
-}
-
-// recovering calls f and returns its error, or an error holding the value
-// of its panic: user code that reads snapshot bytes must not make Restore
-// panic.
-func recovering(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return f()
 }

@@ -8,11 +8,12 @@ import (
 
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackless"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // RegexpCodec carries a *regexp.Regexp (unexported fields, no
 // MarshalBinary) in durable frames as its source text: cogen finds it by
-// its type, and generated code calls stackless.EncodeWith and DecodeWith
+// its type, and generated code calls cogenrt.EncodeWith and DecodeWith
 // with it, as grepFrame below does by hand.
 var RegexpCodec = stackless.Codec[regexp.Regexp]{
 	Marshal: func(re *regexp.Regexp) ([]byte, error) { return []byte(re.String()), nil },
@@ -68,9 +69,9 @@ func (f *grepFrame) Step(t *stackless.Task) stackless.Status {
 
 func (f *grepFrame) Durable() (string, uint64) { return "example.grep", 1 }
 
-func (f *grepFrame) EncodeState(enc *stackless.Encoder) {
+func (f *grepFrame) EncodeState(enc *cogenrt.Encoder) {
 	if enc.Ref(f.re) { // the pointer through the pointer table, the value through the codec
-		stackless.EncodeWith(enc, &RegexpCodec, f.re)
+		cogenrt.EncodeWith(enc, RegexpCodec.Marshal, f.re)
 	}
 	enc.Len(len(f.lines), f.lines == nil)
 	for _, s := range f.lines {
@@ -78,12 +79,12 @@ func (f *grepFrame) EncodeState(enc *stackless.Encoder) {
 	}
 }
 
-func (f *grepFrame) DecodeState(dec *stackless.Decoder) {
+func (f *grepFrame) DecodeState(dec *cogenrt.Decoder) {
 	dec.CheckPC(f.PC, 0, 1)
 	if _, fresh := dec.Ref(); fresh {
 		f.re = new(regexp.Regexp)
 		dec.Define(f.re)
-		stackless.DecodeWith(dec, &RegexpCodec, f.re)
+		cogenrt.DecodeWith(dec, RegexpCodec.Unmarshal, f.re)
 	}
 	if n := dec.Len(); n >= 0 {
 		f.lines = make([]string, n)
@@ -94,7 +95,7 @@ func (f *grepFrame) DecodeState(dec *stackless.Decoder) {
 }
 
 func init() {
-	stackless.RegisterDurable("example.grep", 1, func() stackless.DurableFrame { return new(grepFrame) })
+	cogenrt.RegisterDurable("example.grep", 1, func() cogenrt.DurableFrame { return new(grepFrame) })
 }
 
 // A frame holding a *regexp.Regexp is snapshotted while it waits in

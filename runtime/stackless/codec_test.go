@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // patternFrame is written by hand in the shape cogen generates for a
@@ -96,10 +98,10 @@ func (f *patternFrame) Durable() (string, uint64) { return "stackless_test.patte
 func (f *patternFrame) EncodeState(e *Encoder) {
 	for _, p := range []*regexp.Regexp{f.re, f.same} {
 		if e.Ref(p) {
-			EncodeWith(e, &regexpCodec, p)
+			cogenrt.EncodeWith(e, regexpCodec.Marshal, p)
 		}
 	}
-	EncodeWith(e, &errorCodec, &f.err)
+	cogenrt.EncodeWith(e, errorCodec.Marshal, &f.err)
 	e.Int(int64(f.i))
 }
 
@@ -110,7 +112,7 @@ func (f *patternFrame) DecodeState(d *Decoder) {
 		case fresh:
 			*p = new(regexp.Regexp)
 			d.Define(*p)
-			DecodeWith(d, &regexpCodec, *p)
+			cogenrt.DecodeWith(d, regexpCodec.Unmarshal, *p)
 		case v != nil:
 			re, ok := v.(*regexp.Regexp)
 			if !ok {
@@ -120,7 +122,7 @@ func (f *patternFrame) DecodeState(d *Decoder) {
 			*p = re
 		}
 	}
-	DecodeWith(d, &errorCodec, &f.err)
+	cogenrt.DecodeWith(d, errorCodec.Unmarshal, &f.err)
 	f.i = int(d.IntN(64))
 }
 

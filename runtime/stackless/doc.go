@@ -53,6 +53,12 @@
 // exactly this shape (HandEchoFrame, HandProducerFrame, HandConsumerFrame),
 // next to the stackful source they are derived from.
 //
+// What generated frames call beyond this contract (deferred calls,
+// range-over-func loops whose bodies suspend, source positions, the durable
+// frames' encoding) is in package [cogenrt], out of the user's way: a
+// program starts, waits for, cancels and snapshots tasks with this package
+// alone, and writes codecs with [Codec].
+//
 // # Costs
 //
 // A wake-up runs the innermost frame directly: resuming is O(1) in call
@@ -86,10 +92,10 @@
 //
 // A panic in a frame unwinds the task: the loop recovers it once per batch
 // of runs and hands it to [Task.HandlePanic], which pops the frames
-// innermost first, lets those that are [Unwinder]s release what they hold
+// innermost first, lets those that are [cogenrt.Unwinder]s release what they hold
 // (generated frames unwind their range-over-func iterators with the panic,
-// see [Range]) and runs the
-// deferred calls of those that embed [Defers]
+// see [cogenrt.Range]) and runs the
+// deferred calls of those that embed [cogenrt.Defers]
 // (generated code for functions with defer statements), with Go's own defer
 // mechanism and the panic in flight, so recover behaves as in Go. If one of
 // them recovers, its frame returns normally and its caller goes on in the
@@ -105,7 +111,7 @@
 //
 // Goroutine dumps show stackful coroutines; a stackless task has no stack,
 // so frames say where they are instead: generated frames implement
-// [Locator] (a table from each resume point to its source line), and
+// [cogenrt.Locator] (a table from each resume point to its source line), and
 // [Task.Where] lists the innermost frame's position and then each caller's
 // call. A Task is a [loop.Describer]: [loop.Loop.Dump] and [loop.DumpAll]
 // list every suspended task of a loop with its position and what it waits

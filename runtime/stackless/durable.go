@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"hash/crc32"
-	"sync"
 	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
@@ -24,35 +24,39 @@ import (
 // A task waiting on an fd, a Cond, another task or a cosync object is
 // refused: what it waits for cannot travel with it.
 //
-// The snapshot format, version 2 (varints are encoding/binary's):
+// The snapshot format, version 3 (varints are encoding/binary's):
 //
 //	magic    "CGDS"
-//	version  uvarint, 2
+//	version  uvarint, 3
 //	wait     one byte: 0 not started, 1 Gosched, 2 Yield, 3 Sleep
 //	deadline (Sleep only) varint, the wall-clock deadline in Unix nanoseconds
 //	frames   uvarint n+1, then n times: name (uvarint length + bytes) and
 //	         fingerprint (8 bytes little-endian), outermost frame first
 //	states   n times, innermost frame first: the resume point (varint),
 //	         then the frame's fields as its EncodeState wrote them
+//	contents the values of the regions the states reach (pointees, arrays,
+//	         maps), in the order they were rooted (cogenrt/graph.go)
+//	padding  (version 3) uvarint p, then p zero bytes: what raises the
+//	         memory budget of Restore to what the values need (cogenrt/alloc.go)
 //	checksum CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian
 //
-// Within a frame's state each value has the wire form that the [Encoder]
+// Within a frame's state each value has the wire form that the [cogenrt.Encoder]
 // method writing it documents: integers as varints, a bool as one byte, a
-// float as 8 bytes, a string as its length and its bytes; a slice or a map
-// as its length (0 for nil, n+1 otherwise) and its elements (a map's as
-// key and value pairs), an array as its elements; a slice of byte-sized
-// elements (byte, int8 or bool kinds, named or not) as that length and one
-// byte per element, an array of them as the bytes alone ([Encoder.Bytes],
-// [EncodeByteElems], [EncodeBoolElems]); a pointer as its id in the
-// snapshot's pointer table, followed by the pointee the first time.
+// float as 8 bytes, a string as its length and its bytes, an array as its
+// elements (byte-sized ones, byte, int8 or bool kinds, as one byte each);
+// a pointer, a slice or a map as a mention of the region it designates and
+// the path to it there (cogenrt/graph.go), the region's content following
+// the states.
 //
 // The format version changes whenever the bytes of some value change
 // while the fingerprints (below), which hash the code and the types but
 // not the format, stay the same: every snapshot of an older version is
 // then refused ("snapshot version 1, this program reads 2"), never
-// misread. Version 2 writes slices and arrays of byte and int8 kinds one
-// byte per element; version 1 wrote each element as a varint (a byte of
-// 128 or more took two: a 1 KiB []byte took about 1.6 KB).
+// misread. Version 3 carries values reached through pointers, slices and
+// maps as regions (sharing and cycles kept) and ends with the padding;
+// version 2 wrote slices and arrays of byte and int8 kinds one byte per
+// element; version 1 wrote each element as a varint (a byte of 128 or
+// more took two: a 1 KiB []byte took about 1.6 KB).
 //
 // A sleeping task records its absolute wall-clock deadline, not the time
 // left: a task restored later sleeps only what remains of it (nothing if
@@ -70,20 +74,6 @@ import (
 // fingerprint is per function, so the rest of the program may change
 // freely), and start new work with the new one under a new name.
 
-// A DurableFrame is a frame that cogen generated for a //co:stackless
-// durable function: it can write its state into a snapshot and read it back.
-type DurableFrame interface {
-	Frame
-	// Durable returns the frame type's registered name (the function's
-	// package path and name) and its layout fingerprint.
-	Durable() (name string, fingerprint uint64)
-	// EncodeState writes the frame's fields (not its PC).
-	EncodeState(e *Encoder)
-	// DecodeState reads the fields EncodeState wrote and checks the PC,
-	// which is set already, is one of the frame's resume points.
-	DecodeState(d *Decoder)
-}
-
 // ErrChangedCode is wrapped by the error of a [Restore] whose snapshot holds
 // a frame whose function differs from the running program's.
 var ErrChangedCode = errors.New("the function changed since the snapshot was taken")
@@ -92,49 +82,17 @@ var ErrChangedCode = errors.New("the function changed since the snapshot was tak
 // not suspended at a point that can be carried.
 var ErrNotCarriable = errors.New("task cannot be snapshotted")
 
-type durableType struct {
-	fingerprint uint64
-	newFrame    func() DurableFrame
-}
-
-var registry struct {
-	sync.RWMutex
-	types map[string]durableType
-}
-
-// RegisterDurable records a durable frame type for [Restore]. Generated
-// code calls it from an init function; registering one name twice with two
-// fingerprints panics (two functions claim one name).
-func RegisterDurable(name string, fingerprint uint64, newFrame func() DurableFrame) {
-	registry.Lock()
-	defer registry.Unlock()
-	if registry.types == nil {
-		registry.types = map[string]durableType{}
-	}
-	if old, ok := registry.types[name]; ok && old.fingerprint != fingerprint {
-		panic("stackless: RegisterDurable of " + name + " twice with different fingerprints")
-	}
-	registry.types[name] = durableType{fingerprint, newFrame}
-}
-
-func lookupDurable(name string) (durableType, bool) {
-	registry.RLock()
-	defer registry.RUnlock()
-	dt, ok := registry.types[name]
-	return dt, ok
-}
-
 // What a carriable task is suspended in (Task.carry).
 const (
-	carryNone    uint8 = iota // not started, or not suspended in a carriable operation
-	carryGosched              // Gosched: queued behind the ready tasks
-	carryYield                // Yield: until Resume
-	carrySleep                // Sleep: until its deadline
+	carryNone    = cogenrt.WaitNone    // not started, or not suspended in a carriable operation
+	carryGosched = cogenrt.WaitGosched // Gosched: queued behind the ready tasks
+	carryYield   = cogenrt.WaitYield   // Yield: until Resume
+	carrySleep   = cogenrt.WaitSleep   // Sleep: until its deadline
 )
 
 const (
 	snapshotMagic   = "CGDS"
-	snapshotVersion = 2 // see the format above for what changed
+	snapshotVersion = 3 // see the format above for what changed
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -158,24 +116,26 @@ func Snapshot(t *Task) ([]byte, error) {
 		carry = carryNone
 	case t.carry == carryNone:
 		return nil, fmt.Errorf("stackless: Snapshot: %w: it waits on an fd, a Cond, another task or a cosync object, which cannot be carried (only Gosched, Yield and Sleep can)", ErrNotCarriable)
+	case t.carry == carryYield && t.w.Queued():
+		carry = carryGosched // resumed, not run yet: runnable, as after a Gosched
 	default:
 		carry = t.carry
 	}
 	frames := t.chain()
-	e := &Encoder{}
-	e.buf = append(e.buf, snapshotMagic...)
+	e := &cogenrt.Encoder{}
+	e.Raw([]byte(snapshotMagic)...)
 	e.Uint(snapshotVersion)
-	e.buf = append(e.buf, carry)
+	e.Raw(carry)
 	if carry == carrySleep {
 		e.Int(sleepDeadline(t).UnixNano())
 	}
 	e.Len(len(frames), false)
-	dfs := make([]DurableFrame, len(frames))
+	dfs := make([]cogenrt.DurableFrame, len(frames))
 	for i, f := range frames {
-		df, ok := f.(DurableFrame)
+		df, ok := f.(cogenrt.DurableFrame)
 		if !ok {
 			where := ""
-			if l, ok := f.(Locator); ok {
+			if l, ok := f.(cogenrt.Locator); ok {
 				where = " at " + l.Where()
 			}
 			return nil, fmt.Errorf("stackless: Snapshot: %w: frame %T%s is not durable (mark its function //co:stackless durable)", ErrNotCarriable, f, where)
@@ -183,21 +143,21 @@ func Snapshot(t *Task) ([]byte, error) {
 		dfs[i] = df
 		name, fp := df.Durable()
 		e.String(name)
-		e.buf = binary.LittleEndian.AppendUint64(e.buf, fp)
+		e.Raw(binary.LittleEndian.AppendUint64(nil, fp)...)
 	}
-	for i := len(dfs) - 1; i >= 0; i-- {
-		e.callee = nil
-		if i+1 < len(dfs) {
-			e.callee = dfs[i+1]
-		}
-		e.Int(int64(dfs[i].base().PC))
-		dfs[i].EncodeState(e)
-		if e.err != nil {
-			name, _ := dfs[i].Durable()
-			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, e.err)
-		}
+	pcs := make([]int, len(frames))
+	for i, f := range frames {
+		pcs[i] = f.base().PC
 	}
-	return binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli)), nil
+	if i, err := e.EncodeFrames(dfs, pcs); err != nil {
+		if errors.Is(err, cogenrt.ErrTooLarge) {
+			return nil, fmt.Errorf("stackless: Snapshot: %w: %w", ErrNotCarriable, err)
+		}
+		name, _ := dfs[i].Durable()
+		return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, err)
+	}
+	out := e.Output()
+	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli)), nil
 }
 
 // chain returns t's frames, outermost first.
@@ -229,7 +189,8 @@ func sleepDeadline(t *Task) time.Time {
 // Restore decodes a snapshot taken by [Snapshot] into a new task on l and
 // schedules it as the snapshot left it: a task that had not started, or
 // that was in Gosched, runs in a later iteration of the loop; one in Sleep
-// wakes at its recorded deadline; one in Yield waits for [Task.Resume].
+// wakes at its recorded deadline; one in Yield waits for [Task.Resume]
+// (one resumed but not run again before Snapshot runs as after Gosched).
 // The waiting call the task was in is made again on its first step, as
 // after any wake-up, and returns as it would have: the sleep is over, the
 // checkpoint passed.
@@ -275,77 +236,88 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, 0, deadline, errors.New("corrupt snapshot (checksum mismatch)")
 	}
-	d := &Decoder{buf: body[len(snapshotMagic):]}
-	if v := d.Uint(); d.err == nil && v != snapshotVersion {
+	d := cogenrt.NewDecoder(body[len(snapshotMagic):])
+	d.SetBudget(len(data))
+	if v := d.Uint(); d.Err() == nil && v != snapshotVersion {
 		return nil, 0, deadline, fmt.Errorf("snapshot version %d, this program reads %d", v, snapshotVersion)
 	}
 	var carry uint8
-	if d.err == nil {
-		if len(d.buf) == 0 {
-			d.Fail(errTruncated)
-		} else {
-			carry, d.buf = d.buf[0], d.buf[1:]
-		}
+	if b := d.Raw(1); b != nil {
+		carry = b[0]
 	}
 	switch {
-	case d.err != nil:
+	case d.Err() != nil:
 	case carry == carrySleep:
 		deadline = time.Unix(0, d.Int())
 	case carry > carrySleep:
 		d.Fail(fmt.Errorf("unknown wait kind %d", carry))
 	}
 	n := d.Len() // at least one byte per frame
-	if d.err == nil && n < 1 {
+	if d.Err() == nil && n < 1 {
 		d.Fail(errors.New("no frames"))
 	}
-	if d.err != nil {
-		return nil, 0, deadline, d.err
+	if err := d.Err(); err != nil {
+		return nil, 0, deadline, err
+	}
+	if err := d.NewFrames(n); err != nil {
+		return nil, 0, deadline, err
 	}
 	frames := make([]Frame, n)
-	dfs := make([]DurableFrame, n)
+	dfs := make([]cogenrt.DurableFrame, n)
 	for i := range dfs {
 		name := d.String()
-		if d.err == nil && len(d.buf) < 8 {
-			d.Fail(errTruncated)
+		b := d.Raw(8)
+		if err := d.Err(); err != nil {
+			return nil, 0, deadline, err
 		}
-		if d.err != nil {
-			return nil, 0, deadline, d.err
-		}
-		fp := binary.LittleEndian.Uint64(d.buf)
-		d.buf = d.buf[8:]
-		dt, ok := lookupDurable(name)
+		fp := binary.LittleEndian.Uint64(b)
+		want, _, ok := cogenrt.LookupDurable(name)
 		if !ok {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: no such durable function in this program", name)
 		}
-		if dt.fingerprint != fp {
-			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, dt.fingerprint)
+		if want != fp {
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, want)
 		}
-		dfs[i] = dt.newFrame()
-		frames[i] = dfs[i]
+		if dfs[i] = d.NewFrame(name); dfs[i] == nil {
+			return nil, 0, deadline, d.Err()
+		}
+		f, ok := dfs[i].(Frame)
+		if !ok {
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %T is not a stackless.Frame", name, dfs[i])
+		}
+		frames[i] = f
 	}
+	d.SetWait(carry)
 	for i := n - 1; i >= 0; i-- {
-		d.callee = nil
+		var callee any
 		if i+1 < n {
-			d.callee = dfs[i+1]
+			callee = dfs[i+1]
 		}
+		d.SetCallee(callee)
+		d.SetInner(i == n-1)
 		pc := d.IntN(32)
-		if d.err == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
+		if d.Err() == nil && carry == carryNone && (pc != 0 || i != n-1 || n != 1) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))
 		}
-		dfs[i].base().PC = int(pc)
-		if d.err == nil {
+		frames[i].base().PC = int(pc)
+		d.SetFrame(i)
+		if d.Err() == nil {
 			dfs[i].DecodeState(d)
 		}
-		if d.err == nil && d.callee != nil {
+		if d.Err() == nil && !d.CalleeHeld() {
 			d.Fail(errors.New("a caller frame does not hold its callee"))
 		}
-		if d.err != nil {
+		if err := d.Err(); err != nil {
 			name, _ := dfs[i].Durable()
-			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, d.err)
+			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, err)
 		}
 	}
-	if len(d.buf) != 0 {
-		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", len(d.buf))
+	if i, err := d.Finish(); err != nil {
+		if i < 0 {
+			return nil, 0, deadline, err
+		}
+		name, _ := dfs[i].Durable()
+		return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, err)
 	}
 	return frames, carry, deadline, nil
 }

@@ -5,12 +5,11 @@ package stackless
 import (
 	"bytes"
 	"encoding/hex"
-	"errors"
-	"runtime"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 )
 
 // blobFrame is written by hand in the shape cogen generates for a durable
@@ -54,25 +53,25 @@ func (f *blobFrame) Durable() (string, uint64) { return "stackless_test.blob", 0
 func (f *blobFrame) EncodeState(e *Encoder) {
 	e.Bytes(f.b)
 	e.Bytes(f.none)
-	EncodeByteElems(e, f.key[:])
+	cogenrt.EncodeByteElems(e, f.key[:])
 	e.Len(len(f.s), f.s == nil)
-	EncodeByteElems(e, f.s)
+	cogenrt.EncodeByteElems(e, f.s)
 	e.Len(len(f.ok), f.ok == nil)
-	EncodeBoolElems(e, f.ok)
+	cogenrt.EncodeBoolElems(e, f.ok)
 }
 
 func (f *blobFrame) DecodeState(d *Decoder) {
 	d.CheckPC(f.PC, 0, 1)
 	f.b = d.Bytes()
 	f.none = d.Bytes()
-	DecodeByteElems(d, f.key[:])
+	cogenrt.DecodeByteElems(d, f.key[:])
 	if n := d.Len(); n >= 0 {
 		f.s = make([]int8, n)
-		DecodeByteElems(d, f.s)
+		cogenrt.DecodeByteElems(d, f.s)
 	}
 	if n := d.Len(); n >= 0 {
 		f.ok = make([]bool, n)
-		DecodeBoolElems(d, f.ok)
+		cogenrt.DecodeBoolElems(d, f.ok)
 	}
 }
 
@@ -97,9 +96,10 @@ func TestDurableBytes(t *testing.T) {
 			t.Fatal("no snapshot")
 		}
 		// magic, version, wait, frame count, name and fingerprint, PC,
-		// then the fields and the checksum.
+		// then the fields, the padding (none: its length 0) and the
+		// checksum.
 		head := len("CGDS") + 3 + 1 + len("stackless_test.blob") + 8 + 1
-		fields := []byte{0, 0x00, 0x7f, 0x80, 0xff, 5, 0x80, 0xff, 0x00, 0x7f, 4, 1, 0, 1}
+		fields := []byte{0, 0x00, 0x7f, 0x80, 0xff, 5, 0x80, 0xff, 0x00, 0x7f, 4, 1, 0, 1, 0}
 		if b != nil {
 			fields = append(append(appendLen(nil, len(b)), b...), fields...)
 		} else {
@@ -121,133 +121,10 @@ func TestDurableBytes(t *testing.T) {
 }
 
 func appendLen(b []byte, n int) []byte {
-	e := &Encoder{buf: b}
+	e := &Encoder{}
+	e.Raw(b...)
 	e.Len(n, false)
-	return e.buf
-}
-
-// TestDecodeBytes: what Encoder.Bytes writes reads back with its nil-ness,
-// into a copy that does not share the snapshot's buffer.
-func TestDecodeBytes(t *testing.T) {
-	e := &Encoder{}
-	for _, b := range [][]byte{nil, {}, {0, 0x80, 0xff}} {
-		e.Bytes(b)
-	}
-	if want := []byte{0, 1, 4, 0, 0x80, 0xff}; !bytes.Equal(e.buf, want) {
-		t.Fatalf("wrote %x, want %x", e.buf, want)
-	}
-	d := &Decoder{buf: e.buf}
-	none, empty, full := d.Bytes(), d.Bytes(), d.Bytes()
-	if d.Err() != nil || len(d.buf) != 0 {
-		t.Fatalf("err %v, %d bytes left", d.Err(), len(d.buf))
-	}
-	if none != nil || empty == nil || len(empty) != 0 || !bytes.Equal(full, []byte{0, 0x80, 0xff}) {
-		t.Fatalf("read %#v %#v %#v", none, empty, full)
-	}
-	clear(e.buf)
-	if !bytes.Equal(full, []byte{0, 0x80, 0xff}) {
-		t.Fatalf("the decoded slice shares the input: %x", full)
-	}
-}
-
-type signedByte int8
-
-// TestByteElems: integers of 8 bits travel as one byte each (an int8 as
-// its two's complement), bools as 0 or 1, whatever the element type's
-// name; a bool byte other than 0 and 1 is an error.
-func TestByteElems(t *testing.T) {
-	e := &Encoder{}
-	EncodeByteElems(e, []signedByte{-128, -1, 0, 127})
-	EncodeByteElems(e, []uint8{1, 0xfe})
-	EncodeBoolElems(e, []bool{true, false})
-	if want := []byte{0x80, 0xff, 0, 0x7f, 1, 0xfe, 1, 0}; !bytes.Equal(e.buf, want) {
-		t.Fatalf("wrote %x, want %x", e.buf, want)
-	}
-	d := &Decoder{buf: e.buf}
-	var s [4]signedByte
-	var u [2]uint8
-	var ok [2]bool
-	DecodeByteElems(d, s[:])
-	DecodeByteElems(d, u[:])
-	DecodeBoolElems(d, ok[:])
-	if d.Err() != nil || s != [4]signedByte{-128, -1, 0, 127} || u != [2]uint8{1, 0xfe} || ok != [2]bool{true, false} {
-		t.Fatalf("read %v %v %v, err %v", s, u, ok, d.Err())
-	}
-
-	// The []byte fast path and the element loops allocate nothing.
-	if !raceEnabled {
-		var a [64]byte
-		s8 := make([]int8, 64)
-		in := make([]byte, 256)
-		e.buf = make([]byte, 0, 256)
-		if n := testing.AllocsPerRun(100, func() {
-			e.buf = e.buf[:0]
-			EncodeByteElems(e, a[:])
-			EncodeByteElems(e, s8)
-			EncodeBoolElems(e, ok[:])
-			d := Decoder{buf: in}
-			DecodeByteElems(&d, a[:])
-			DecodeByteElems(&d, s8)
-			DecodeBoolElems(&d, ok[:])
-		}); n != 0 {
-			t.Errorf("%v allocations per run", n)
-		}
-	}
-
-	d = &Decoder{buf: []byte{1, 2, 0}}
-	bs := []bool{false, false, true}
-	DecodeBoolElems(d, bs)
-	if d.Err() == nil || d.Err().Error() != "bad bool byte 2" || !slices.Equal(bs, []bool{false, false, true}) {
-		t.Fatalf("err %v, bools %v: want bad bool byte 2 and the bools left as they were", d.Err(), bs)
-	}
-}
-
-// TestDecodeBytesTruncated: a bulk payload cut short, or a length beyond
-// the input, is an error, never a panic, a short read taken for a whole
-// one, or an allocation of the claimed size.
-func TestDecodeBytesTruncated(t *testing.T) {
-	e := &Encoder{}
-	e.Bytes([]byte("payload"))
-	for i := range len(e.buf) {
-		d := &Decoder{buf: e.buf[:i]}
-		if b := d.Bytes(); b != nil || d.Err() == nil {
-			t.Errorf("%d of %d bytes: read %q, err %v", i, len(e.buf), b, d.Err())
-		}
-	}
-	for _, tc := range []struct {
-		name string
-		read func(d *Decoder)
-	}{
-		{"[4]byte", func(d *Decoder) { var a [4]byte; DecodeByteElems(d, a[:]) }},
-		{"[4]int8", func(d *Decoder) { var a [4]int8; DecodeByteElems(d, a[:]) }},
-		{"[4]bool", func(d *Decoder) { var a [4]bool; DecodeBoolElems(d, a[:]) }},
-	} {
-		for i := range 4 {
-			d := &Decoder{buf: make([]byte, i)}
-			if tc.read(d); !errors.Is(d.Err(), errTruncated) || len(d.buf) != i {
-				t.Errorf("%s from %d bytes: err %v, %d bytes left", tc.name, i, d.Err(), len(d.buf))
-			}
-		}
-	}
-
-	// Lengths of 1 GiB and 2^62 bytes followed by 3 bytes: refused
-	// before anything of that size is allocated.
-	for _, n := range []uint64{1 << 30, 1 << 62} {
-		e := &Encoder{}
-		e.Len(int(n), false)
-		in := append(e.buf, 1, 2, 3)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		d := &Decoder{buf: in}
-		b := d.Bytes()
-		runtime.ReadMemStats(&after)
-		if b != nil || d.Err() == nil || !strings.Contains(d.Err().Error(), "exceeds the 3 bytes left") {
-			t.Errorf("length %d: read %d bytes, err %v", n, len(b), d.Err())
-		}
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
-			t.Errorf("length %d: %d bytes allocated", n, grew)
-		}
-	}
+	return e.Output()
 }
 
 // snapshotV1 is a version 1 snapshot of newJob("v1", 3) at its first
@@ -257,17 +134,18 @@ var snapshotV1, _ = hex.DecodeString("4347445301010212737461636b6c6573735f746573
 
 // TestDurableVersion1: a snapshot of format version 1 is refused with the
 // version error, not read: version 2 changed how byte slices are written
-// while the fingerprints stayed the same.
+// while the fingerprints stayed the same, version 3 how pointers, slices
+// and maps are (regions, cogenrt/graph.go).
 func TestDurableVersion1(t *testing.T) {
 	_, err := Restore(newLoop(t), snapshotV1)
-	if want := "stackless: Restore: snapshot version 1, this program reads 2"; err == nil || err.Error() != want {
+	if want := "stackless: Restore: snapshot version 1, this program reads 3"; err == nil || err.Error() != want {
 		t.Fatalf("Restore of a version 1 snapshot: %v, want %s", err, want)
 	}
-	// The same bytes marked version 2 restore: only the version refuses
-	// them.
-	v2 := slices.Clone(snapshotV1[:len(snapshotV1)-4])
-	v2[len("CGDS")] = 2
-	if _, err := Restore(newLoop(t), appendCRC(v2)); err != nil {
-		t.Fatalf("Restore of the version 1 snapshot marked version 2: %v", err)
+	// The same bytes marked version 3 are not read as version 3: the
+	// pointer's region id, 1, is now the frame's.
+	v3 := slices.Clone(snapshotV1[:len(snapshotV1)-4])
+	v3[len("CGDS")] = 3
+	if _, err := Restore(newLoop(t), appendCRC(v3)); err == nil {
+		t.Fatalf("Restore of the version 1 snapshot marked version 3 succeeded")
 	}
 }

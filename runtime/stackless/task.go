@@ -2,9 +2,11 @@ package stackless
 
 import (
 	"errors"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"sync/atomic"
 	"time"
 
+	"github.com/cogen-go/cogen/internal/taskpanic"
 	"github.com/cogen-go/cogen/runtime/loop"
 )
 
@@ -240,11 +242,14 @@ func (t *Task) Run() {
 // loop calls it after recovering a panic from Run (loop.PanicHandler).
 //
 // The frames are unwound innermost first, each running its deferred calls
-// (frames that embed [Defers]). If one of them recovers, that frame returns
+// (frames that embed [cogenrt.Defers]). If one of them recovers, that frame returns
 // normally to its caller, which goes on in this same run. Otherwise the task
 // ends panicked: tasks in Await on t re-panic with the value, and so does a
 // Run waiting for it.
 func (t *Task) HandlePanic(v any) {
+	if h := taskpanic.Hook; h != nil {
+		h(v) // the tests' restore fuzzers: where the panic was raised
+	}
 	for {
 		var recovered bool
 		v, recovered = t.unwind(v)
@@ -289,16 +294,9 @@ func (t *Task) unwind(v any) (any, bool) {
 	for t.top != nil {
 		f := t.top
 		t.pop()
-		var calls []func(next func())
-		if d, ok := f.(deferrer); ok {
-			calls, d.defers().calls = d.defers().calls, nil
-		}
-		u, _ := f.(Unwinder)
-		if len(calls) > 0 || u != nil {
-			var recovered bool
-			if v, recovered = unwindFrame(calls, u, v); recovered {
-				return nil, true
-			}
+		var recovered bool
+		if v, recovered = cogenrt.Unwind(f, v); recovered {
+			return nil, true
 		}
 	}
 	return v, false

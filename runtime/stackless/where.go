@@ -2,17 +2,9 @@ package stackless
 
 import (
 	"fmt"
+	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
 	"strings"
 )
-
-// A Locator is a frame that can say where it is. cogen generates Where for
-// every frame from a table of its resume points.
-type Locator interface {
-	// Where returns the source position (import path/file.go:line) of the
-	// frame's resume point: the waiting call it is suspended in, or the
-	// call of the child frame it waits for.
-	Where() string
-}
 
 // Where returns where t is, innermost frame first, then each caller at its
 // call: one "file:line" per frame (the frame's type for frames that are not
@@ -32,7 +24,7 @@ func (t *Task) Where() []string {
 }
 
 func where(f Frame) string {
-	if l, ok := f.(Locator); ok {
+	if l, ok := f.(cogenrt.Locator); ok {
 		return l.Where()
 	}
 	return fmt.Sprintf("%T", f)

@@ -64,7 +64,7 @@ func (f *GenerateFrame) Step(co *stackless.Task) stackless.Status {
 //line stages_cogen.go:65
 }
 
-// Where returns the source position of Generate's resume point (stackless.Locator).
+// Where returns the source position of Generate's resume point (cogenrt.Locator).
 func (f *GenerateFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -165,7 +165,7 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 //line stages_cogen.go:166
 }
 
-// Where returns the source position of Worker's resume point (stackless.Locator).
+// Where returns the source position of Worker's resume point (cogenrt.Locator).
 func (f *WorkerFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -239,7 +239,7 @@ func (f *recordFrame) Step(co *stackless.Task) stackless.Status {
 //line stages_cogen.go:240
 }
 
-// Where returns the source position of record's resume point (stackless.Locator).
+// Where returns the source position of record's resume point (cogenrt.Locator).
 func (f *recordFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -288,7 +288,7 @@ func (f *CloseWhenDoneFrame) Step(co *stackless.Task) stackless.Status {
 //line stages_cogen.go:289
 }
 
-// Where returns the source position of CloseWhenDone's resume point (stackless.Locator).
+// Where returns the source position of CloseWhenDone's resume point (cogenrt.Locator).
 func (f *CloseWhenDoneFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -389,7 +389,7 @@ func (f *CollectFrame) Step(co *stackless.Task) stackless.Status {
 //line stages_cogen.go:390
 }
 
-// Where returns the source position of Collect's resume point (stackless.Locator).
+// Where returns the source position of Collect's resume point (cogenrt.Locator).
 func (f *CollectFrame) Where() string {
 	switch f.PC {
 	case 6:

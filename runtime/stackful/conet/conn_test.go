@@ -414,6 +414,61 @@ func TestDialTimeoutAndCancel(t *testing.T) {
 	if !errors.As(outsideErr, &ne) || !ne.Timeout() {
 		t.Errorf("DialTimeout outside: %v", outsideErr)
 	}
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	t0 := time.Now()
+	var d Dialer
+	_, outsideErr = d.DialContext(ctx, "tcp", addr)
+	if took := time.Since(t0); !errors.Is(outsideErr, context.Canceled) || took < 40*time.Millisecond || took > 900*time.Millisecond {
+		t.Errorf("DialContext outside, cancelled: %v after %v", outsideErr, took)
+	}
+}
+
+// A conn dialed by a goroutine that is no coroutine (as go-redis's pool
+// dials) and then used by coroutines never goes through Go's poller: its
+// connect waited with poll(2), so no *os.File holds the descriptor, and
+// the coroutines' deadline changes and waits are the loop's alone.
+func TestDialOutsideNoGoPoller(t *testing.T) {
+	e := newEnv(t)
+	ln := listenTCP(t)
+	var d Dialer
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := d.DialContext(ctx, "tcp", ln.Addr().String()) // on the test's goroutine
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	conn := c.(*Conn)
+	var got string
+	var serr, cerr error
+	n := 0
+	spawn(e, func(co *stackful.Co) {
+		s, err := ln.AcceptConn()
+		if err != nil {
+			serr = err
+			n++
+			return
+		}
+		defer s.Close()
+		_, serr = s.Write([]byte("pong"))
+		n++
+	})
+	spawn(e, func(co *stackful.Co) {
+		conn.SetDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 4)
+		var k int
+		k, cerr = io.ReadFull(conn, buf)
+		got = string(buf[:k])
+		n++
+	})
+	runUntil(t, e, 10*time.Second, func() bool { return n == 2 })
+	if serr != nil || cerr != nil || got != "pong" {
+		t.Fatalf("server %v, client %v, read %q", serr, cerr, got)
+	}
+	if conn.fd.file.Load() != nil {
+		t.Fatal("the conn's descriptor was given to Go's poller (an *os.File holds it)")
+	}
 }
 
 // TestConcurrentReaders has two coroutines read one conn: they take turns

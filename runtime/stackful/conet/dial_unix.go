@@ -271,37 +271,61 @@ func (fd *netFD) coConnect(ctx context.Context, co *stackful.Co, sa unix.Sockadd
 	}
 }
 
+// plainConnect connects from a goroutine that is no hooked coroutine (one
+// that go-redis's pool dials in, say). While the connect is in progress it
+// waits for writability with poll(2) on its own thread, in slices of
+// plainConnectSlice so that a cancel of ctx, the write deadline and Close
+// are seen, rather than in Go's poller: that would take an *os.File, which
+// registers the descriptor with Go's poller for the conn's whole life, so
+// that every later deadline change is applied there too and every
+// readiness edge also wakes Go's poller - costs that the coroutines using
+// the conn afterwards would pay on every request.
 func (fd *netFD) plainConnect(ctx context.Context, sa unix.Sockaddr) error {
 	err := unix.Connect(fd.sysfd, sa)
-	switch err {
-	case nil, unix.EISCONN:
-		return nil
-	case unix.EINPROGRESS, unix.EALREADY, unix.EINTR:
-	default:
-		return os.NewSyscallError("connect", err)
-	}
-	if ctx.Done() != nil {
-		if _, err := fd.rawConn(); err != nil {
-			return err
-		}
-		stop := context.AfterFunc(ctx, func() { fd.file.Load().SetWriteDeadline(aLongTimeAgo) })
-		defer stop()
-	}
-	err = fd.plain(true, func(s int) error {
-		if ctx.Err() != nil {
-			return nil // reported below
-		}
-		switch err := unix.Connect(s, sa); err {
+	for {
+		switch err {
 		case nil, unix.EISCONN:
 			return nil
 		case unix.EINPROGRESS, unix.EALREADY, unix.EINTR:
-			return unix.EAGAIN
 		default:
+			return os.NewSyscallError("connect", err)
+		}
+		if err := fd.awaitConnect(ctx); err != nil {
 			return err
 		}
-	})
-	if cerr := ctx.Err(); cerr != nil {
-		return cerr
+		err = unix.Connect(fd.sysfd, sa)
 	}
-	return wrapSyscall("connect", err)
+}
+
+// plainConnectSlice is the longest poll(2) of plainConnect: how late it
+// sees a cancel or a Close.
+const plainConnectSlice = 10 * time.Millisecond
+
+// awaitConnect waits until fd is writable (or reports an error or hang-up),
+// ctx ends, the write deadline passes or fd is closed.
+func (fd *netFD) awaitConnect(ctx context.Context) error {
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if fd.closed() {
+			return errClosed
+		}
+		t, err := timeout(&fd.wdeadline)
+		if err != nil {
+			return err
+		}
+		if t < 0 || t > plainConnectSlice {
+			t = plainConnectSlice
+		}
+		pfd := []unix.PollFd{{Fd: int32(fd.sysfd), Events: unix.POLLOUT}}
+		n, err := unix.Poll(pfd, int((t+time.Millisecond-1)/time.Millisecond))
+		switch {
+		case err == unix.EINTR || (err == nil && n == 0):
+		case err != nil:
+			return os.NewSyscallError("poll", err)
+		default:
+			return nil
+		}
+	}
 }

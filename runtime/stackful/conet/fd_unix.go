@@ -58,6 +58,8 @@ type netFD struct {
 
 	// noAskUntil: until then (package clock) calls from other envs fall
 	// back without asking the serving loop, which left a request unanswered.
+	// It is about that loop only: a hand-over resets it (release), and a
+	// back-off set after the hand-over it concerns is undone (backOff).
 	noAskUntil atomic.Int64
 
 	// Loop side: touched only by goroutines of the owner's env, which run

@@ -34,8 +34,9 @@ import (
 // Go's poller and the loops can all watch one descriptor. When A is using
 // it, the next call asks again; when A did not answer, calls fall back at
 // once for retryAfter (the unanswered request stays queued and moves the
-// descriptor when A runs again). If A's loop is closed, its registrations
-// are gone and B takes the descriptor over at once.
+// descriptor when A runs again, which ends the back-off: it was about A).
+// If A's loop is closed, its registrations are gone and B takes the
+// descriptor over at once.
 //
 // Why migrate rather than always fall back: a conn that stays in one env
 // (the common case, and every call after a hand-off) then pays nothing at
@@ -151,7 +152,7 @@ func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop, write bool) (bool,
 		left := time.Until(deadline)
 		if left <= 0 {
 			if wait == migrateWait {
-				fd.noAskUntil.Store(int64(now() + retryAfter))
+				fd.backOff(from)
 			}
 			return false, nil
 		}
@@ -163,7 +164,7 @@ func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop, write bool) (bool,
 		case loop.Timeout:
 			if !m.answered {
 				if wait == migrateWait {
-					fd.noAskUntil.Store(int64(now() + retryAfter))
+					fd.backOff(from)
 				}
 				return false, nil
 			}
@@ -172,6 +173,21 @@ func (fd *netFD) migrate(co *stackful.Co, from, l *loop.Loop, write bool) (bool,
 		}
 	}
 	return m.released, nil
+}
+
+// backOff makes calls from other envs fall back without asking for
+// retryAfter, because from left a request unanswered for migrateWait -
+// unless from has handed fd over meanwhile (that request, answered late):
+// the back-off is about from, and would otherwise stop every env from
+// asking the new owner, which did nothing wrong, and keep the conn where
+// the late answer put it. release resets noAskUntil after its CAS of the
+// owner; the owner is read again after the store, so whichever of the two
+// goroutines comes second undoes a stale back-off.
+func (fd *netFD) backOff(from *loop.Loop) {
+	fd.noAskUntil.Store(int64(now() + retryAfter))
+	if fd.owner.Load() != from {
+		fd.noAskUntil.Store(0)
+	}
 }
 
 // release hands fd over from the loop from, on whose goroutine it runs, to
@@ -197,6 +213,7 @@ func (fd *netFD) release(from, to *loop.Loop) bool {
 	if !fd.owner.CompareAndSwap(from, to) {
 		return false
 	}
+	fd.noAskUntil.Store(0) // a back-off for from (see backOff)
 	migrations.Add(1)
 	return true
 }

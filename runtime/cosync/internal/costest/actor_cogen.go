@@ -99,7 +99,7 @@ func (f *ActorFrame) Step(co *stackless.Task) stackless.Status {
 //line actor_cogen.go:100
 }
 
-// Where returns the source position of Actor's resume point (stackless.Locator).
+// Where returns the source position of Actor's resume point (cogenrt.Locator).
 func (f *ActorFrame) Where() string {
 	switch f.PC {
 	case 2:

@@ -212,7 +212,7 @@ func (f *BlockerFrame) Step(co *stackless.Task) stackless.Status {
 //line blocker_cogen.go:213
 }
 
-// Where returns the source position of Blocker's resume point (stackless.Locator).
+// Where returns the source position of Blocker's resume point (cogenrt.Locator).
 func (f *BlockerFrame) Where() string {
 	switch f.PC {
 	case 11:

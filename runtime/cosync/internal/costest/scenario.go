@@ -66,3 +66,27 @@ func Echo(co *stackful.Co, in, out *cosync.Chan[int]) {
 		out.Send(co, v+1)
 	}
 }
+
+// Pinger sends 0 to n-1 on ping, waiting for each answer on pong and
+// counting the round trips in *trips; then it closes ping.
+//
+//co:stackless
+func Pinger(co *stackful.Co, ping, pong *cosync.Chan[int], n int, trips *int) {
+	for i := 0; i < n; i++ {
+		ping.Send(co, i)
+		pong.Recv(co)
+		*trips++
+	}
+	ping.Close()
+}
+
+// Spinner moves to the back of the loop's ready queue k times, recording
+// *trips after each.
+//
+//co:stackless
+func Spinner(co *stackful.Co, k int, trips *int, seen *[]int) {
+	for i := 0; i < k; i++ {
+		co.Gosched()
+		*seen = append(*seen, *trips)
+	}
+}

@@ -87,7 +87,7 @@ func (f *SenderFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:88
 }
 
-// Where returns the source position of Sender's resume point (stackless.Locator).
+// Where returns the source position of Sender's resume point (cogenrt.Locator).
 func (f *SenderFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -168,7 +168,7 @@ func (f *ReceiverFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:169
 }
 
-// Where returns the source position of Receiver's resume point (stackless.Locator).
+// Where returns the source position of Receiver's resume point (cogenrt.Locator).
 func (f *ReceiverFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -223,7 +223,7 @@ func (f *TimedRecvFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:224
 }
 
-// Where returns the source position of TimedRecv's resume point (stackless.Locator).
+// Where returns the source position of TimedRecv's resume point (cogenrt.Locator).
 func (f *TimedRecvFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -275,7 +275,7 @@ func (f *TimedSendFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:276
 }
 
-// Where returns the source position of TimedSend's resume point (stackless.Locator).
+// Where returns the source position of TimedSend's resume point (cogenrt.Locator).
 func (f *TimedSendFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -342,7 +342,7 @@ func (f *EchoFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_cogen.go:343
 }
 
-// Where returns the source position of Echo's resume point (stackless.Locator).
+// Where returns the source position of Echo's resume point (cogenrt.Locator).
 func (f *EchoFrame) Where() string {
 	switch f.PC {
 	case 2:
@@ -356,4 +356,153 @@ func (f *EchoFrame) Where() string {
 // A compile error here means the signature of Echo changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, *cosync.Chan[int], *cosync.Chan[int]) = Echo
+}
+
+// PingerFrame is the stackless frame of Pinger: it holds the values of Pinger that live across a suspension.
+type PingerFrame struct {
+	stackless.Base
+	ping  *cosync.Chan[int]
+	pong  *cosync.Chan[int]
+	n     int
+	trips *int
+	i     int
+}
+
+// NewPingerFrame returns a frame that runs Pinger when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func NewPingerFrame(ping *cosync.Chan[int], pong *cosync.Chan[int], n int, trips *int) *PingerFrame {
+	return &PingerFrame{ping: ping, pong: pong, n: n, trips: trips}
+}
+
+// Step runs Pinger from its resume point to its next suspension, call or return.
+func (f *PingerFrame) Step(co *stackless.Task) stackless.Status {
+	for {
+		switch f.PC {
+		case 0:
+//line scenario.go:75
+			f.i = 0
+			fallthrough
+		case 1:
+//line scenario.go:75
+			if f.i >= f.n {
+				f.PC = 4
+				continue
+			}
+			f.PC = 2
+			fallthrough
+		case 2:
+//line scenario.go:76
+			f.ping.Send(co, f.i)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+			f.PC = 6
+			fallthrough
+		case 6:
+//line scenario.go:77
+			f.pong.Recv(co)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line scenario.go:78
+			*f.trips++
+			fallthrough
+		case 3:
+//line scenario.go:75
+			f.i++
+			f.PC = 1
+			continue
+		case 4:
+//line scenario.go:80
+			f.ping.Close()
+			return stackless.Done
+		default:
+			panic("cogen: PingerFrame: invalid resume point")
+		}
+	}
+//line scenario_cogen.go:424
+}
+
+// Where returns the source position of Pinger's resume point (cogenrt.Locator).
+func (f *PingerFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:76"
+	case 6:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:77"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:74"
+}
+
+// A compile error here means the signature of Pinger changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, *cosync.Chan[int], *cosync.Chan[int], int, *int) = Pinger
+}
+
+// SpinnerFrame is the stackless frame of Spinner: it holds the values of Spinner that live across a suspension.
+type SpinnerFrame struct {
+	stackless.Base
+	k     int
+	trips *int
+	seen  *[]int
+	i     int
+}
+
+// NewSpinnerFrame returns a frame that runs Spinner when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func NewSpinnerFrame(k int, trips *int, seen *[]int) *SpinnerFrame {
+	return &SpinnerFrame{k: k, trips: trips, seen: seen}
+}
+
+// Step runs Spinner from its resume point to its next suspension, call or return.
+func (f *SpinnerFrame) Step(co *stackless.Task) stackless.Status {
+	for {
+		switch f.PC {
+		case 0:
+//line scenario.go:88
+			f.i = 0
+			fallthrough
+		case 1:
+//line scenario.go:88
+			if f.i >= f.k {
+				f.PC = 4
+				continue
+			}
+			f.PC = 2
+			fallthrough
+		case 2:
+//line scenario.go:89
+			co.Gosched()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line scenario.go:90
+			*f.seen = append(*f.seen, *f.trips)
+			fallthrough
+		case 3:
+//line scenario.go:88
+			f.i++
+			f.PC = 1
+			continue
+		case 4:
+			return stackless.Done
+		default:
+			panic("cogen: SpinnerFrame: invalid resume point")
+		}
+	}
+//line scenario_cogen.go:494
+}
+
+// Where returns the source position of Spinner's resume point (cogenrt.Locator).
+func (f *SpinnerFrame) Where() string {
+	switch f.PC {
+	case 2:
+		return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:89"
+	}
+	return "github.com/cogen-go/cogen/runtime/cosync/internal/costest/scenario.go:87"
+}
+
+// A compile error here means the signature of Spinner changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, int, *int, *[]int) = Spinner
 }

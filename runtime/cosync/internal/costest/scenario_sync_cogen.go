@@ -114,7 +114,7 @@ func (f *SelectorFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:115
 }
 
-// Where returns the source position of Selector's resume point (stackless.Locator).
+// Where returns the source position of Selector's resume point (cogenrt.Locator).
 func (f *SelectorFrame) Where() string {
 	switch f.PC {
 	case 6:
@@ -199,7 +199,7 @@ func (f *SelectSenderFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:200
 }
 
-// Where returns the source position of SelectSender's resume point (stackless.Locator).
+// Where returns the source position of SelectSender's resume point (cogenrt.Locator).
 func (f *SelectSenderFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -291,7 +291,7 @@ func (f *LockerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:292
 }
 
-// Where returns the source position of Locker's resume point (stackless.Locator).
+// Where returns the source position of Locker's resume point (cogenrt.Locator).
 func (f *LockerFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -406,7 +406,7 @@ func (f *RWLockerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:407
 }
 
-// Where returns the source position of RWLocker's resume point (stackless.Locator).
+// Where returns the source position of RWLocker's resume point (cogenrt.Locator).
 func (f *RWLockerFrame) Where() string {
 	switch f.PC {
 	case 1:
@@ -461,7 +461,7 @@ func (f *GroupWaiterFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:462
 }
 
-// Where returns the source position of GroupWaiter's resume point (stackless.Locator).
+// Where returns the source position of GroupWaiter's resume point (cogenrt.Locator).
 func (f *GroupWaiterFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -512,7 +512,7 @@ func (f *WorkerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:513
 }
 
-// Where returns the source position of Worker's resume point (stackless.Locator).
+// Where returns the source position of Worker's resume point (cogenrt.Locator).
 func (f *WorkerFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -605,7 +605,7 @@ func (f *AcquirerFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:606
 }
 
-// Where returns the source position of Acquirer's resume point (stackless.Locator).
+// Where returns the source position of Acquirer's resume point (cogenrt.Locator).
 func (f *AcquirerFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -691,7 +691,7 @@ func (f *OnceUserFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:692
 }
 
-// Where returns the source position of OnceUser's resume point (stackless.Locator).
+// Where returns the source position of OnceUser's resume point (cogenrt.Locator).
 func (f *OnceUserFrame) Where() string {
 	switch f.PC {
 	case 0:
@@ -808,7 +808,7 @@ func (f *CrossPingFrame) Step(co *stackless.Task) stackless.Status {
 //line scenario_sync_cogen.go:809
 }
 
-// Where returns the source position of CrossPing's resume point (stackless.Locator).
+// Where returns the source position of CrossPing's resume point (cogenrt.Locator).
 func (f *CrossPingFrame) Where() string {
 	switch f.PC {
 	case 2:

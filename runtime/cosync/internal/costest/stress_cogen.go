@@ -171,7 +171,7 @@ func (f *StressActorFrame) Step(co *stackless.Task) stackless.Status {
 //line stress_cogen.go:172
 }
 
-// Where returns the source position of StressActor's resume point (stackless.Locator).
+// Where returns the source position of StressActor's resume point (cogenrt.Locator).
 func (f *StressActorFrame) Where() string {
 	switch f.PC {
 	case 7:

@@ -1,4 +1,4 @@
-package stackless
+package cogenrt
 
 import (
 	"fmt"

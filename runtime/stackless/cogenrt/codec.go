@@ -1,4 +1,4 @@
-package stackless
+package cogenrt
 
 import (
 	"encoding"
@@ -17,12 +17,17 @@ import (
 // (an unencodable value, a pointer out of the frame chain) and ignores
 // everything after it.
 type Encoder struct {
-	buf  []byte
-	ptrs map[any]uint64 // pointer (type and address) -> id; ids start at 1
+	buf   []byte
+	g     graph          // the regions reached (graph.go)
+	frame int            // the frame being encoded, or that reached the content being encoded
+	ptrs  map[any]uint64 // Ref's pointers (type and address) -> region id
 	// callee is the frame the current frame's child field may point to:
 	// the next frame inward on the task's chain.
-	callee Frame
-	err    error
+	callee any
+	// spent is what Restore will allocate for what was written so far
+	// (alloc.go).
+	spent uint64
+	err   error
 }
 
 // Uint writes v as an unsigned varint.
@@ -47,6 +52,7 @@ func (e *Encoder) Float(v float64) {
 
 // String writes len(s) as a varint, then the bytes of s.
 func (e *Encoder) String(s string) {
+	e.charge(cost(uint64(len(s))))
 	e.Uint(uint64(len(s)))
 	e.buf = append(e.buf, s...)
 }
@@ -54,6 +60,7 @@ func (e *Encoder) String(s string) {
 // prefixed writes b as String writes a string: length first, no
 // nil-ness.
 func (e *Encoder) prefixed(b []byte) {
+	e.charge(cost(uint64(len(b))))
 	e.Uint(uint64(len(b)))
 	e.buf = append(e.buf, b...)
 }
@@ -64,6 +71,7 @@ func (e *Encoder) prefixed(b []byte) {
 // byte (uint8): []byte and named types such as a type Payload []byte.
 func (e *Encoder) Bytes(b []byte) {
 	e.Len(len(b), b == nil)
+	e.charge(cost(uint64(len(b))))
 	e.buf = append(e.buf, b...)
 }
 
@@ -77,14 +85,18 @@ func (e *Encoder) Len(n int, isNil bool) {
 	e.Uint(uint64(n) + 1)
 }
 
-// Ref writes a pointer p (of any pointer type) as its id in the snapshot's
-// pointer table, 0 for nil. It reports true the first time p is seen: the
-// caller must then write the pointee. Later occurrences of p write the id
-// only, so that pointers that shared a value restore to one value.
+// Ref writes a pointer p (of any pointer type) as the id of a region of
+// its own (the mention format of graph.go, without a path), 0 for
+// nil. It reports true the first time p is seen: the caller must then
+// write the pointee, at once. Later occurrences of p write the id only, so
+// that pointers that shared a value restore to one value. Unlike
+// [EncodePtr], which generated code uses, Ref knows nothing of pointers
+// into p's value, and writes the value where it is first met (recursion
+// along the pointers): it serves hand-written frames.
 func (e *Encoder) Ref(p any) bool {
 	v := reflect.ValueOf(p)
 	if v.Kind() != reflect.Pointer {
-		panic(fmt.Sprintf("stackless: Encoder.Ref of a %T", p))
+		panic(fmt.Sprintf("cogenrt: Encoder.Ref of a %T", p))
 	}
 	if v.IsNil() {
 		e.Uint(0)
@@ -97,9 +109,11 @@ func (e *Encoder) Ref(p any) bool {
 	if e.ptrs == nil {
 		e.ptrs = map[any]uint64{}
 	}
-	id := uint64(len(e.ptrs) + 1)
+	e.g.nextID++
+	id := e.g.nextID
 	e.ptrs[p] = id
 	e.Uint(id)
+	e.buf = append(e.buf, 1)
 	return true
 }
 
@@ -118,8 +132,8 @@ func (e *Encoder) Binary(m encoding.BinaryMarshaler) {
 // frame the current one has called (the next one inward on the chain), 0
 // for nil. Any other frame there is an error: a generated frame clears the
 // field when the call returns.
-func (e *Encoder) Callee(f Frame) {
-	if reflect.ValueOf(f).IsNil() {
+func (e *Encoder) Callee(f any) {
+	if f == nil || reflect.ValueOf(f).IsNil() {
 		e.Uint(0)
 		return
 	}
@@ -142,10 +156,24 @@ func (e *Encoder) Fail(err error) {
 // pointer id of the wrong type, an unknown tag) is recorded in Err, and
 // every read after it returns zero values.
 type Decoder struct {
-	buf    []byte
-	ptrs   []any // by id-1
-	callee Frame // the frame decoded just before, the current one's callee
-	err    error
+	buf     []byte
+	regions []*dregion // by id-1 (graph.go)
+	queue   []queued   // contents to decode, in the order they were written
+	frame   int        // the frame being decoded, or that reached the content being decoded
+	later   []func()   // map insertions waiting for pointers
+	pending int        // regions referenced but not yet allocated
+	nfix    int        // references made before their region, ever
+	// defining is the region Ref reported new, until Define.
+	defining *dregion
+	callee   any // the frame decoded just before, the current one's callee
+	// inner is set while the innermost frame is decoded; carry is the
+	// snapshot's wait kind, one of the Wait constants ([Decoder.CheckResume]).
+	inner bool
+	carry uint8
+	// spent is what Restore has allocated or is about to, charged against
+	// budget (alloc.go).
+	spent, budget uint64
+	err           error
 }
 
 // Err returns the first error the decoder met.
@@ -240,7 +268,13 @@ func (d *Decoder) Float() float64 {
 }
 
 // String reads a length and that many bytes.
-func (d *Decoder) String() string { return string(d.prefixed()) }
+func (d *Decoder) String() string {
+	b := d.prefixed()
+	if !d.charge(cost(uint64(len(b)))) {
+		return ""
+	}
+	return string(b)
+}
 
 // prefixed reads a length and returns that many bytes of the input, not
 // copied.
@@ -273,7 +307,7 @@ func (d *Decoder) take(n int) []byte {
 
 // Bytes reads what [Encoder.Bytes] wrote: nil for a nil slice, a non-nil
 // empty slice for an empty one. The bytes are copied into a new array
-// (the caller of [Restore] may reuse the snapshot's), and the length is
+// (the caller of stackless.Restore may reuse the snapshot's), and the length is
 // checked against the bytes left before anything is allocated, so a
 // corrupt length is an error, never a large allocation.
 func (d *Decoder) Bytes() []byte {
@@ -282,7 +316,7 @@ func (d *Decoder) Bytes() []byte {
 		return nil
 	}
 	src := d.take(n)
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(n))) {
 		return nil
 	}
 	b := make([]byte, n)
@@ -381,30 +415,35 @@ func (d *Decoder) Len() int {
 // (nil, true): the caller allocates the pointee, calls Define, then
 // decodes the pointee into it.
 func (d *Decoder) Ref() (any, bool) {
-	id := d.Uint()
-	if d.err != nil || id == 0 {
+	r, root := d.mention()
+	switch {
+	case d.err != nil || r == nil:
+		return nil, false
+	case root:
+		d.defining = r
+		return nil, true
+	case r.ptr == nil:
+		d.Fail(errors.New("a pointer to a value written later"))
 		return nil, false
 	}
-	switch {
-	case id <= uint64(len(d.ptrs)):
-		return d.ptrs[id-1], false
-	case id == uint64(len(d.ptrs))+1:
-		return nil, true
-	}
-	d.Fail(fmt.Errorf("pointer id %d out of order", id))
-	return nil, false
+	return r.ptr, false
 }
 
 // Define registers p as the value of the pointer id [Decoder.Ref] has just
 // reported new.
-func (d *Decoder) Define(p any) { d.ptrs = append(d.ptrs, p) }
+func (d *Decoder) Define(p any) {
+	if r := d.defining; r != nil && p != nil {
+		d.defining = nil
+		d.allocate(r, reflect.ValueOf(p), p)
+	}
+}
 
 // Binary reads bytes written by [Encoder.Binary] into u. As its contract
 // says, UnmarshalBinary must copy the bytes it keeps: they are the
 // snapshot's. An error or a panic of UnmarshalBinary is recorded in d.
 func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
 	b := d.prefixed()
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(len(b)))) {
 		return
 	}
 	if err := recovering(func() error { return u.UnmarshalBinary(b) }); err != nil {
@@ -415,7 +454,7 @@ func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
 // Callee reads a child frame field written by [Encoder.Callee]: nil, or
 // the frame the current one called, decoded just before it. The caller
 // type-asserts it to its frame type and calls Fail on a mismatch.
-func (d *Decoder) Callee() Frame {
+func (d *Decoder) Callee() any {
 	switch v := d.Uint(); {
 	case d.err != nil || v == 0:
 		return nil
@@ -434,8 +473,84 @@ func (d *Decoder) WrongType(want string, got any) {
 	d.Fail(fmt.Errorf("a %T where the frame holds a %s", got, want))
 }
 
+// A ResumeKind is what a frame does at one of its resume points.
+type ResumeKind uint8
+
+// The kinds of resume points, as generated DecodeState methods declare
+// them to [Decoder.CheckResume].
+const (
+	ResumeEntry   ResumeKind = iota + 1 // the function's entry: a task not started
+	ResumeCall                          // a durable callee's call returns here: the callee is the next frame inward
+	ResumeGosched                       // a Gosched is made again here
+	ResumeYield                         // a Yield is made again here
+	ResumeSleep                         // a Sleep is made again here
+	ResumeWait                          // another wait (fd, Cond, task, protocol), which no snapshot holds
+)
+
+// A ResumePoint is one of a frame's resume points: its PC, what the frame
+// does there and, for a [ResumeCall], whether the field of that call's
+// callee holds a frame once the state is decoded.
+type ResumePoint struct {
+	PC     int
+	Kind   ResumeKind
+	Callee bool
+}
+
+// CheckResume records an error unless the frame's pc is one of points
+// that a real stackless.Snapshot can leave it at: the entry of a task not started;
+// for the innermost frame, a wait of the snapshot's kind (a Yield point
+// also when the snapshot records a runnable task: a Yield resumed before
+// the snapshot); for a frame with a callee, a call whose callee field
+// holds the callee. Generated DecodeState methods call it after reading
+// the fields, so that Step never resumes at a point whose state it would
+// not find (a call's result with no callee frame, a wait the task is not
+// in).
+func (d *Decoder) CheckResume(pc int, points ...ResumePoint) {
+	if d.err != nil {
+		return
+	}
+	var want ResumeKind
+	switch {
+	case d.carry == WaitNone:
+		want = ResumeEntry
+	case !d.inner:
+		want = ResumeCall
+	case d.carry == WaitGosched:
+		want = ResumeGosched
+	case d.carry == WaitYield:
+		want = ResumeYield
+	case d.carry == WaitSleep:
+		want = ResumeSleep
+	}
+	known := false
+	for _, p := range points {
+		if p.PC != pc {
+			continue
+		}
+		known = true
+		switch {
+		case p.Kind == want && (want != ResumeCall || p.Callee):
+			return
+		case p.Kind == ResumeYield && want == ResumeGosched:
+			return
+		}
+	}
+	if !known {
+		d.Fail(fmt.Errorf("resume point %d is not one of the frame's", pc))
+		return
+	}
+	switch want {
+	case ResumeEntry:
+		d.Fail(fmt.Errorf("a task that had not started stands at resume point %d, not at its entry", pc))
+	case ResumeCall:
+		d.Fail(fmt.Errorf("a frame with a callee stands at resume point %d, which is not where that call returns", pc))
+	default:
+		d.Fail(fmt.Errorf("the innermost frame stands at resume point %d, which is not a wait of the snapshot's kind %d (a call's return with no callee frame, or another wait)", pc, d.carry))
+	}
+}
+
 // CheckPC records an error unless pc is one of valid: a frame's resume
-// point must be one its Step knows.
+// point must be one its Step knows. [Decoder.CheckResume] checks more.
 func (d *Decoder) CheckPC(pc int, valid ...int) {
 	for _, v := range valid {
 		if pc == v {
@@ -444,3 +559,110 @@ func (d *Decoder) CheckPC(pc int, valid ...int) {
 	}
 	d.Fail(fmt.Errorf("resume point %d is not one of the frame's", pc))
 }
+
+// EncodeWith writes *x with marshal, the Marshal function of the
+// stackless.Codec that serves T: the length of its bytes as a varint, then
+// the bytes. Generated EncodeState methods call it; after an earlier error
+// of e it does nothing.
+func EncodeWith[T any](e *Encoder, marshal func(x *T) ([]byte, error), x *T) {
+	if e.err != nil {
+		return
+	}
+	if marshal == nil {
+		e.Fail(fmt.Errorf("the Codec[%s] has no Marshal", reflect.TypeFor[T]()))
+		return
+	}
+	b, err := marshal(x)
+	if err != nil {
+		e.Fail(fmt.Errorf("Codec[%s].Marshal: %w", reflect.TypeFor[T](), err))
+		return
+	}
+	e.prefixed(b)
+}
+
+// DecodeWith reads what [EncodeWith] wrote into *x with unmarshal, the
+// Unmarshal function of the stackless.Codec that serves T. An error or a
+// panic of unmarshal is recorded in d; after an earlier error of d it does
+// nothing.
+func DecodeWith[T any](d *Decoder, unmarshal func(b []byte, x *T) error, x *T) {
+	b := d.prefixed()
+	if d.err != nil || !d.charge(cost(uint64(len(b)))) {
+		return
+	}
+	if unmarshal == nil {
+		d.Fail(fmt.Errorf("the Codec[%s] has no Unmarshal", reflect.TypeFor[T]()))
+		return
+	}
+	if err := recovering(func() error { return unmarshal(b, x) }); err != nil {
+		d.Fail(fmt.Errorf("Codec[%s].Unmarshal: %w", reflect.TypeFor[T](), err))
+	}
+}
+
+// recovering calls f and returns its error, or an error holding the value
+// of its panic: user code that reads snapshot bytes must not make Restore
+// panic.
+func recovering(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return f()
+}
+
+// The methods below frame a snapshot around the frames' states; the
+// stackless runtime calls them from Snapshot and Restore.
+
+// Raw appends b as it is: the snapshot's fixed-width fields.
+func (e *Encoder) Raw(b ...byte) { e.buf = append(e.buf, b...) }
+
+// SetCallee sets the frame that the next frame's child field may hold
+// (see [Encoder.Callee]): the next frame inward on the task's chain, or nil.
+func (e *Encoder) SetCallee(f any) { e.callee = f }
+
+// Err returns the first error the encoder met.
+func (e *Encoder) Err() error { return e.err }
+
+// Output returns what e has written.
+func (e *Encoder) Output() []byte { return e.buf }
+
+// NewDecoder returns a decoder reading b, which it does not copy, with
+// the memory budget of a snapshot of len(b) bytes (alloc.go; see
+// [Decoder.SetBudget]).
+func NewDecoder(b []byte) *Decoder { return &Decoder{buf: b, budget: budgetFor(len(b))} }
+
+// SetBudget sets d's memory budget to that of a snapshot of n bytes: the
+// whole snapshot's length, of which d may read only a part.
+func (d *Decoder) SetBudget(n int) { d.budget = budgetFor(n) }
+
+// Raw reads n bytes as they are (not copied), recording a truncation if
+// fewer are left; after an error of d it returns nil.
+func (d *Decoder) Raw(n int) []byte { return d.take(n) }
+
+// SetCallee sets the frame that the next frame's child field must hold
+// (see [Decoder.Callee]): the frame decoded just before, or nil.
+func (d *Decoder) SetCallee(f any) { d.callee = f }
+
+// CalleeHeld reports whether the callee set by [Decoder.SetCallee] was
+// read by a child field: a caller frame must hold its callee.
+func (d *Decoder) CalleeHeld() bool { return d.callee == nil }
+
+// Left returns the number of bytes not read yet.
+func (d *Decoder) Left() int { return len(d.buf) }
+
+// What a snapshot's task waits in, as the snapshot records it in one byte
+// (stackless.Snapshot's format): the wait its innermost frame makes again.
+const (
+	WaitNone    uint8 = iota // not started: a frame at its entry
+	WaitGosched              // Gosched, or a Yield resumed before the snapshot
+	WaitYield                // Yield, until Task.Resume
+	WaitSleep                // Sleep, until its deadline
+)
+
+// SetWait records the snapshot's wait kind (WaitNone to WaitSleep) for
+// [Decoder.CheckResume].
+func (d *Decoder) SetWait(carry uint8) { d.carry = carry }
+
+// SetInner records whether the frame decoded next is the task's innermost
+// one, for [Decoder.CheckResume].
+func (d *Decoder) SetInner(inner bool) { d.inner = inner }

@@ -1,4 +1,4 @@
-package stackless
+package cogenrt
 
 // Defers holds the pending deferred calls of one frame. Generated frames of
 // functions that defer embed it; frames that do not pay nothing for it.
@@ -61,10 +61,27 @@ type Unwinder interface {
 	Unwind(p any) any
 }
 
+// Unwind unwinds frame f, which a panic with value v leaves: its
+// [Unwinder] (if it is one) first, then its pending deferred calls (if it
+// embeds [Defers]), which it takes. It reports whether one of them
+// recovered; if none did, p is the panic that leaves the frame (v, or the
+// value of a panic raised on the way). The stackless runtime calls it for
+// each frame a panic pops; it costs two type assertions for a frame with
+// neither.
+func Unwind(f any, v any) (p any, recovered bool) {
+	var calls []func(next func())
+	if d, ok := f.(deferrer); ok {
+		calls, d.defers().calls = d.defers().calls, nil
+	}
+	u, _ := f.(Unwinder)
+	if len(calls) == 0 && u == nil {
+		return v, false
+	}
+	return unwindFrame(calls, u, v)
+}
+
 // unwindFrame unwinds a frame that a panic with value v leaves: u (if
-// any) first, then the frame's deferred calls. It reports whether one of
-// them recovered; if none did, p is the panic that leaves the frame (v, or
-// the value of a panic raised on the way).
+// any) first, then the frame's deferred calls.
 func unwindFrame(calls []func(next func()), u Unwinder, v any) (p any, recovered bool) {
 	panicking := true
 	defer func() {

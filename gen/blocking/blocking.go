@@ -1,7 +1,8 @@
-package gen
+package blocking
 
 import (
 	"bytes"
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -10,21 +11,73 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cogen-go/cogen/gen/internal/handle"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// BlockingCategory is the Category of the diagnostics of the blocking check:
-// calls and statements in coroutine code that wait in Go's scheduler, which
-// freezes every coroutine of the env. They are go vet's (and an editor's)
-// findings about code that compiles and would be generated as it is: cogen's
-// generation does not stop for them (see [RunDir]).
-const BlockingCategory = "blocking"
+//go:embed doc.go
+var doc string
+
+// Analyzer reports waits in Go's scheduler in coroutine code, with fixes
+// where cogen accepts their result. Its documentation is the package's
+// (doc.go is the single source of both).
+var Analyzer = &analysis.Analyzer{
+	Name: "blocking",
+	Doc:  analyzerDoc(doc, "blocking"),
+	URL:  "https://pkg.go.dev/github.com/cogen-go/cogen/gen/blocking",
+	Run:  run,
+}
+
+// Category is the Category of the analyzer's diagnostics.
+const Category = "blocking"
+
+// analyzerDoc extracts the section "# Analyzer name" of a doc.go file's
+// package comment, as x/tools' analyzers do with their internal helper:
+// its first line is the title, the rest the description. It panics if the
+// section is missing, so a doc.go edit that loses it fails every test.
+func analyzerDoc(src, name string) string {
+	var lines []string
+	in := false
+	for _, l := range strings.Split(src, "\n") {
+		if !strings.HasPrefix(l, "//") {
+			if in {
+				break
+			}
+			continue
+		}
+		text := strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(text, "# ") {
+			if in {
+				break
+			}
+			in = text == "# Analyzer "+name
+			continue
+		}
+		if in {
+			lines = append(lines, text)
+		}
+	}
+	out := strings.TrimSpace(strings.Join(lines, "\n"))
+	if out == "" {
+		panic("blocking: doc.go has no section # Analyzer " + name)
+	}
+	return out
+}
 
 // blockingDirective on a line, or on the line above it, says that the code
 // there blocks on purpose (a test of stall detection, say): the check is
 // silent about it.
 const blockingDirective = "//co:blocking"
+
+// stacklessDirective marks the functions cogen rewrites.
+const stacklessDirective = "//co:stackless"
+
+var (
+	waitingMethods = handle.WaitingMethods
+	isCoType       = handle.IsCo
+)
 
 // A blockingRule describes a call that blocks in Go's scheduler: what to use
 // instead, and how a fix rewrites the call, if one can.
@@ -57,14 +110,37 @@ var blockingCalls = map[string]blockingRule{
 	"net.Listen":                    {"conet.Listen", fixConetDial},
 	"(*os/exec.Cmd).Run":            {"co.Offload", fixOffload},
 	"(*os/exec.Cmd).Wait":           {"co.Offload", fixOffload},
-	"(*os/exec.Cmd).Output":         {"co.Offload", noFix},
-	"(*os/exec.Cmd).CombinedOutput": {"co.Offload", noFix},
+	"(*os/exec.Cmd).Output":         {"co.Offload", fixOffload},
+	"(*os/exec.Cmd).CombinedOutput": {"co.Offload", fixOffload},
 	"net/http.Get":                  {"a client whose transport dials with conet.Dialer, or co.Offload", noFix},
 	"net/http.Head":                 {"a client whose transport dials with conet.Dialer, or co.Offload", noFix},
 	"net/http.Post":                 {"a client whose transport dials with conet.Dialer, or co.Offload", noFix},
 	"net/http.PostForm":             {"a client whose transport dials with conet.Dialer, or co.Offload", noFix},
 	"(*golang.org/x/sync/semaphore.Weighted).Acquire": {"cosync.Semaphore (s.Acquire(co, n))", noFix},
 	"(*golang.org/x/sync/errgroup.Group).Wait":        {"cosync.WaitGroup, or co.Offload", noFix},
+	// File I/O: a disk (or a pipe, a FIFO, a network file system) makes
+	// the thread wait in the kernel, the loop's thread with it.
+	"os.ReadFile":            {"co.Offload", fixOffload},
+	"os.WriteFile":           {"co.Offload", fixOffload},
+	"os.ReadDir":             {"co.Offload", fixOffload},
+	"os.Open":                {"co.Offload", fixOffload},
+	"os.Create":              {"co.Offload", fixOffload},
+	"os.OpenFile":            {"co.Offload", fixOffload},
+	"os.Remove":              {"co.Offload", fixOffload},
+	"os.RemoveAll":           {"co.Offload", fixOffload},
+	"os.Rename":              {"co.Offload", fixOffload},
+	"os.Mkdir":               {"co.Offload", fixOffload},
+	"os.MkdirAll":            {"co.Offload", fixOffload},
+	"os.Stat":                {"co.Offload", fixOffload},
+	"os.Lstat":               {"co.Offload", fixOffload},
+	"(*os.File).Read":        {"co.Offload", fixOffload},
+	"(*os.File).Write":       {"co.Offload", fixOffload},
+	"(*os.File).ReadAt":      {"co.Offload", fixOffload},
+	"(*os.File).WriteAt":     {"co.Offload", fixOffload},
+	"(*os.File).ReadFrom":    {"co.Offload", fixOffload},
+	"(*os.File).WriteString": {"co.Offload", fixOffload},
+	"(*os.File).Sync":        {"co.Offload", fixOffload},
+	"(*os.File).ReadDir":     {"co.Offload", fixOffload},
 }
 
 // lockCalls are the sync locks. Locking one briefly in a coroutine is
@@ -82,36 +158,33 @@ var lockCalls = map[string]string{
 // the waiting and are not checked (their tests are).
 const runtimePrefix = "github.com/cogen-go/cogen/runtime/"
 
-// checkBlocking reports what blocks in Go's scheduler in coroutine code: the
-// bodies of //co:stackless functions and of every function, method or
-// function literal with a *stackful.Co parameter. A function literal inside
-// is not its coroutine's code unless it has the handle as a parameter too:
-// it may run on another goroutine (go statements, co.Offload) or not at all.
-func checkBlocking(pass *analysis.Pass, res *Result) {
-	marked := map[*ast.FuncDecl]*types.Var{}
-	for _, f := range res.Funcs {
-		if f.Co != nil {
-			marked[f.Decl] = f.Co
-		}
-	}
+// run reports what blocks in Go's scheduler in coroutine code: the bodies
+// of //co:stackless functions and of every function, method or function
+// literal with a *stackful.Co parameter. A function literal inside is not
+// its coroutine's code unless it has the handle as a parameter too: it may
+// run on another goroutine (go statements, co.Offload) or not at all.
+func run(pass *analysis.Pass) (any, error) {
 	for _, file := range pass.Files {
 		name := pass.Fset.Position(file.Package).Filename
 		if ast.IsGenerated(file) || strings.HasPrefix(pass.Pkg.Path(), runtimePrefix) && !strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		b := &blockingChecker{pass: pass, file: file, allowed: blockingAllowed(pass, file)}
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && isMarked(fd) {
+				b.hasMarked = true
+			}
+		}
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if n.Body == nil {
 					return false
 				}
-				co := marked[n]
-				if co == nil {
-					co = handleParam(pass, n.Type)
-				}
-				if co != nil {
+				if co := handleParam(pass, n.Type); co != nil {
+					b.marked = isMarked(n)
 					b.check(n.Body, co)
+					b.marked = false
 				}
 			case *ast.FuncLit:
 				if co := handleParam(pass, n.Type); co != nil {
@@ -121,6 +194,22 @@ func checkBlocking(pass *analysis.Pass, res *Result) {
 			return true
 		})
 	}
+	return nil, nil
+}
+
+// isMarked reports whether a function's doc comment has the //co:stackless
+// directive: cogen rewrites it, so a fix there must leave code cogen
+// accepts.
+func isMarked(fd *ast.FuncDecl) bool {
+	if fd.Doc == nil {
+		return false
+	}
+	for _, c := range fd.Doc.List {
+		if c.Text == stacklessDirective || strings.HasPrefix(c.Text, stacklessDirective+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // handleParam returns the first *stackful.Co parameter of a function type.
@@ -158,6 +247,12 @@ type blockingChecker struct {
 	pass    *analysis.Pass
 	file    *ast.File
 	allowed map[int]bool
+	// hasMarked: the file has //co:stackless functions, so a fix that
+	// moves its lines makes their generated file stale.
+	hasMarked bool
+	// marked: the function being checked is //co:stackless (a function
+	// literal in it is checked with its own handle, never marked).
+	marked bool
 }
 
 // check walks one coroutine body whose handle is co.
@@ -385,43 +480,124 @@ func (b *blockingChecker) call(call *ast.CallExpr, co *types.Var) {
 	what := short + " waits in Go's scheduler"
 	h := co.Name()
 	var fix *analysis.SuggestedFix
-	if h != "_" {
-		switch rule.fix {
-		case fixSleep:
-			fix = b.replace(call.Fun.Pos(), call.Fun.End(), h+".Sleep", "Use "+h+".Sleep")
-			rule.instead = h + ".Sleep"
-		case fixOffload:
-			if b.exprStmt(call) {
-				var repl string
-				sig, _ := typeutil.Callee(b.pass.TypesInfo, call).Type().(*types.Signature)
-				if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok && len(call.Args) == 0 && sig != nil && sig.Results().Len() == 0 {
-					repl = fmt.Sprintf("%s.Offload(%s)", h, b.src(sel))
-				} else {
-					repl = fmt.Sprintf("%s.Offload(func() { %s })", h, b.src(call))
-				}
-				fix = b.replace(call.Pos(), call.End(), repl, "Run it with "+h+".Offload")
-			}
-		case fixConetDial:
-			fix = b.conetFix(call)
+	switch {
+	case b.marked && rule.fix == fixOffload:
+		// The handle's Offload has no stackless counterpart: cogen
+		// refuses it in a marked function, so no fix offers it there.
+		rule.instead = "a function that is not //co:stackless, called with the handle, that runs it with co.Offload (Offload has no stackless counterpart)"
+		if name == "(*sync.WaitGroup).Wait" {
+			rule.instead = "cosync.WaitGroup (wg.Wait(co))"
 		}
+	case b.marked && rule.fix == fixConetDial:
+		// conet's calls wait on the loop only in a stackful coroutine.
+		rule.instead = "co.Connect on a non-blocking socket, or a function that is not //co:stackless using " + rule.instead
+	case h == "_":
+	case rule.fix == fixSleep:
+		fix = b.replace(call.Fun.Pos(), call.Fun.End(), h+".Sleep", "Use "+h+".Sleep")
+		rule.instead = h + ".Sleep"
+	case rule.fix == fixOffload:
+		fix = b.offloadFix(call, h)
+	case rule.fix == fixConetDial:
+		fix = b.conetFix(call)
 	}
 	b.report(call.Pos(), call.End(), what, rule.instead, fix)
 }
 
-// exprStmt reports whether call is a statement of its own (its results, if
-// any, unused), found by position among the file's expression statements.
-func (b *blockingChecker) exprStmt(call *ast.CallExpr) bool {
-	found := false
-	ast.Inspect(b.file, func(n ast.Node) bool {
-		if found || n == nil || n.Pos() > call.Pos() || n.End() < call.End() {
-			return false
+// offloadFix runs the statement that call is the whole of, or the right
+// side of, with h.Offload: x.M() becomes h.Offload(x.M), f(args) becomes
+// h.Offload(func() { f(args) }), a, b = f(args) becomes
+// h.Offload(func() { a, b = f(args) }), and a, b := f(args) declares the
+// new variables first (var a T; var b U) if the file can name their types.
+// Any other use of the call gets no fix.
+func (b *blockingChecker) offloadFix(call *ast.CallExpr, h string) *analysis.SuggestedFix {
+	path, _ := astutil.PathEnclosingInterval(b.file, call.Pos(), call.End())
+	var stmt ast.Stmt
+	inList := false // stmt is in a statement list, where declarations may go
+	for i, n := range path[1:] {
+		if _, ok := n.(*ast.ParenExpr); ok {
+			continue
 		}
-		if s, ok := n.(*ast.ExprStmt); ok && unparen(s.X) == call {
-			found = true
+		stmt, _ = n.(ast.Stmt)
+		if i+2 < len(path) {
+			switch path[i+2].(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				inList = true
+			}
 		}
-		return true
+		break
+	}
+	msg := "Run it with " + h + ".Offload"
+	switch s := stmt.(type) {
+	case *ast.ExprStmt:
+		sig, _ := typeutil.Callee(b.pass.TypesInfo, call).Type().(*types.Signature)
+		if sel, ok := unparen(call.Fun).(*ast.SelectorExpr); ok && len(call.Args) == 0 && sig != nil && sig.Results().Len() == 0 {
+			return b.replace(call.Pos(), call.End(), fmt.Sprintf("%s.Offload(%s)", h, b.src(sel)), msg)
+		}
+		return b.replace(call.Pos(), call.End(), fmt.Sprintf("%s.Offload(func() { %s })", h, b.src(call)), msg)
+	case *ast.AssignStmt:
+		if len(s.Rhs) != 1 || unparen(s.Rhs[0]) != call {
+			return nil
+		}
+		if s.Tok == token.ASSIGN {
+			return b.replace(s.Pos(), s.End(), fmt.Sprintf("%s.Offload(func() { %s })", h, b.src(s)), msg)
+		}
+		if s.Tok != token.DEFINE || !inList {
+			return nil
+		}
+		var decls, lhs []string
+		for _, l := range s.Lhs {
+			id := l.(*ast.Ident)
+			lhs = append(lhs, id.Name)
+			obj := b.pass.TypesInfo.Defs[id]
+			if obj == nil || id.Name == "_" {
+				continue // assigned, not declared here
+			}
+			typ, ok := b.typeString(obj.Type())
+			if !ok {
+				return nil
+			}
+			decls = append(decls, fmt.Sprintf("var %s %s", id.Name, typ))
+		}
+		indent := strings.Repeat("\t", b.pass.Fset.Position(s.Pos()).Column-1)
+		text := ""
+		for _, d := range decls {
+			text += d + "\n" + indent
+		}
+		text += fmt.Sprintf("%s.Offload(func() { %s = %s })", h, strings.Join(lhs, ", "), b.src(call))
+		return b.replace(s.Pos(), s.End(), text, msg)
+	}
+	return nil
+}
+
+// typeString spells t as the file can: every package it names must be
+// imported by the file, under the name the file gives it.
+func (b *blockingChecker) typeString(t types.Type) (string, bool) {
+	names := map[string]string{}
+	for _, imp := range b.file.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		switch {
+		case imp.Name != nil:
+			names[p] = imp.Name.Name
+		default:
+			for _, q := range b.pass.Pkg.Imports() {
+				if q.Path() == p {
+					names[p] = q.Name()
+				}
+			}
+		}
+	}
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == b.pass.Pkg {
+			return ""
+		}
+		n, found := names[p.Path()]
+		if !found || n == "_" || n == "." {
+			ok = false
+		}
+		return n
 	})
-	return found
+	return s, ok
 }
 
 // conetFix rewrites pkg.F(...) of package net into conet.F(...), importing
@@ -480,10 +656,13 @@ func (b *blockingChecker) report(pos, end token.Pos, what, instead string, fix *
 	if b.allowed[b.pass.Fset.Position(pos).Line] {
 		return
 	}
+	if fix != nil && b.hasMarked && (b.marked || addsLines(fix)) {
+		fix.Message += ", then run go generate (the file's generated code is stale until then)"
+	}
 	d := analysis.Diagnostic{
 		Pos:      pos,
 		End:      end,
-		Category: BlockingCategory,
+		Category: Category,
 		Message:  fmt.Sprintf("%s and freezes the coroutine's whole env: use %s (or mark the line %s)", what, instead, blockingDirective),
 	}
 	if fix != nil {
@@ -499,3 +678,14 @@ func (b *blockingChecker) src(n ast.Node) string {
 }
 
 func unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
+
+// addsLines reports whether a fix changes the number of lines of the file,
+// moving the source positions that generated code points at.
+func addsLines(fix *analysis.SuggestedFix) bool {
+	for _, e := range fix.TextEdits {
+		if strings.Contains(string(e.NewText), "\n") {
+			return true
+		}
+	}
+	return false
+}

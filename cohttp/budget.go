@@ -1,0 +1,115 @@
+//go:build unix
+
+package cohttp
+
+import (
+	"runtime"
+	"runtime/metrics"
+)
+
+// The body budget.
+//
+// A server reads a body whole before calling its handler, so what its
+// connections buffer must be bounded together (Limits.BodyBudget). The
+// budget follows the bytes received, not the lengths declared: a body's
+// buffer starts at the connection's 4 KiB and doubles only when full, each
+// new buffer's size beyond 4 KiB taken from the budget, so a client that
+// declares a large body and sends nothing holds nothing, and one that
+// sends part of it holds at most twice what it sent.
+//
+// Memory the server has let go of is not free until the collector has
+// freed it: a buffer grown out of, or the large buffer of a body answered,
+// stays charged to the budget (garbage) until two collections have ended
+// since it was dropped (the first may have begun before, and keep it).
+// So the budget bounds the buffers held and the garbage they left
+// together. A connection that needs budget that garbage holds starts a
+// collection (runtime.GC on a goroutine of its own, one at a time) and
+// waits; the collection gives the garbage back through Loop.Submit.
+//
+// Growth by doubling alone could deadlock: many bodies each holding part
+// of the budget, none able to grow to its end. So the budget keeps a
+// reserve, the largest budget one body can need (MaxBodyBytes plus a
+// head, at most the whole budget): a doubling is taken only if the
+// reserve stays free, and when one is refused, the connection becomes the
+// finisher, if there is none and the budget has room for its whole body:
+// it takes its whole body's size at once (the largest allowed for a
+// chunked body), and so always completes; its budget goes back when it is
+// answered or ends. One finisher at a time, and the reserve intact
+// whenever there is none: some body can always be read to its end, and
+// the others wait (not reading: TCP's flow control holds their clients)
+// within their read timeout. Everything here is O(1) per buffer growth.
+
+// take takes a buffer of size bytes for c's body from the budget (what is
+// beyond initialBuffer), or, making c the finisher, one of the whole
+// body's size full (0: unknown); c's old buffer becomes garbage. It
+// returns the size taken and whether it could.
+func (s *Server) take(c *conn, size, full int) (int, bool) {
+	s.collect()
+	want := int64(size - initialBuffer)
+	switch {
+	case want <= s.bodyLeft-s.bodyReserve:
+	case s.finisher == nil:
+		if full == 0 {
+			full = int(s.bodyReserve) + initialBuffer
+		}
+		size, want = max(size, full), int64(max(size, full)-initialBuffer)
+		if want > s.bodyLeft {
+			s.needCollection()
+			return 0, false
+		}
+		s.finisher = c
+	default:
+		s.needCollection()
+		return 0, false
+	}
+	s.bodyLeft -= want
+	s.bodyPeak = max(s.bodyPeak, s.lim.BodyBudget-s.bodyLeft)
+	if c.reserved > 0 {
+		s.addGarbage(int64(c.reserved))
+	}
+	c.reserved = int(want)
+	return size, true
+}
+
+// addGarbage charges n bytes of dropped buffers to the budget until the
+// collector has freed them.
+func (s *Server) addGarbage(n int64) {
+	s.garbage += n
+	s.garbageAt = s.gcCycles()
+}
+
+// collect gives the garbage back to the budget once two collections have
+// ended since it was last added to.
+func (s *Server) collect() {
+	if s.garbage > 0 && s.gcCycles() >= s.garbageAt+2 {
+		s.bodyLeft += s.garbage
+		s.garbage = 0
+	}
+}
+
+// needCollection starts a collection, if garbage holds budget and none
+// runs: a connection waits for budget. Its end gives the garbage back and
+// wakes the waiting connections.
+func (s *Server) needCollection() {
+	if s.garbage == 0 || s.collecting {
+		return
+	}
+	s.collecting = true
+	go func() {
+		runtime.GC() // waits for a collection under way, then runs a whole one
+		s.l.Submit(func() {
+			s.collecting = false
+			s.collect()
+			s.bodyFreed.Broadcast()
+		})
+	}()
+}
+
+// gcCycles returns the number of collections ended.
+func (s *Server) gcCycles() uint64 {
+	if s.gcSample == nil {
+		s.gcSample = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	}
+	metrics.Read(s.gcSample)
+	return s.gcSample[0].Value.Uint64()
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package cohttp_test
+
+const raceEnabled = true

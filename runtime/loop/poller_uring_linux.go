@@ -1,0 +1,415 @@
+//go:build linux && !cogen_netpoll
+
+package loop
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// uringPoller is the poller on io_uring used as a readiness engine: each
+// registered fd has one multishot IORING_OP_POLL_ADD in flight, edge-
+// triggered like the epoller's registration, and every loop iteration is
+// one io_uring_enter that submits what the iteration queued (new polls,
+// cancellations) and waits for completions with the loop's timeout
+// (IORING_ENTER_EXT_ARG: nanoseconds, no timerfd). A completion carries the
+// poll(2) bits that fired, so the loop core sees the same events as with
+// epoll; reads and writes stay plain system calls made by the loop's
+// operations.
+//
+// Stale completions. A poll's user_data is its fd number and a generation
+// (pollData); regs[fd] holds the generation of the fd's live poll, 0 when
+// it has none. del zeroes it before asking the kernel to cancel the poll, so
+// whatever that poll posts afterwards (its -ECANCELED, an edge already in
+// the completion ring, or a poll of a closed fd whose number a new fd now
+// has) carries an old generation and is dropped: a descriptor unregistered
+// is never reported again, whatever order completions come in.
+//
+// File references. A poll holds a reference to its file, so closing the
+// descriptor alone would keep the socket open. del therefore submits the
+// cancellation at once (one io_uring_enter, where epoll makes one epoll_ctl),
+// before FD.Close closes the descriptor; Loop.Close closes the ring, which
+// cancels what is left.
+//
+// A multishot poll ends when the kernel cannot post to a full completion
+// ring (it then keeps the completions in its overflow list, IORING_FEAT_NODROP)
+// or on an error; a completion without IORING_CQE_F_MORE is its last, and
+// wait arms a new poll for the fd, which reports the fd's current state
+// first, so no edge is lost (a spurious one may be reported: the loop's
+// operations retry on EAGAIN).
+//
+// Wake is an eventfd with a multishot poll of its own, as in the epoller.
+type uringPoller struct {
+	r       *ring
+	efd     int
+	waking  atomic.Bool // a wake is in flight; cleared when the loop drains the eventfd
+	regs    []uint32    // per fd number: generation of its live poll, 0 for none
+	gen     uint32      // last generation handed out
+	fn      func(fd int, ev Events)
+	reapFn  func(*cqe)
+	n       int           // events delivered by the current wait
+	arg     getEventsArg  // enter's scratch
+	ts      unix.Timespec // enter's timeout
+	st      unix.Stat_t   // add's scratch
+	drained [8]byte
+	held    []heldEvent // completions reaped outside wait, for the next one
+	// wakeBad is set when the wake poll completed with an error or as a
+	// single shot: multishot poll does not work (init's probe).
+	wakeBad bool
+}
+
+// User data: bits 0-31 an fd number, 32-61 a generation (never 0), bit 62
+// marks the cancellation of that fd's poll, bit 63 the poller's own
+// requests.
+const (
+	udWake   = 1<<63 | 1 // the eventfd's poll
+	udCancel = 1 << 62   // | pollData: an ASYNC_CANCEL of that poll (success posts nothing)
+	genLimit = 1 << 30
+)
+
+// pollData is the user_data of fd's poll of generation gen (0 < gen < genLimit).
+func pollData(fd int, gen uint32) uint64 { return uint64(gen)<<32 | uint64(uint32(fd)) }
+
+// pollEvents is what every fd's poll waits for: the epoller's set.
+const pollEvents = unix.POLLIN | unix.POLLOUT | unix.POLLPRI | unix.POLLRDHUP
+
+// uringUnavailable is newUringPoller's error when io_uring cannot serve as
+// the poller; its text says why, for the fallback's log line.
+type uringUnavailable struct {
+	why string
+	err error
+}
+
+func (e *uringUnavailable) Error() string {
+	if e.err != nil {
+		return e.why + ": " + e.err.Error()
+	}
+	return e.why
+}
+
+func (e *uringUnavailable) Unwrap() error { return e.err }
+
+// newUringPoller probes io_uring and returns a poller on it, or an error
+// (a *uringUnavailable when the kernel lacks or refuses what it needs).
+//
+// Needed: io_uring_setup permitted (not disabled by kernel.io_uring_disabled,
+// not refused by seccomp or a policy), IORING_FEAT_NODROP, EXT_ARG and
+// CQE_SKIP (Linux 5.17), the POLL_ADD and ASYNC_CANCEL opcodes, and
+// multishot poll (Linux 5.13), which the probe checks by a round trip on the
+// wake eventfd. A little-endian CPU too: the poll mask's layout in the SQE
+// differs on big-endian ones, which this code does not handle.
+func newUringPoller() (*uringPoller, error) {
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		return nil, &uringUnavailable{why: "big-endian CPU not supported"}
+	}
+	r, err := newRing(256, 4096)
+	if err != nil {
+		return nil, setupRefused(err)
+	}
+	p := &uringPoller{r: r, efd: -1}
+	p.reapFn = p.complete
+	if err := p.init(); err != nil {
+		p.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// setupRefused explains io_uring_setup's failure.
+func setupRefused(err error) error {
+	switch {
+	case errors.Is(err, unix.ENOSYS):
+		return &uringUnavailable{why: "io_uring_setup: ENOSYS (kernel without io_uring, or a seccomp filter)", err: err}
+	case errors.Is(err, unix.EPERM), errors.Is(err, unix.EACCES):
+		if b, rerr := os.ReadFile("/proc/sys/kernel/io_uring_disabled"); rerr == nil {
+			if v := strings.TrimSpace(string(b)); v != "0" {
+				return &uringUnavailable{why: "disabled by kernel.io_uring_disabled=" + v, err: err}
+			}
+		}
+		return &uringUnavailable{why: "io_uring_setup refused (seccomp or security policy)", err: err}
+	}
+	return &uringUnavailable{why: "io_uring_setup failed", err: err}
+}
+
+func (p *uringPoller) init() error {
+	const need = iouFeatNoDrop | iouFeatExtArg | iouFeatCQESkip
+	if f := p.r.features; f&need != need {
+		return &uringUnavailable{why: fmt.Sprintf("kernel lacks io_uring features %#x (NODROP, EXT_ARG, CQE_SKIP: Linux 5.17)", need&^f)}
+	}
+	ok, err := p.r.supports(iouOpPollAdd, iouOpAsyncCancel)
+	if err != nil {
+		return &uringUnavailable{why: "io_uring opcode probe failed", err: err}
+	}
+	if !ok {
+		return &uringUnavailable{why: "kernel lacks IORING_OP_POLL_ADD or ASYNC_CANCEL"}
+	}
+	efd, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		return os.NewSyscallError("eventfd", err)
+	}
+	p.efd = efd
+	// The round trip: a pending wake must come back as a multishot poll
+	// completion that stays armed (F_MORE).
+	p.armWake()
+	if err := p.wake(); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(time.Second)
+	for p.waking.Load() {
+		if time.Now().After(deadline) {
+			return &uringUnavailable{why: "multishot poll probe got no completion"}
+		}
+		if _, err := p.wait(100*time.Millisecond, func(fd int, ev Events) {}); err != nil {
+			return &uringUnavailable{why: "multishot poll probe failed", err: err}
+		}
+	}
+	if p.wakeBad {
+		return &uringUnavailable{why: "kernel lacks multishot IORING_OP_POLL_ADD (Linux 5.13)"}
+	}
+	return nil
+}
+
+// sqe returns a free SQE, submitting what is queued to make room.
+func (p *uringPoller) sqe() (*sqe, error) {
+	for {
+		if e := p.r.sq.next(); e != nil {
+			return e, nil
+		}
+		if err := p.submit(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// submit hands every queued SQE to the kernel without waiting.
+func (p *uringPoller) submit() error {
+	for {
+		n := p.r.sq.publish()
+		if n == 0 {
+			return nil
+		}
+		_, errno := p.r.enter(n, 0, 0, &p.arg, nil)
+		switch errno {
+		case 0, unix.EINTR:
+		case unix.EAGAIN, unix.EBUSY:
+			// Out of kernel memory for requests, or completions backed up:
+			// reap to make room, then try again.
+			p.r.cq.reap(len(p.r.cq.cqes), p.reapFn)
+		default:
+			return os.NewSyscallError("io_uring_enter", errno)
+		}
+	}
+}
+
+func (p *uringPoller) pollAdd(fd int, ud uint64) error {
+	e, err := p.sqe()
+	if err != nil {
+		return err
+	}
+	e.opcode, e.fd, e.len, e.opFlags, e.userData = iouOpPollAdd, int32(fd), iouPollAddMulti, pollEvents, ud
+	return nil
+}
+
+func (p *uringPoller) armWake() error { return p.pollAdd(p.efd, udWake) }
+
+// add queues fd's poll; the next wait submits it, and the kernel reports
+// the fd's current state then, so an fd ready already is reported at once
+// (as epoll does for an edge-triggered registration). Like epoll_ctl it
+// refuses at once what it cannot watch: a bad fd (EBADF), a regular file
+// or a directory (EPERM), which a poll would report ready for ever.
+func (p *uringPoller) add(fd int) error {
+	if err := unix.Fstat(fd, &p.st); err != nil {
+		return os.NewSyscallError("fstat", err)
+	}
+	if m := p.st.Mode & unix.S_IFMT; m == unix.S_IFREG || m == unix.S_IFDIR {
+		return os.NewSyscallError("io_uring poll", unix.EPERM)
+	}
+	for fd >= len(p.regs) {
+		p.regs = append(p.regs, 0)
+	}
+	if p.regs[fd] != 0 {
+		return os.NewSyscallError("io_uring poll", unix.EEXIST)
+	}
+	p.gen = p.gen%(genLimit-1) + 1
+	if err := p.pollAdd(fd, pollData(fd, p.gen)); err != nil {
+		return err
+	}
+	p.regs[fd] = p.gen
+	return nil
+}
+
+// del cancels fd's poll and submits the cancellation at once (see File
+// references in the type's doc).
+func (p *uringPoller) del(fd int) error {
+	if fd < 0 || fd >= len(p.regs) || p.regs[fd] == 0 {
+		return os.NewSyscallError("io_uring poll remove", unix.ENOENT)
+	}
+	ud := pollData(fd, p.regs[fd])
+	p.regs[fd] = 0
+	if err := p.cancel(ud); err != nil {
+		return err
+	}
+	return p.submit()
+}
+
+// cancel queues the cancellation of the request with user data ud. It is
+// IORING_OP_ASYNC_CANCEL, not POLL_REMOVE: a removal fails with EALREADY
+// while a wake-up of the poll is under way, and the multishot poll then
+// stays armed, whereas a cancellation marks it and its owner ends it.
+func (p *uringPoller) cancel(ud uint64) error {
+	e, err := p.sqe()
+	if err != nil {
+		return err
+	}
+	e.opcode, e.flags, e.fd, e.addr, e.userData = iouOpAsyncCancel, iouSQECQESkipSuccess, -1, ud, udCancel|ud
+	return nil
+}
+
+func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (int, error) {
+	p.fn, p.n = fn, 0
+	defer func() { p.fn = nil }()
+	for _, h := range p.held {
+		if h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+			p.n++
+			fn(h.fd, h.ev)
+		}
+	}
+	if len(p.held) > 0 {
+		p.held = p.held[:0]
+		timeout = 0 // events were delivered: the loop has work
+	}
+	toSubmit := p.r.sq.publish()
+	if p.r.cq.ready() > 0 {
+		timeout = 0 // completions are waiting: take them without sleeping
+	}
+	var errno unix.Errno
+	switch {
+	case timeout == 0:
+		if toSubmit > 0 || atomic.LoadUint32(p.r.sq.flags)&iouSQCQOverflow != 0 {
+			_, errno = p.r.enter(toSubmit, 0, iouEnterGetEvents, &p.arg, nil)
+		}
+	case timeout < 0:
+		_, errno = p.r.enter(toSubmit, 1, iouEnterGetEvents, &p.arg, nil)
+	default:
+		p.ts = unix.NsecToTimespec(int64(timeout))
+		_, errno = p.r.enter(toSubmit, 1, iouEnterGetEvents, &p.arg, &p.ts)
+	}
+	switch errno {
+	case 0, unix.ETIME, unix.EINTR, unix.EAGAIN, unix.EBUSY:
+		// EINTR: the loop recomputes the timeout; EAGAIN/EBUSY: nothing
+		// submitted for now, the completions below make room.
+	default:
+		return 0, os.NewSyscallError("io_uring_enter", errno)
+	}
+	for p.r.cq.reap(len(p.r.cq.cqes), p.reapFn) > 0 {
+		if atomic.LoadUint32(p.r.sq.flags)&iouSQCQOverflow != 0 {
+			// Completions the ring had no room for wait in the kernel:
+			// flush them into the space just freed.
+			if _, errno := p.r.enter(0, 0, iouEnterGetEvents, &p.arg, nil); errno != 0 && errno != unix.EINTR && errno != unix.EBUSY {
+				return p.n, os.NewSyscallError("io_uring_enter", errno)
+			}
+		}
+	}
+	return p.n, nil
+}
+
+// complete handles one completion (reap's callback).
+func (p *uringPoller) complete(c *cqe) {
+	more := c.flags&iouCQEFMore != 0
+	switch c.userData {
+	case udWake:
+		if c.res < 0 || !more {
+			p.wakeBad = true
+		}
+		unix.Read(p.efd, p.drained[:])
+		// Clear the flag before the loop drains submissions: a Submit
+		// after this point sees false and writes again.
+		p.waking.Store(false)
+		if !more {
+			p.armWake()
+		}
+		return
+	}
+	if c.userData&udCancel != 0 {
+		// A cancellation failed: ENOENT, the poll ended already; EALREADY,
+		// it is completing (not expected of a poll): ask again.
+		if c.res == -int32(unix.EALREADY) {
+			p.cancel(c.userData &^ udCancel)
+		}
+		return
+	}
+	fd, gen := int(uint32(c.userData)), uint32(c.userData>>32)
+	if fd >= len(p.regs) || p.regs[fd] != gen {
+		return // a poll removed since: the fd is not ours any more
+	}
+	if !more && (c.res >= 0 || c.res == -int32(unix.ECANCELED)) {
+		// The poll ended; arm a new one, which reports the current state.
+		// If no SQE can be had (the ring fails), report an error edge so
+		// the fd's waiters look at the fd themselves.
+		if p.pollAdd(fd, c.userData) != nil {
+			c.res = int32(unix.POLLERR | unix.POLLHUP)
+		}
+	}
+	ev := Events(c.res)
+	if c.res < 0 {
+		if c.res == -int32(unix.ECANCELED) {
+			return // ended by the kernel, re-armed above
+		}
+		// The poll failed and is not re-armed (it would fail again): the
+		// waiters look at the fd themselves and get its error.
+		ev = EventErr | EventHup
+	}
+	if ev == 0 {
+		return
+	}
+	if p.fn == nil {
+		// Reaped outside wait (submit makes room when the kernel is out of
+		// it): keep the event for the next wait.
+		p.held = append(p.held, heldEvent{fd, gen, ev})
+		return
+	}
+	p.n++
+	p.fn(fd, ev)
+}
+
+// A heldEvent is a completion reaped outside wait, delivered by the next
+// wait if its poll is still the fd's.
+type heldEvent struct {
+	fd  int
+	gen uint32
+	ev  Events
+}
+
+func (p *uringPoller) wake() error {
+	if !p.waking.CompareAndSwap(false, true) {
+		return nil // a wake is already pending
+	}
+	for {
+		_, err := unix.Write(p.efd, one[:])
+		switch err {
+		case nil, unix.EAGAIN: // EAGAIN: counter saturated, a wake is pending anyway
+			return nil
+		case unix.EINTR:
+			continue
+		default:
+			return os.NewSyscallError("write", err)
+		}
+	}
+}
+
+func (p *uringPoller) close() error {
+	err := p.r.close()
+	if p.efd >= 0 {
+		if cerr := unix.Close(p.efd); cerr != nil && err == nil {
+			err = os.NewSyscallError("close", cerr)
+		}
+	}
+	return err
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package cogenrt
+
+const raceEnabled = false
