@@ -5,8 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -64,7 +63,7 @@ func goBaseRank(model string) int {
 func chooseBases(rows []Row) {
 	best := map[string]int{} // measure -> index of its Go base
 	for i, r := range rows {
-		if family(r.Model) != famGo { // a floor is not a way to do it
+		if family(r.Model) != famGo || r.Skipped { // a floor is not a way to do it
 			continue
 		}
 		k := r.Group + "\x00" + r.Measure
@@ -117,6 +116,9 @@ type Verdict struct {
 	Unit    string   `json:"unit"`
 	Higher  bool     `json:"higher_is_better"`
 	Margins []Margin `json:"margins"`
+	// Backends marks the line that pits the loop's io_uring rows against
+	// its epoll rows (backendVerdict) rather than model families.
+	Backends bool `json:"backends,omitempty"`
 }
 
 // A Margin is the winner's lead over another family's best row.
@@ -251,7 +253,7 @@ func backendVerdict(g string, cands []Row, better func(a, b Row) bool, overloade
 	if overloaded {
 		noise = max(noise, overloadNoise)
 	}
-	return Verdict{Group: g + " backends (epoll or io_uring)", Measure: win.Measure, Winner: win.Model, Value: win.Value, Unit: win.Unit, Higher: higher,
+	return Verdict{Group: g + " backends (epoll or io_uring)", Measure: win.Measure, Winner: win.Model, Value: win.Value, Unit: win.Unit, Higher: higher, Backends: true,
 		Margins: []Margin{{Model: lose.Model, Factor: factor, Noise: noise, Beyond: factor-1 > noise}}}, true
 }
 
@@ -282,10 +284,56 @@ func writeVerdicts(w io.Writer, vs []Verdict) {
 		}
 		fmt.Fprintf(w, "- **%s** (%s; %s): **%s**, %s %s; %s\n", v.Group, v.Measure, dir, v.Winner, formatValue(v.Value), v.Unit, others)
 	}
-	if a := answer(vs); a != "" {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, a)
+}
+
+// overall is the run's answer in one line: which model family is best in
+// how many groups, by how much (the winner's lead over the next-best
+// family on the group's headline measure, "~" when within noise), and in
+// which groups.
+func overall(vs []Verdict) string {
+	type tally struct {
+		family string
+		leads  []string
 	}
+	var fams []*tally
+	judged := 0
+	for _, v := range vs {
+		if v.Backends || len(v.Margins) == 0 {
+			continue
+		}
+		judged++
+		next := v.Margins[0]
+		for _, m := range v.Margins[1:] {
+			if m.Factor < next.Factor {
+				next = m
+			}
+		}
+		lead := fmt.Sprintf("%s %s×", v.Group, strconv.FormatFloat(next.Factor, 'f', 2, 64))
+		if !next.Beyond {
+			lead += " ~"
+		}
+		f := family(v.Winner)
+		i := slices.IndexFunc(fams, func(t *tally) bool { return t.family == f })
+		if i < 0 {
+			fams = append(fams, &tally{family: f})
+			i = len(fams) - 1
+		}
+		fams[i].leads = append(fams[i].leads, lead)
+	}
+	if judged == 0 {
+		return "Overall: no group of this run measured two model families, so there is no winner to name."
+	}
+	slices.SortStableFunc(fams, func(a, b *tally) int { return len(b.leads) - len(a.leads) })
+	var parts []string
+	for i, t := range fams {
+		n := fmt.Sprintf("%d", len(t.leads))
+		if i == 0 {
+			n = fmt.Sprintf("%d of %d groups", len(t.leads), judged)
+		}
+		parts = append(parts, fmt.Sprintf("%s in %s (%s)", t.family, n, strings.Join(t.leads, ", ")))
+	}
+	return "Overall: best is " + strings.Join(parts, "; ") +
+		" — × is the lead over the next-best model family on the group's headline measure (the verdict lines), ~ within this run's noise."
 }
 
 // floorLimit is the plain call's time beyond which a run's absolute
@@ -328,64 +376,4 @@ func warnings(rep *report) []string {
 		ws = append(ws, fmt.Sprintf("%d rows include a window that failed once and ran again (their note says RETRIED)", retried))
 	}
 	return ws
-}
-
-// answer is the run's one-line answer to "which model, by how much, for
-// what": for each model family that wins a group beyond noise, the groups
-// it wins and its range of leads over the runner-up family, best family
-// first (the one winning most groups). Groups won within noise are counted
-// as ties. It is "" when no group was judged.
-func answer(vs []Verdict) string {
-	if len(vs) == 0 {
-		return ""
-	}
-	type win struct {
-		groups   []string
-		min, max float64
-	}
-	wins := map[string]*win{}
-	var order []string
-	var ties, alone []string
-	for _, v := range vs {
-		if len(v.Margins) == 0 {
-			alone = append(alone, fmt.Sprintf("%s (%s)", v.Group, family(v.Winner)))
-			continue
-		}
-		lead := 0.0
-		for _, m := range v.Margins {
-			if m.Beyond && (lead == 0 || m.Factor < lead) {
-				lead = m.Factor // the lead over the runner-up family
-			}
-		}
-		if lead == 0 {
-			ties = append(ties, v.Group)
-			continue
-		}
-		f := family(v.Winner)
-		w := wins[f]
-		if w == nil {
-			w = &win{min: lead, max: lead}
-			wins[f] = w
-			order = append(order, f)
-		}
-		w.groups = append(w.groups, v.Group)
-		w.min, w.max = math.Min(w.min, lead), math.Max(w.max, lead)
-	}
-	sort.SliceStable(order, func(i, j int) bool { return len(wins[order[i]].groups) > len(wins[order[j]].groups) })
-	var parts []string
-	for _, f := range order {
-		w := wins[f]
-		by := strconv.FormatFloat(w.min, 'f', 2, 64) + "×"
-		if w.max > w.min {
-			by += "–" + strconv.FormatFloat(w.max, 'f', 2, 64) + "×"
-		}
-		parts = append(parts, fmt.Sprintf("%s wins %d of %d groups (%s), by %s over the next family", f, len(w.groups), len(vs), strings.Join(w.groups, ", "), by))
-	}
-	if len(ties) > 0 {
-		parts = append(parts, fmt.Sprintf("within noise: %s", strings.Join(ties, ", ")))
-	}
-	if len(alone) > 0 {
-		parts = append(parts, fmt.Sprintf("only one family can: %s", strings.Join(alone, ", ")))
-	}
-	return "Answer: " + strings.Join(parts, "; ") + "."
 }

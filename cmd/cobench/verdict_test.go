@@ -147,8 +147,8 @@ func TestVerdictOneFamily(t *testing.T) {
 	var sb strings.Builder
 	writeVerdicts(&sb, []Verdict{{Group: "durable", Measure: "to bytes and back", Winner: "stackless Snapshot", Value: 897, Unit: "ns/op"}})
 	want := "- **durable** (to bytes and back; lower is better): **stackless Snapshot**, 897 ns/op; no other model family can be measured here\n"
-	if out := sb.String(); !strings.Contains(out, want) {
-		t.Errorf("verdict line:\n%s\nwant it to hold:\n%s", out, want)
+	if out := sb.String(); !strings.HasSuffix(out, want) {
+		t.Errorf("verdict line:\n%s\nwant it to end with:\n%s", out, want)
 	}
 }
 
@@ -190,10 +190,8 @@ func TestChartSVG(t *testing.T) {
 	rep := &report{Machine: machine{CPUs: 2, LoadAvg: "1.25 1 1", Date: "d", Model: "m", Go: "go"}, Rows: rows}
 	setRatios(rep.Rows)
 	rep.Verdict = verdicts(rep)
-	rep.Skipped = []Skip{{"db", "no redis-server installed"}}
 	svg := chartSVG(rep)
-	for _, want := range []string{"load average 1.25 1 1", "ns/op, lower is better", "req/s, higher is better", ">stackless</text>", ">stackful</text>", ">Go</text>", ">peer</text>", "Verdict",
-		`<line class="axis"`, " ns/op</text>", "db: skipped: no redis-server installed", ">Answer: "} {
+	for _, want := range []string{"load average 1.25 1 1", "ns/op, lower is better", "req/s, higher is better", ">stackless</text>", ">stackful</text>", ">Go</text>", ">peer</text>", "Verdict"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("chart lacks %q", want)
 		}
@@ -244,25 +242,5 @@ func TestBackendVerdict(t *testing.T) {
 	rows[0].Value = 7 // epoll ahead now
 	if b := verdicts(rep)[1]; b.Winner != "stackless (generated EchoFrame)" || b.Margins[0].Model != "stackless (generated EchoFrame)"+uringName {
 		t.Errorf("epoll ahead: %+v", b)
-	}
-}
-
-// TestAnswer: the one line names each winning family with its groups and
-// its range of leads over the runner-up family, most groups first, and
-// lists the groups won within noise apart.
-func TestAnswer(t *testing.T) {
-	vs := []Verdict{
-		{Group: "switch", Winner: "stackless Gosched via ready queue", Margins: []Margin{{Model: "goroutine", Factor: 25, Beyond: true}, {Model: "stackful", Factor: 3.2, Beyond: true}}},
-		{Group: "create", Winner: "stackless", Margins: []Margin{{Model: "goroutine", Factor: 4, Beyond: true}}},
-		{Group: "chan", Winner: "goroutine (Go chan)", Margins: []Margin{{Model: "stackful", Factor: 1.27, Beyond: true}}},
-		{Group: "timers", Winner: "stackless", Margins: []Margin{{Model: "goroutine", Factor: 1.05, Beyond: false}}},
-		{Group: "durable", Winner: "stackless Snapshot"},
-	}
-	want := "Answer: stackless wins 2 of 5 groups (switch, create), by 3.20×–4.00× over the next family; Go wins 1 of 5 groups (chan), by 1.27× over the next family; within noise: timers; only one family can: durable (stackless)."
-	if got := answer(vs); got != want {
-		t.Errorf("answer:\n got %s\nwant %s", got, want)
-	}
-	if answer(nil) != "" {
-		t.Error("answer of no verdicts is not empty")
 	}
 }
