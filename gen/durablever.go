@@ -24,7 +24,8 @@ import (
 // versionKeys lists, for the fingerprint, what of these a durable
 // function depends on: the value of every constant its body names, and
 // of every package-level constant of a named type its frame holds (the
-// enum's other constants, which the body need not name); and the source
+// enum's other constants, which the body need not name; of another
+// package, the exported ones); and the source
 // of the MarshalBinary and UnmarshalBinary methods of the types its frame
 // holds, and of the declaration of the codecs that serve them, when they
 // are declared in the package being generated (cogen has no source for
@@ -97,7 +98,11 @@ func versionKeys(pass *analysis.Pass, f *Func, fields []types.Type) []string {
 			if obj := n.Obj(); obj.Pkg() != nil {
 				scope := obj.Pkg().Scope()
 				for _, name := range scope.Names() {
-					if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), t) {
+					// Another package's unexported constants are left out:
+					// go vet loads dependencies from export data, which
+					// need not list them, and the fingerprint must be the
+					// same under go vet and under cogen.
+					if c, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(c.Type(), t) && (c.Exported() || c.Pkg() == pass.Pkg) {
 						constant(c)
 					}
 				}

@@ -556,7 +556,7 @@ func (f *saveAndSleepFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (cogenrt.DurableFrame).
 func (f *saveAndSleepFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a)
+	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x6b026e64773e102e)
 }
 
 // EncodeState writes the fields of saveAndSleep's frame into a snapshot (cogenrt.DurableFrame).
@@ -572,7 +572,7 @@ func (f *saveAndSleepFrame) DecodeState(dec *cogenrt.Decoder) {
 	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x6b026e64773e102e), func() cogenrt.DurableFrame {
 		return new(saveAndSleepFrame)
 	})
 }
