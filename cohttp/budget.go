@@ -3,6 +3,7 @@
 package cohttp
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 )
@@ -71,27 +72,87 @@ func (s *Server) take(c *conn, size, full int) (int, bool) {
 	return size, true
 }
 
-// addGarbage charges n bytes of dropped buffers to the budget until the
-// collector has freed them.
-func (s *Server) addGarbage(n int64) {
-	s.garbage += n
-	s.garbageAt = s.gcCycles()
+// dropped is garbage: n bytes of buffers dropped when at collections had
+// ended. The collector has freed them once two more have ended (the first
+// may have begun before they were dropped, and kept them).
+type dropped struct {
+	n  int64
+	at uint64
 }
 
-// collect gives the garbage back to the budget once two collections have
-// ended since it was last added to.
-func (s *Server) collect() {
-	if s.garbage > 0 && s.gcCycles() >= s.garbageAt+2 {
-		s.bodyLeft += s.garbage
-		s.garbage = 0
+// addGarbage charges n bytes of dropped buffers to the budget until the
+// collector has freed them. Garbage is kept by the collection count at
+// which it was dropped, so that a steady flow of it does not keep what was
+// dropped earlier charged: only the last two counts can be pending (older
+// garbage is freed), so two entries hold it all. O(1).
+func (s *Server) addGarbage(n int64) {
+	now := s.gcCycles()
+	s.collectAt(now)
+	g := &s.garbage
+	switch {
+	case g[1].n > 0 && g[1].at == now:
+		g[1].n += n
+	case g[1].n > 0: // g[0] holds older garbage still pending: merge it into g[1], later (conservative)
+		g[0] = dropped{g[0].n + g[1].n, g[1].at}
+		g[1] = dropped{n, now}
+	case g[0].n > 0 && g[0].at == now:
+		g[0].n += n
+	case g[0].n > 0:
+		g[1] = dropped{n, now}
+	default:
+		g[0] = dropped{n, now}
 	}
+}
+
+// garbageHeld returns the budget that garbage holds.
+func (s *Server) garbageHeld() int64 { return s.garbage[0].n + s.garbage[1].n }
+
+// collect gives back to the budget the garbage the collector has freed.
+func (s *Server) collect() {
+	if s.garbageHeld() > 0 {
+		s.collectAt(s.gcCycles())
+	}
+}
+
+// collectAt gives back the garbage dropped two collections or more before
+// now collections had ended.
+func (s *Server) collectAt(now uint64) {
+	g := &s.garbage
+	for g[0].n > 0 && now >= g[0].at+2 {
+		s.bodyLeft += g[0].n
+		g[0], g[1] = g[1], dropped{}
+	}
+}
+
+// collectAll runs a collection and gives all the garbage back: Shutdown
+// calls it once every connection has ended, so that the budget is all
+// back and no charge waits for collections that nothing may start. It
+// waits for the collection (runtime.GC on a goroutine) by running the
+// loop, as the model waits (never blocking a coroutine in Go's scheduler).
+// runtime.GC returns after a whole collection that began after the call:
+// every buffer dropped before it is freed.
+func (s *Server) collectAll() error {
+	if s.garbageHeld() == 0 {
+		return nil
+	}
+	done := false
+	go func() {
+		runtime.GC()
+		s.l.Submit(func() { done = true })
+	}()
+	if err := s.run(func() bool { return done }); err != nil {
+		return fmt.Errorf("cohttp: waiting for a collection after the shutdown: %w", err)
+	}
+	s.bodyLeft += s.garbageHeld()
+	s.garbage = [2]dropped{}
+	return nil
 }
 
 // needCollection starts a collection, if garbage holds budget and none
 // runs: a connection waits for budget. Its end gives the garbage back and
 // wakes the waiting connections.
 func (s *Server) needCollection() {
-	if s.garbage == 0 || s.collecting {
+	if s.garbageHeld() == 0 || s.collecting {
 		return
 	}
 	s.collecting = true

@@ -201,3 +201,26 @@ func rssKiB(t *testing.T, field string) int64 {
 	t.Skipf("no %s in /proc/self/status", field)
 	return 0
 }
+
+// TestBodyBudgetBackAfterShutdown: once a server has shut down, all its
+// body budget is back, the garbage its bodies left included: nothing
+// waits for collections that nothing may start.
+//
+// Before the fix, the buffer of the body answered stayed charged after the
+// shutdown (garbage waiting for two collections): about 60 KiB here.
+func TestBodyBudgetBackAfterShutdown(t *testing.T) {
+	body := bytes.Repeat([]byte("b"), 64<<10)
+	for _, model := range models {
+		t.Run(model, func(t *testing.T) {
+			var s *Server
+			addr, shutdown := startShutdownServer(t, model, testHandler, Limits{BodyBudget: 1 << 20}, &s)
+			postEcho(t, addr, body)
+			if err := shutdown(time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if now, peak := s.BodyBuffered(); now != 0 || peak == 0 {
+				t.Errorf("after a 64 KiB POST and the shutdown: %d bytes of the budget still in use (peak %d), want 0", now, peak)
+			}
+		})
+	}
+}
