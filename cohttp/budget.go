@@ -4,6 +4,7 @@ package cohttp
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime"
 	"runtime/metrics"
 )
@@ -29,16 +30,25 @@ import (
 //
 // Growth by doubling alone could deadlock: many bodies each holding part
 // of the budget, none able to grow to its end. So the budget keeps a
-// reserve, the largest budget one body can need (MaxBodyBytes plus a
-// head, at most the whole budget): a doubling is taken only if the
-// reserve stays free, and when one is refused, the connection becomes the
-// finisher, if there is none and the budget has room for its whole body:
-// it takes its whole body's size at once (the largest allowed for a
-// chunked body), and so always completes; its budget goes back when it is
-// answered or ends. One finisher at a time, and the reserve intact
-// whenever there is none: some body can always be read to its end, and
-// the others wait (not reading: TCP's flow control holds their clients)
-// within their read timeout. Everything here is O(1) per buffer growth.
+// reserve: the largest budget one of the bodies being grown needs whole
+// (its declared length, or MaxBodyBytes for a chunked one; counted by
+// powers of two, so rounded up, and at most MaxBodyBytes plus a head and
+// the whole budget). A body's growth is taken if the reserve stays free,
+// counting in it what the bodies that hold their whole buffer (which need
+// no more) will give back. Two growths need no reserve, since afterwards
+// the body needs nothing more: one that completes it (the doubling bounds
+// it to twice what was received), and the finisher's: when a growth is
+// refused, the connection becomes the finisher, if there is none and the
+// budget has room for its whole body: it takes its whole body's size at
+// once (the largest allowed for a chunked body), and so always completes;
+// one finisher at a time, so that declared lengths cost the budget for
+// one connection only. Whenever no body holds its whole buffer, the
+// reserve is free (once the garbage is collected): some body can always
+// be read to its end, and the others wait (not reading: TCP's flow
+// control holds their clients) within their read timeout. A body that
+// waits before its first growth holds nothing, so the reserve need not
+// cover it. Everything here is O(1) per buffer growth (the reserve's
+// count has one entry per power of two).
 
 // take takes a buffer of size bytes for c's body from the budget (what is
 // beyond initialBuffer), or, making c the finisher, one of the whole
@@ -47,8 +57,14 @@ import (
 func (s *Server) take(c *conn, size, full int) (int, bool) {
 	s.collect()
 	want := int64(size - initialBuffer)
+	need := s.bodyReserve // the budget c's whole body needs
+	if full > 0 {
+		need = min(need, int64(full-initialBuffer))
+	}
+	whole := full > 0 && size >= full
 	switch {
-	case want <= s.bodyLeft-s.bodyReserve:
+	case whole && want <= s.bodyLeft:
+	case !whole && want <= s.bodyLeft-max(0, max(s.reserve(c), need)-s.wholeHeld):
 	case s.finisher == nil:
 		if full == 0 {
 			full = int(s.bodyReserve) + initialBuffer
@@ -58,18 +74,54 @@ func (s *Server) take(c *conn, size, full int) (int, bool) {
 			s.needCollection()
 			return 0, false
 		}
-		s.finisher = c
+		s.finisher, whole = c, true
 	default:
 		s.needCollection()
 		return 0, false
 	}
 	s.bodyLeft -= want
 	s.bodyPeak = max(s.bodyPeak, s.lim.BodyBudget-s.bodyLeft)
-	if c.reserved > 0 {
-		s.addGarbage(int64(c.reserved))
-	}
+	s.drop(c)
 	c.reserved = int(want)
+	if whole {
+		c.whole = true
+		s.wholeHeld += want
+	} else {
+		c.need = need
+		s.needs[bits.Len64(uint64(need))]++
+	}
 	return size, true
+}
+
+// drop makes c's body buffer beyond the first 4 KiB garbage, and takes it
+// out of the reserve's count.
+func (s *Server) drop(c *conn) {
+	if c.reserved == 0 {
+		return
+	}
+	s.addGarbage(int64(c.reserved))
+	if c.whole {
+		s.wholeHeld -= int64(c.reserved)
+		c.whole = false
+	} else {
+		s.needs[bits.Len64(uint64(c.need))]--
+	}
+	c.reserved, c.need = 0, 0
+}
+
+// reserve returns the budget the largest body being grown may need whole,
+// other than c's: the largest power of two counted, at most bodyReserve.
+func (s *Server) reserve(c *conn) int64 {
+	self := -1
+	if c.reserved > 0 && !c.whole {
+		self = bits.Len64(uint64(c.need))
+	}
+	for i := len(s.needs) - 1; i > 0; i-- {
+		if n := s.needs[i]; n > 1 || n == 1 && i != self {
+			return min(s.bodyReserve, 1<<i)
+		}
+	}
+	return 0
 }
 
 // dropped is garbage: n bytes of buffers dropped when at collections had

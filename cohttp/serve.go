@@ -37,10 +37,12 @@ type Server struct {
 	bodyLeft    int64      // of the body budget (Limits.BodyBudget; budget.go)
 	bodyPeak    int64      // the most of the budget in use at once
 	bodyFreed   loop.Cond  // signalled when budget may have come back
-	bodyReserve int64      // the part of the budget only a finisher takes
+	bodyReserve int64      // the most one body can need: MaxBodyBytes and a head, at most the budget
 	finisher    *conn      // the body that may take the reserve (nil: none)
 	garbage     [2]dropped // budget charged for dropped buffers until collected, oldest first (budget.go)
 	collecting  bool       // a collection started by needCollection runs
+	needs       [64]int32  // bodies holding part of their buffer, by bits.Len64 of what they need whole
+	wholeHeld   int64      // the budget held by bodies whose buffer holds all of them
 	gcSample    []metrics.Sample
 	cut         bool // Shutdown's limit has passed: connections waiting for the budget end
 }
