@@ -77,6 +77,9 @@ type Func struct {
 	// included), in the order they were found.
 	lit  *litInfo
 	lits *litSet
+	// versionKeys are what a durable function's fingerprint hashes
+	// besides its code and layout (durablever.go).
+	versionKeys []string
 }
 
 // litInfo describes a function literal that suspends.

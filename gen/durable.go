@@ -67,6 +67,19 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 	if f.lits != nil && len(f.lits.list) > 0 {
 		report(f.lits.list[0].lit.node.Pos(), "a function literal suspends: its frame and captures cannot be carried in a snapshot")
 	}
+	// A wait on a cosync object (a protocol call) cannot be carried, and
+	// the temporaries holding its operands are not the user's to fix:
+	// the call is reported, and they are not.
+	protoWait := false
+	for _, b := range p.blocks {
+		if !b.suspend || len(b.nodes) == 0 {
+			continue
+		}
+		if sn, isSusp := b.nodes[0].(*suspendNode); isSusp && !sn.handle && sn.orig != nil {
+			report(sn.pos, "%s waits on a cosync object (a protocol call), which a snapshot cannot carry: what it waits for lives outside the task's frames (wait with Gosched, Yield or Sleep, or make the function not durable)", shortExpr(sn.orig))
+			protoWait = true
+		}
+	}
 	callPos := map[*variable]token.Pos{}
 	for _, b := range p.blocks {
 		if ct, isCall := b.term.(*callTerm); isCall {
@@ -75,11 +88,23 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 			}
 		}
 	}
+	var fieldTypes []types.Type
+	defer func() {
+		if ok {
+			f.versionKeys = versionKeys(pass, f, fieldTypes)
+		}
+	}()
 	for _, v := range p.fieldVars() {
+		if v.kind != kChild {
+			fieldTypes = append(fieldTypes, v.typ)
+		}
 		if (v.kind == kParam && v.obj == nil) || slices.Contains(p.stops, v) {
 			continue // unnamed; a range-over-func iterator, reported above
 		}
-		what := v.name
+		if protoWait && v.kind == kTemp {
+			continue // an operand of a protocol call, reported above
+		}
+		what := "a value the function holds across a suspension" // a temporary: never its name
 		switch {
 		case v.obj != nil:
 			what = v.obj.Name()
@@ -196,6 +221,13 @@ var binaryMarshaler, binaryUnmarshaler = func() (*types.Interface, *types.Interf
 		types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewParam(token.NoPos, nil, "", bs)), types.NewTuple(types.NewParam(token.NoPos, nil, "", errType)), false))}, nil)
 	return m.Complete(), u.Complete()
 }()
+
+// isTime reports whether t is time.Time, which stackless's Encoder.Time
+// writes with its location (MarshalBinary keeps only the offset).
+func isTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
 
 // isBinaryCodec reports whether a *t marshals and unmarshals itself.
 func isBinaryCodec(t types.Type) bool {
@@ -355,6 +387,9 @@ func (c *durableCodec) fingerprint(step []jen.Code, fields []*variable) uint64 {
 	h := sha256.New()
 	code := lineDirectiveRE.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(step...)), "")
 	fmt.Fprintf(h, "cogen durable 1\n%s\n", code)
+	for _, k := range c.fn.versionKeys {
+		fmt.Fprintf(h, "%s\n", k)
+	}
 	for _, v := range fields {
 		if v.kind == kChild {
 			fmt.Fprintf(h, "%s child %s\n", v.name, v.child.fn.FrameName)
@@ -375,6 +410,9 @@ func (c *durableCodec) schema(t types.Type, seen map[types.Type]bool) string {
 		return "codec(" + cv.id() + ")" + qual(t)
 	}
 	if n, ok := t.(*types.Named); ok {
+		if isTime(t) {
+			return "time(zone)"
+		}
 		if isBinaryCodec(t) {
 			return "binary(" + qual(t) + ")"
 		}
@@ -527,62 +565,63 @@ func (c *durableCodec) helper(n int) {
 		ref := func(f string) *jen.Statement { return c.e.varRef(cv.v).Dot(f) }
 		enc = append(enc, c.e.gq(cogenrtPath, "EncodeWith").Call(c.id("enc"), ref("Marshal"), c.id("x")))
 		dec = append(dec, c.e.gq(cogenrtPath, "DecodeWith").Call(c.id("dec"), ref("Unmarshal"), c.id("x")))
+	} else if isTime(t) {
+		enc = append(enc, c.id("enc").Dot("Time").Call(c.id("x")))
+		dec = append(dec, c.id("dec").Dot("Time").Call(c.id("x")))
 	} else if isBinaryCodec(t) {
 		enc = append(enc, c.id("enc").Dot("Binary").Call(c.id("x")))
 		dec = append(dec, c.id("dec").Dot("Binary").Call(c.id("x")))
 	} else {
 		switch u := t.Underlying().(type) {
-		case *types.Slice, *types.Array:
-			s, isSlice := u.(*types.Slice)
-			var elem types.Type
-			if isSlice {
-				elem = s.Elem()
-			} else {
-				elem = u.(*types.Array).Elem()
-			}
-			kind, isByte := c.byteSized(elem)
-			if isSlice && isByte { // t converts to []byte
-				enc = append(enc, c.id("enc").Dot("Bytes").Call(x()))
-				dec = append(dec, jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("dec")).Dot("Bytes").Call())
-				break
-			}
-			all := func() *jen.Statement { return x() }
-			if isSlice {
-				enc = append(enc, c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()))
-				dec = append(dec,
-					c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
-					jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
-					jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")))
-			} else {
-				all = func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
-			}
+		case *types.Array:
+			kind, _ := c.byteSized(u.Elem())
+			all := func() *jen.Statement { return c.id("x").Index(jen.Op(":")) }
 			if kind != "" {
 				enc = append(enc, c.e.gq(cogenrtPath, "Encode"+kind+"Elems").Call(c.id("enc"), all()))
 				dec = append(dec, c.e.gq(cogenrtPath, "Decode"+kind+"Elems").Call(c.id("dec"), all()))
 				break
 			}
 			el := func() *jen.Statement { return x().Index(c.id("i")) }
-			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(elem, el)))
+			enc = append(enc, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(c.enc(u.Elem(), el)))
 			dec = append(dec, jen.For(c.id("i").Op(":=").Range().Add(x())).Block(
 				jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
-				c.dec(elem, el)))
-		case *types.Map:
-			enc = append(enc,
-				c.id("enc").Dot("Len").Call(jen.Len(x()), x().Op("==").Nil()),
-				jen.For(jen.List(c.id("k"), c.id("v")).Op(":=").Range().Add(x())).Block(
-					c.enc(u.Key(), func() *jen.Statement { return c.id("k") }),
-					c.enc(u.Elem(), func() *jen.Statement { return c.id("v") })))
-			dec = append(dec,
-				c.id("n").Op(":=").Add(c.id("dec")).Dot("Len").Call(),
-				jen.If(c.id("n").Op("<").Lit(0)).Block(jen.Op("*").Add(c.id("x")).Op("=").Nil(), jen.Return()),
-				jen.Op("*").Add(c.id("x")).Op("=").Make(T(), c.id("n")),
-				jen.For(jen.Range().Add(c.id("n"))).Block(
-					jen.Var().Add(c.id("k")).Add(c.e.typ(u.Key())),
-					jen.Var().Add(c.id("v")).Add(c.e.typ(u.Elem())),
-					c.dec(u.Key(), func() *jen.Statement { return c.id("k") }),
-					c.dec(u.Elem(), func() *jen.Statement { return c.id("v") }),
+				c.dec(u.Elem(), el)))
+		case *types.Slice:
+			// Through the snapshot's regions: slices that share an
+			// array restore sharing it, pointers into it too.
+			elem := u.Elem()
+			ST := func() *jen.Statement { return jen.Index().Add(c.e.typ(elem)) }
+			kind, _ := c.byteSized(elem)
+			var encEl, decEl jen.Code
+			if kind != "" {
+				encEl = c.e.gq(cogenrtPath, "Encode"+kind+"Elems").Call(c.id("enc"), c.id("s"))
+				decEl = c.e.gq(cogenrtPath, "Decode"+kind+"Elems").Call(c.id("dec"), c.id("s"))
+			} else {
+				el := func() *jen.Statement { return c.id("s").Index(c.id("i")) }
+				encEl = jen.For(c.id("i").Op(":=").Range().Add(c.id("s"))).Block(c.enc(elem, el))
+				decEl = jen.For(c.id("i").Op(":=").Range().Add(c.id("s"))).Block(
 					jen.If(c.id("dec").Dot("Err").Call().Op("!=").Nil()).Block(jen.Return()),
-					x().Index(c.id("k")).Op("=").Add(c.id("v"))))
+					c.dec(elem, el))
+			}
+			sv, sp := x(), c.id("x")
+			if !types.Identical(t, u) {
+				sv, sp = ST().Parens(x()), jen.Parens(jen.Op("*").Add(ST())).Parens(c.id("x"))
+			}
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodeSlice").Call(c.id("enc"), sv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("s").Add(ST())).Block(encEl)))
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodeSlice").Call(c.id("dec"), sp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("s").Add(ST())).Block(decEl)))
+		case *types.Map:
+			K, V := func() *jen.Statement { return c.e.typ(u.Key()) }, func() *jen.Statement { return c.e.typ(u.Elem()) }
+			kv := func(p string) *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id(p))) }
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodeMap").Call(c.id("enc"), x(),
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+					c.encAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
+					c.encAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodeMap").Call(c.id("dec"), c.id("x"),
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("k").Op("*").Add(K()), c.id("v").Op("*").Add(V())).Block(
+					c.decAt(u.Key(), func() *jen.Statement { return kv("k") }, func() *jen.Statement { return c.id("k") }),
+					c.decAt(u.Elem(), func() *jen.Statement { return kv("v") }, func() *jen.Statement { return c.id("v") }))))
 		case *types.Struct:
 			for i := range u.NumFields() {
 				f := u.Field(i)
@@ -594,23 +633,22 @@ func (c *durableCodec) helper(n int) {
 				dec = append(dec, c.dec(f.Type(), fl))
 			}
 		case *types.Pointer:
+			// Through the snapshot's regions: pointers into one
+			// value, into a frame's variable or into a slice's
+			// array restore pointing into one value.
 			elem := u.Elem()
-			ET := c.e.typ(t)
-			enc = append(enc, jen.If(c.id("enc").Dot("Ref").Call(jen.Op("*").Add(c.id("x")))).Block(
-				c.encAt(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) },
-					func() *jen.Statement { return jen.Op("*").Add(c.id("x")) })))
-			dec = append(dec,
-				jen.List(c.id("p"), c.id("fresh")).Op(":=").Add(c.id("dec")).Dot("Ref").Call(),
-				jen.Switch().Block(
-					jen.Case(c.id("fresh")).Block(
-						jen.Op("*").Add(c.id("x")).Op("=").New(c.e.typ(elem)),
-						c.id("dec").Dot("Define").Call(jen.Op("*").Add(c.id("x"))),
-						c.decAt(elem, func() *jen.Statement { return jen.Parens(jen.Op("*").Op("*").Add(c.id("x"))) },
-							func() *jen.Statement { return jen.Op("*").Add(c.id("x")) })),
-					jen.Case(c.id("p").Op("!=").Nil()).Block(
-						jen.List(c.id("q"), c.id("ok")).Op(":=").Add(c.id("p")).Assert(ET),
-						jen.If(jen.Op("!").Add(c.id("ok"))).Block(c.id("dec").Dot("WrongType").Call(jen.Lit(types.TypeString(t, nil)), c.id("p")), jen.Return()),
-						jen.Op("*").Add(c.id("x")).Op("=").Add(c.id("q")))))
+			PT := func() *jen.Statement { return jen.Op("*").Add(c.e.typ(elem)) }
+			pv, pp := x(), c.id("x")
+			if !types.Identical(t, u) {
+				pv, pp = PT().Parens(x()), jen.Parens(jen.Op("*").Add(PT())).Parens(c.id("x"))
+			}
+			deref := func() *jen.Statement { return jen.Parens(jen.Op("*").Add(c.id("p"))) }
+			enc = append(enc, c.e.gq(cogenrtPath, "EncodePtr").Call(c.id("enc"), pv,
+				jen.Func().Params(c.id("enc").Op("*").Add(c.e.gq(cogenrtPath, "Encoder")), c.id("p").Add(PT())).Block(
+					c.encAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
+			dec = append(dec, c.e.gq(cogenrtPath, "DecodePtr").Call(c.id("dec"), pp,
+				jen.Func().Params(c.id("dec").Op("*").Add(c.e.gq(cogenrtPath, "Decoder")), c.id("p").Add(PT())).Block(
+					c.decAt(elem, deref, func() *jen.Statement { return c.id("p") }))))
 		default:
 			// A basic type reaches a helper only as the element of a
 			// composite, where enc and dec write it inline.

@@ -181,7 +181,9 @@ type reboxNode struct{ v *variable }
 type suspendNode struct {
 	// handle is set for a waiting method of the coroutine handle (Sleep,
 	// Gosched, Yield, Read...), not for a protocol call.
-	handle  bool
+	handle bool
+	// orig is the call as the user wrote it (diagnostics name it).
+	orig    *ast.CallExpr
 	call    *ast.CallExpr
 	pos     token.Pos
 	results []string

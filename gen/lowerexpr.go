@@ -377,6 +377,7 @@ func (l *lowerer) suspendTo(call *ast.CallExpr, targets []ast.Expr, box []*varia
 		}
 		l.cur.suspend = true
 		l.emit(&suspendNode{
+			orig:    call,
 			call:    &ast.CallExpr{Fun: fun, Args: args, Ellipsis: call.Ellipsis},
 			pos:     pos,
 			results: results, box: box, targets: targets,

@@ -55,8 +55,9 @@ func runDB(s settings, p *progress) ([]Row, error) {
 		bin, _ = exec.LookPath("redis-server")
 	}
 	if bin == "" {
-		p.note("db: skipped: no redis-server installed (apt-get install redis-server, or set COGEN_REDIS_SERVER)")
-		return nil, nil
+		const why = "no redis-server installed (apt-get install redis-server, or set COGEN_REDIS_SERVER)"
+		p.note("db: skipped: %s", why)
+		return []Row{skipRow("db", "GET round trips against redis-server", why)}, nil
 	}
 	srv, err := startRedisServer(bin)
 	if err != nil {
@@ -113,11 +114,17 @@ func runDB(s settings, p *progress) ([]Row, error) {
 			a.cliCPU += r.cliCPU
 		}
 	}
-	var rows []Row
+	// Measure by measure, so that the table and the chart keep a measure's
+	// rows together.
+	var rps, srvCPU, cliCPU []Row
 	conns := fmt.Sprintf(", %d conns, one GET outstanding each", dbConns)
 	for i, model := range dbModels {
 		r := res[i]
 		if r.requests == 0 {
+			if i < 2 && buildErr != nil {
+				rps = append(rps, skipRow("db", "GET round trips per second"+conns, buildErr.Error()))
+				rps[len(rps)-1].Model = model
+			}
 			continue
 		}
 		note := ""
@@ -125,13 +132,11 @@ func runDB(s settings, p *progress) ([]Row, error) {
 			note = "dbload (client/gate)"
 		}
 		base := i == 0 || (i == 3 && res[0].requests == 0) // go-redis on goroutines when it ran
-		rows = append(rows,
-			Row{Group: "db", Measure: "GET round trips per second" + conns, Model: model, Value: float64(r.requests) / r.seconds, Unit: "req/s", Base: base, Note: note},
-			Row{Group: "db", Measure: "redis-server CPU per GET" + conns, Model: model, Value: r.serverCPU / float64(r.requests) * 1e6, Unit: "µs", Base: base},
-			Row{Group: "db", Measure: "client CPU per GET" + conns, Model: model, Value: r.cliCPU / float64(r.requests) * 1e6, Unit: "µs", Base: base},
-		)
+		rps = append(rps, Row{Group: "db", Measure: "GET round trips per second" + conns, Model: model, Value: float64(r.requests) / r.seconds, Unit: "req/s", Base: base, Note: note})
+		srvCPU = append(srvCPU, Row{Group: "db", Measure: "redis-server CPU per GET" + conns, Model: model, Value: r.serverCPU / float64(r.requests) * 1e6, Unit: "µs", Base: base})
+		cliCPU = append(cliCPU, Row{Group: "db", Measure: "client CPU per GET" + conns, Model: model, Value: r.cliCPU / float64(r.requests) * 1e6, Unit: "µs", Base: base})
 	}
-	return rows, nil
+	return append(append(rps, srvCPU...), cliCPU...), nil
 }
 
 type redisServer struct {

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	cobench [-quick | -long] [-peers] [-coroswitch] [-only groups] [-format markdown|json|csv] [-o file] [-svg file] [-memn n]
+//	cobench [-quick | -long] [-peers] [-coroswitch] [-only groups] [-format markdown|json|csv] [-o file] [-svg file|off] [-memn n]
 //
 // With no flags it measures every group of rows, in about 3 minutes on two
 // cores once built (5 from a cold build cache, a minute of it building
@@ -56,24 +56,25 @@
 //	        GOMAXPROCS 1 and N; requests per second, server CPU per request
 //	        and each model's N-loop/1-loop throughput ratio
 //	db      GET round trips against a throwaway redis-server that cobench
-//	        starts (skipped with a note when none is installed), 50
+//	        starts (a skipped row with the reason when none is installed), 50
 //	        connections with one GET outstanding each: go-redis from
 //	        goroutines and from stackful coroutines (conet conns), built
-//	        from the nested module client/gate (not with -quick), and the
+//	        from the nested module client/gate (with -quick, skipped rows), and the
 //	        coroutine-native client client/resp in a stackful env and as
 //	        generated stackless frames; round trips per second and
 //	        redis-server's and the client's CPU per GET
 //	tfb     TechEmpower's six test types (json, db, queries 1/20/500,
 //	        fortunes, updates 20, plaintext pipelined 16 deep) against
 //	        PostgreSQL (COGEN_PG_URL, or a throwaway server cobench starts;
-//	        skipped with a note without either), 256 connections (plaintext:
+//	        a skipped row with the reason without either), 256 connections (plaintext:
 //	        16,384 or what the fd limit allows), run by the nested module
 //	        bench/tfb: cohttp stackful and stackless with the
 //	        coroutine-native client client/pg (one handler source), cohttp
 //	        stackful with pgx on offload workers, and with -peers net/http and
 //	        fasthttp with pgx pools; requests per second, server and
 //	        database CPU per request, p99 latency. Only with -only=tfb, or
-//	        in a full run with -peers (it builds a module and takes minutes)
+//	        in a full run with -peers (it builds a module and takes minutes;
+//	        a full run without -peers shows a skipped row saying so)
 //
 // With -peers the echo groups also measure gnet v2's echo server (one
 // event loop, and one per CPU) and the http group fasthttp's hello server
@@ -99,13 +100,24 @@
 // of each other model family (stackless, stackful, Go, peers), beyond or
 // within the run's noise: the larger spread of the two rows' interleaved
 // rounds or windows ((max - min) / value), 10 % where unknown, at least
-// 25 % when the machine was overloaded. Above the table, loud warnings say
+// 25 % when the machine was overloaded. The last line answers in one line
+// which model family is best in how many groups and by how much: "Overall:
+// best is <family> in <n> of <m> groups (<group> <lead>×, ...); <family> in
+// <n> (...)", each lead the group winner's over the next-best family, "~"
+// when that lead is within the run's noise (the JSON's "overall"). Above the table, loud warnings say
 // what makes the run's figures suspect: a load average above the cores at
 // the start, a plain function call (the floor) slower than 3 ns, rows with
-// a window that had to be retried. The chart (-svg) colours bars by model
-// family with a legend, outlines each measure's base, says for each measure
-// whether lower or higher is better, and carries the load, the warnings and
-// the verdict.
+// a window that had to be retried. A group or row that cannot be measured
+// here (no redis-server, no PostgreSQL, a build -quick leaves out) is a
+// row of the table with no value and "skipped: <reason>" as its note.
+//
+// The chart is written on every run, to $TMPDIR/cobench.svg unless -svg
+// names another file (-svg=off: none), and its path printed. It draws a
+// block of bars per measure, with a value axis (ticks, their labels, the
+// unit; a log axis when the values span more than 50×), colours bars by
+// model family with a legend, outlines each measure's base, says for each
+// measure whether lower or higher is better, and carries the load, the
+// warnings, the overall line and the verdict.
 //
 // The micro benchmarks are the bodies in internal/bench, the same ones `go
 // test -bench` runs in each package, run here with testing.Benchmark at a
@@ -128,8 +140,13 @@
 //	-only     a comma-separated list of groups to run
 //	-format   markdown (default), json or csv
 //	-o        write the table to a file instead of standard output
-//	-svg      also write a bar chart of every measure as SVG
+//	-svg      where to write the bar chart (default $TMPDIR/cobench.svg; off: none)
 //	-memn     the number of suspended coroutines per memory row
 //
-// Progress goes to standard error.
+// Progress goes to standard error, so that standard output holds the table
+// only: a line when each group (or the interleaved micro benchmarks of
+// several groups) and each build of a nested module starts, a line when it
+// finishes with its elapsed time, rows and skipped rows, a line per step
+// (model, round, window), and a line every 10 s during a long step (on a
+// terminal, one line rewritten in place).
 package main

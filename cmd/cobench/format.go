@@ -95,9 +95,20 @@ func writeMarkdown(w io.Writer, rep *report) {
 		}
 		group, measure = r.Group, r.Measure
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			g, cell(m), cell(r.Model), formatValue(r.Value), r.Unit, formatRatio(r), cell(r.Reference), cell(r.Note))
+			g, cell(m), cell(r.Model), valueCell(r), r.Unit, formatRatio(r), cell(r.Reference), cell(r.Note))
 	}
 	writeVerdicts(w, rep.Verdict)
+	if rep.Overall != "" {
+		fmt.Fprintf(w, "\n**%s**\n", rep.Overall)
+	}
+}
+
+// valueCell is a row's value as the table prints it: "—" for a skipped row.
+func valueCell(r Row) string {
+	if r.Skipped {
+		return "—"
+	}
+	return formatValue(r.Value)
 }
 
 // cell escapes the characters a table cell cannot hold.
@@ -109,7 +120,11 @@ func writeCSV(w io.Writer, rep *report) {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"group", "measure", "model", "value", "unit", "ratio", "base", "reference", "note"})
 	for _, r := range rep.Rows {
-		cw.Write([]string{r.Group, r.Measure, r.Model, strconv.FormatFloat(r.Value, 'g', 6, 64), r.Unit,
+		value := strconv.FormatFloat(r.Value, 'g', 6, 64)
+		if r.Skipped {
+			value = "" // the note says why
+		}
+		cw.Write([]string{r.Group, r.Measure, r.Model, value, r.Unit,
 			strconv.FormatFloat(r.Ratio, 'g', 4, 64), strconv.FormatBool(r.Base), r.Reference, r.Note})
 	}
 	cw.Flush()

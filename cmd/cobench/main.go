@@ -9,6 +9,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -52,7 +53,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.coroswitch, "coroswitch", false, "also measure the stackful switch and create rows in a build with the cogen_coroswitch tag (built from the source tree)")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown, json or csv")
 	fs.StringVar(&o.out, "o", "", "write the table to this file instead of standard output")
-	fs.StringVar(&o.svg, "svg", "", "also write a bar chart of every measure to this SVG file")
+	fs.StringVar(&o.svg, "svg", defaultSVG(), "write a bar chart of every measure, with axes, to this SVG file (off: no chart)")
 	fs.IntVar(&o.memN, "memn", 0, "suspended coroutines per memory row (default 100,000; 10,000 with -quick; 1,000,000 with -long)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: cobench [flags]\n\nMeasures the coroutine models side by side and prints a table.\n\n")
@@ -118,9 +119,11 @@ type report struct {
 	Seconds float64 `json:"seconds"` // how long the run took
 	Rows    []Row   `json:"rows"`
 	// Warnings say what makes the figures suspect (an overloaded machine, a
-	// slow floor, retried windows); Verdict is the closing summary.
+	// slow floor, retried windows); Verdict is the closing summary, a line
+	// per group, and Overall its one-line answer (overall).
 	Warnings []string  `json:"warnings,omitempty"`
 	Verdict  []Verdict `json:"verdict"`
+	Overall  string    `json:"overall"`
 }
 
 // machine describes where a run was measured.
@@ -147,6 +150,7 @@ func measure(o *options) (*report, error) {
 	rep.Seconds = time.Since(t0).Seconds()
 	rep.Warnings = warnings(rep)
 	rep.Verdict = verdicts(rep)
+	rep.Overall = overall(rep.Verdict)
 	o.progress.done(rep.Seconds)
 	for _, w := range rep.Warnings {
 		o.progress.note("%s", w)
@@ -194,14 +198,32 @@ func writeOutputs(o *options, rep *report, stdout io.Writer) error {
 		if err := os.WriteFile(o.out, []byte(sb.String()), 0o644); err != nil {
 			return err
 		}
+		if o.progress != nil {
+			fmt.Fprintf(o.progress.w, "cobench: table written to %s\n", o.out)
+		}
 	} else if _, err := io.WriteString(stdout, sb.String()); err != nil {
 		return err
 	}
-	if o.svg != "" {
-		return os.WriteFile(o.svg, []byte(chartSVG(rep)), 0o644)
+	// The one-line answer where the user looks: the markdown table on the
+	// terminal ends with it, other outputs leave it to stderr.
+	if o.progress != nil && (o.out != "" || o.format != "markdown") {
+		fmt.Fprintf(o.progress.w, "cobench: %s\n", rep.Overall)
+	}
+	if o.svg == "" || o.svg == "off" {
+		return nil
+	}
+	if err := os.WriteFile(o.svg, []byte(chartSVG(rep)), 0o644); err != nil {
+		return fmt.Errorf("-svg: %w", err)
+	}
+	if o.progress != nil {
+		fmt.Fprintf(o.progress.w, "cobench: chart written to %s (-svg=PATH to choose, -svg=off for none)\n", o.svg)
 	}
 	return nil
 }
+
+// defaultSVG is where the chart goes without -svg: the temporary directory,
+// so that a run in the source tree leaves no file behind.
+func defaultSVG() string { return filepath.Join(os.TempDir(), "cobench.svg") }
 
 // setBenchtime sets the benchtime testing.Benchmark uses and returns the
 // function that restores it.
@@ -227,6 +249,7 @@ type progress struct {
 	tty   bool
 	start time.Time
 	last  string
+	every time.Duration // between "still running" lines; 0: 10 s (250 ms on a terminal)
 }
 
 func newProgress(w io.Writer) *progress {
@@ -248,6 +271,43 @@ func (p *progress) step(format string, args ...any) {
 	defer p.mu.Unlock()
 	p.last = fmt.Sprintf(format, args...)
 	fmt.Fprintf(p.w, "cobench: %5.1fs %s\n", time.Since(p.start).Seconds(), p.last)
+}
+
+// begin announces a phase of the run (a group, a build) and returns the
+// function that reports its end: the time it took, the rows it measured and
+// skipped, or its error.
+func (p *progress) begin(name string) (end func(rows []Row, err error)) {
+	if p == nil {
+		return func([]Row, error) {}
+	}
+	p.step("%s: started", name)
+	p.mu.Lock()
+	p.last = name // what a long step's "still running" line names
+	p.mu.Unlock()
+	t0 := time.Now()
+	return func(rows []Row, err error) {
+		took := time.Since(t0).Seconds()
+		if err != nil {
+			p.step("%s: failed after %.1fs", name, took)
+			return
+		}
+		measured, skipped := 0, []string{}
+		for _, r := range rows {
+			if r.Skipped {
+				skipped = append(skipped, r.Note)
+			} else {
+				measured++
+			}
+		}
+		msg := fmt.Sprintf("%s: finished in %.1fs", name, took)
+		if rows != nil {
+			msg += fmt.Sprintf(", %d rows", measured)
+		}
+		if len(skipped) > 0 {
+			msg += fmt.Sprintf(", %d skipped (%s)", len(skipped), strings.Join(slices.Compact(skipped), "; "))
+		}
+		p.step("%s", msg)
+	}
 }
 
 // note reports something that went wrong but did not stop the run.
@@ -272,7 +332,10 @@ func (p *progress) during(fn func() error) error {
 	go func() {
 		defer wg.Done()
 		every := 10 * time.Second
-		if p.tty {
+		switch {
+		case p.every > 0:
+			every = p.every
+		case p.tty:
 			every = 250 * time.Millisecond
 		}
 		tick := time.NewTicker(every)
@@ -289,7 +352,7 @@ func (p *progress) during(fn func() error) error {
 				if p.tty {
 					fmt.Fprintf(p.w, "\r\033[K         ... %s: %.1fs", p.last, time.Since(t0).Seconds())
 				} else {
-					fmt.Fprintf(p.w, "cobench: %5.1fs ... still measuring %s (%.0fs)\n", time.Since(p.start).Seconds(), p.last, time.Since(t0).Seconds())
+					fmt.Fprintf(p.w, "cobench: %5.1fs ... still running %s (%.0fs)\n", time.Since(p.start).Seconds(), p.last, time.Since(t0).Seconds())
 				}
 				p.mu.Unlock()
 			}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -50,6 +51,7 @@ func TestQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a whole quick run")
 	}
+	t.Setenv("TMPDIR", t.TempDir()) // where the chart goes
 	fds, goroutines := openFDs(), runtime.NumGoroutine()
 	var stdout, stderr bytes.Buffer
 	load0 := loadAverage()
@@ -79,7 +81,15 @@ func TestQuick(t *testing.T) {
 	seen := map[string]bool{}
 	bases := map[string]int{}
 	measures := map[string]bool{}
+	var skipped []Row
 	for _, r := range rep.Rows {
+		if r.Skipped {
+			if r.Value != 0 || r.Model == "" || r.Measure == "" || !strings.HasPrefix(r.Note, "skipped: ") || r.Base {
+				t.Errorf("bad skipped row: %+v", r)
+			}
+			skipped = append(skipped, r)
+			continue
+		}
 		seen[r.Group] = true
 		measures[r.Measure] = true
 		if r.Base {
@@ -96,6 +106,17 @@ func TestQuick(t *testing.T) {
 		if !seen[g] && (g != "db" || haveRedisServer()) && g != "tfb" { // tfb runs with -only=tfb or -peers
 			t.Errorf("no %s rows", g)
 		}
+	}
+	// A full run without -peers says why tfb did not run; -quick, why the
+	// go-redis rows are missing.
+	if !slices.ContainsFunc(skipped, func(r Row) bool { return r.Group == "tfb" && strings.Contains(r.Note, "-peers or -only=tfb") }) {
+		t.Errorf("no skipped tfb row: %+v", skipped)
+	}
+	if haveRedisServer() && !slices.ContainsFunc(skipped, func(r Row) bool { return r.Group == "db" && r.Model == "go-redis goroutines" }) {
+		t.Errorf("no skipped go-redis row: %+v", skipped)
+	}
+	if !strings.HasPrefix(rep.Overall, "Overall: best is ") {
+		t.Errorf("overall %q", rep.Overall)
 	}
 	for m := range measures {
 		if bases[m] != 1 {
@@ -127,6 +148,14 @@ func TestQuick(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "cobench: done in") {
 		t.Errorf("no progress on stderr:\n%s", stderr.String())
+	}
+	// Every phase says when it starts and when it ends.
+	for _, ph := range []string{"micro benchmarks (switch, create, timers, chan, durable: ", "durable", "timers (sleepers, lateness)", "memory", "echo", "http", "scale", "db"} {
+		for _, re := range []string{`(?m)^cobench: +\d+\.\ds ` + regexp.QuoteMeta(ph) + `.*: started$`, `(?m)^cobench: +\d+\.\ds ` + regexp.QuoteMeta(ph) + `.*: finished in \d+\.\ds, \d+ rows`} {
+			if !regexp.MustCompile(re).MatchString(stderr.String()) {
+				t.Errorf("no progress line matching %s:\n%s", re, stderr.String())
+			}
+		}
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for openFDs() > fds || runtime.NumGoroutine() > goroutines {
@@ -201,6 +230,9 @@ func TestFormats(t *testing.T) {
 					t.Errorf("bad table line %q", l)
 				}
 			}
+			if last := lines[len(lines)-1]; !regexp.MustCompile(`^\*\*Overall: best is (stackless|stackful|Go|peer|the loop \(both models\)) in [12] of 2 groups \((switch|timers) [0-9.]+×`).MatchString(last) {
+				t.Errorf("the table does not end with the overall line: %q", last)
+			}
 			if !strings.Contains(string(table), "- **switch** (switch round trip; lower is better): **") ||
 				!strings.Contains(string(table), "- **timers** (timer add + cancel; lower is better): **") {
 				t.Errorf("no verdict line for switch and timers:\n%s", table)
@@ -245,7 +277,7 @@ func TestBinary(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(exe, "-quick", "-only=memory", "-memn=2000", "-format=json")
+	cmd := exec.Command(exe, "-quick", "-only=memory", "-memn=2000", "-format=json", "-svg=off")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

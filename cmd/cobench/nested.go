@@ -35,10 +35,17 @@ func buildNested(p *progress, dir, pkg, name, what string, flags ...string) (exe
 		return "", nil, err
 	}
 	exe = filepath.Join(tmp, name)
-	p.step("%s: building %s (%s)", name, filepath.Join(src, pkg), what)
+	p.step("go build in %s: a first build downloads and compiles the dependencies, a minute or more", src)
+	end := p.begin(fmt.Sprintf("build %s from %s (%s)", name, filepath.Join(dir, pkg), what))
 	cmd := exec.Command("go", append(append([]string{"build", "-o", exe}, flags...), pkg)...)
 	cmd.Dir = src
-	if msg, err := cmd.CombinedOutput(); err != nil {
+	var msg []byte
+	err = p.during(func() (err error) {
+		msg, err = cmd.CombinedOutput()
+		return err
+	})
+	end(nil, err)
+	if err != nil {
 		os.RemoveAll(tmp)
 		return "", nil, fmt.Errorf("building %s: %v\n%s", src, err, msg)
 	}

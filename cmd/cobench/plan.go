@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +35,9 @@ type Row struct {
 	// not measured in this run.
 	Reference string `json:"reference,omitempty"`
 	Note      string `json:"note,omitempty"`
+	// Skipped marks a row that stands for what the run did not measure
+	// (skipRow): no value, the reason in Note.
+	Skipped bool `json:"skipped,omitempty"`
 }
 
 // settings are the sizes of a run.
@@ -118,57 +122,70 @@ func micros() []micro {
 	return ms
 }
 
-// run measures the selected groups and returns their rows.
+// run measures the selected groups and returns their rows. Each phase (a
+// group, or the micro benchmarks of several groups, which run interleaved)
+// is announced on the progress log when it starts and when it ends, with
+// its elapsed time; a group that cannot run here leaves a skipped row
+// (skipRow) saying why.
 func run(o *options) ([]Row, error) {
 	s := settingsFor(o)
 	p := o.progress
 	var rows []Row
 	sel := func(g string) bool { return len(o.only) == 0 || o.only[g] }
+	phase := func(name string, fn func() ([]Row, error)) error {
+		end := p.begin(name)
+		r, err := fn()
+		end(r, err)
+		rows = append(rows, r...)
+		return err
+	}
 
 	var selected []micro
+	var microGroups []string
 	for _, m := range micros() {
 		if sel(m.group) {
 			selected = append(selected, m)
+			if !slices.Contains(microGroups, m.group) {
+				microGroups = append(microGroups, m.group)
+			}
 		}
 	}
 	if len(selected) > 0 {
-		r, err := runMicros(selected, s, p)
-		if err != nil {
+		name := fmt.Sprintf("micro benchmarks (%s: %d rows × %d rounds)", strings.Join(microGroups, ", "), len(selected), s.rounds)
+		if err := phase(name, func() ([]Row, error) { return runMicros(selected, s, p) }); err != nil {
 			return nil, err
 		}
-		rows = append(rows, r...)
 	}
 	if s.coro && (sel("switch") || sel("create")) {
+		end := p.begin("coroswitch build (switch, create)")
 		r, err := runCoroswitch(s, p)
+		end(r, err)
 		if err != nil {
 			return nil, err
 		}
 		rows = insertCoroRows(rows, r)
 	}
 	if sel("durable") {
-		r, err := runCheckpoint(s, p) // durable.go
-		if err != nil {
+		if err := phase("durable", func() ([]Row, error) { return runCheckpoint(s, p) }); err != nil { // durable.go
 			return nil, err
 		}
-		rows = append(rows, r...)
 	}
 	if sel("timers") {
-		r, err := runSleepers(s, p)
-		if err != nil {
+		if err := phase("timers (sleepers, lateness)", func() ([]Row, error) {
+			r, err := runSleepers(s, p)
+			if err != nil {
+				return nil, err
+			}
+			l, err := runLateness(s, p)
+			return append(r, l...), err
+		}); err != nil {
 			return nil, err
 		}
-		rows = append(rows, r...)
-		if r, err = runLateness(s, p); err != nil {
-			return nil, err
-		}
-		rows = append(rows, r...)
 	}
 	if sel("memory") {
-		r, err := runMemory(s, p)
-		if err != nil {
+		if err := phase("memory", func() ([]Row, error) { return runMemory(s, p) }); err != nil {
 			return nil, err
 		}
-		rows = append(rows, r...)
 	}
 	if s.peers && (sel("echo") || sel("http")) {
 		cleanup, err := buildPeers(p)
@@ -178,49 +195,64 @@ func run(o *options) ([]Row, error) {
 		defer cleanup()
 	}
 	if sel("echo") {
-		for _, conns := range s.conns {
-			r, err := runLoad("echo", conns, s, p)
-			if err != nil {
-				return nil, err
+		if err := phase("echo", func() ([]Row, error) {
+			var rows []Row
+			for _, conns := range s.conns {
+				r, err := runLoad("echo", conns, s, p)
+				if err != nil {
+					return rows, err
+				}
+				rows = append(rows, r...)
 			}
-			rows = append(rows, r...)
+			return rows, nil
+		}); err != nil {
+			return nil, err
 		}
 	}
 	if sel("http") {
-		for _, kind := range []string{"http", "http-wait"} {
-			r, err := runLoad(kind, s.httpConns, s, p)
-			if err != nil {
-				return nil, err
+		if err := phase("http", func() ([]Row, error) {
+			var rows []Row
+			for _, kind := range []string{"http", "http-wait"} {
+				r, err := runLoad(kind, s.httpConns, s, p)
+				if err != nil {
+					return rows, err
+				}
+				rows = append(rows, r...)
 			}
-			rows = append(rows, r...)
+			return rows, nil
+		}); err != nil {
+			return nil, err
 		}
 	}
 	if sel("scale") {
-		r, err := runScale(s, p)
-		if err != nil {
+		if err := phase("scale", func() ([]Row, error) { return runScale(s, p) }); err != nil {
 			return nil, err
 		}
-		rows = append(rows, r...)
 	}
 	if sel("db") {
-		r, err := runDB(s, p) // db.go
-		if err != nil {
+		if err := phase("db", func() ([]Row, error) { return runDB(s, p) }); err != nil { // db.go
 			return nil, err
 		}
-		rows = append(rows, r...)
 	}
-	if tfbSelected(o) {
-		r, err := runTFB(s, p) // tfb.go
-		if err != nil {
+	switch {
+	case tfbSelected(o):
+		if err := phase("tfb", func() ([]Row, error) { return runTFB(s, p) }); err != nil { // tfb.go
 			return nil, err
 		}
-		rows = append(rows, r...)
+	case len(o.only) == 0:
+		rows = append(rows, skipRow("tfb", tfbMeasure, "runs with -peers or -only=tfb: it builds bench/tfb and needs PostgreSQL"))
 	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
 		return slices.Index(groups, a.Group) - slices.Index(groups, b.Group)
 	})
 	setRatios(rows)
 	return rows, nil
+}
+
+// skipRow is the row of what a run could not measure: its value is empty
+// and its note says why (a missing server, a flag it needs).
+func skipRow(group, measure, reason string) Row {
+	return Row{Group: group, Measure: measure, Model: "(not measured)", Skipped: true, Note: "skipped: " + reason}
 }
 
 // setRatios divides every row's value by the base row's of its measure,

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,7 +22,59 @@ const (
 	blockGap    = 12
 	charWidth   = 7.0
 	margin      = 10
+	axisHeight  = 18 // the value axis under a measure's bars: ticks and labels
 )
+
+// axisTicks returns the values of a measure's value axis ticks: multiples
+// of 1, 2 or 5 times a power of ten from 0 to peak, about five of them, on
+// a linear axis; 1, 2 and 5 times each power of ten between low and peak on
+// a log axis.
+func axisTicks(low, peak float64, logScale bool) []float64 {
+	var ticks []float64
+	if logScale {
+		for e := math.Floor(math.Log10(low)); math.Pow(10, e) <= peak; e++ {
+			for _, m := range []float64{1, 2, 5} {
+				if v := m * math.Pow(10, e); v >= low*0.999 && v <= peak*1.001 {
+					ticks = append(ticks, v)
+				}
+			}
+		}
+		return ticks
+	}
+	raw := peak / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 5} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	for i := 0; float64(i)*step <= peak*1.001; i++ {
+		ticks = append(ticks, float64(i)*step)
+	}
+	return ticks
+}
+
+// tickLabel prints a tick's value: no trailing zeros, digit groups from
+// 10,000 on.
+func tickLabel(v float64) string {
+	if v >= 10_000 {
+		return groupDigits(strconv.FormatFloat(v, 'f', 0, 64))
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// axisUnit is the label at the end of a value axis.
+func axisUnit(unit string, logScale bool) string {
+	if unit == "×" {
+		unit = "× (ratio)"
+	}
+	if logScale {
+		return unit + " (log)"
+	}
+	return unit
+}
 
 // familyColors colour bars by model family; the legend lists them in this
 // order.
@@ -57,11 +111,14 @@ func chartSVG(rep *report) string {
 		rows  []Row
 	}
 	var blocks []block
+	at := map[string]int{} // group and measure -> its block
 	for _, r := range rep.Rows {
-		if n := len(blocks); n > 0 && blocks[n-1].title == r.Measure {
-			blocks[n-1].rows = append(blocks[n-1].rows, r)
+		k := r.Group + "\x00" + r.Measure
+		if i, ok := at[k]; ok {
+			blocks[i].rows = append(blocks[i].rows, r)
 			continue
 		}
+		at[k] = len(blocks)
 		blocks = append(blocks, block{r.Measure, []Row{r}})
 	}
 	valueText := func(r Row) string {
@@ -72,11 +129,15 @@ func chartSVG(rep *report) string {
 		return text
 	}
 	title := func(bl block) string {
+		i := slices.IndexFunc(bl.rows, func(r Row) bool { return !r.Skipped })
+		if i < 0 {
+			return bl.title + " (not measured)"
+		}
 		dir := "lower is better"
-		if higherIsBetter(bl.rows[0].Unit) {
+		if higherIsBetter(bl.rows[i].Unit) {
 			dir = "higher is better"
 		}
-		return fmt.Sprintf("%s (%s, %s)", bl.title, bl.rows[0].Unit, dir)
+		return fmt.Sprintf("%s (%s, %s)", bl.title, bl.rows[i].Unit, dir)
 	}
 	header := fmt.Sprintf("cobench, %s: %d × %s, %s, load average %s at the start", rep.Machine.Date, rep.Machine.CPUs, rep.Machine.Model, rep.Machine.Go, rep.Machine.LoadAvg)
 	labelW, textW, width := 0.0, 0.0, textWidth(header)
@@ -88,7 +149,8 @@ func chartSVG(rep *report) string {
 		}
 	}
 	labelX := margin + labelW + 8 // the bars start here
-	width = math.Ceil(max(width+2*margin, labelX+barMax+6+textW+margin))
+	// textW at least the widest axis unit label, "calls/req (log)".
+	width = math.Ceil(max(width+2*margin, labelX+barMax+6+max(textW, 130)+margin))
 
 	var b strings.Builder
 	y := 22.0
@@ -101,6 +163,9 @@ func chartSVG(rep *report) string {
 		}
 	}
 	line("black", "normal", header)
+	if rep.Overall != "" {
+		line("black", "bold", rep.Overall)
+	}
 	for _, w := range rep.Warnings {
 		line("#c00000", "bold", "WARNING: "+w)
 	}
@@ -125,29 +190,68 @@ func chartSVG(rep *report) string {
 		// A measure whose values span more than 50× is drawn on a log scale,
 		// where the smallest value gets a tenth of the longest bar.
 		logScale := low > 0 && peak/low > 50
+		xOf := func(v float64) float64 {
+			switch {
+			case logScale && v > 0:
+				return barMax * (0.1 + 0.9*math.Log(v/low)/math.Log(peak/low))
+			case logScale:
+				return 0
+			case peak > 0:
+				return v / peak * barMax
+			}
+			return 0
+		}
 		t := title(bl)
 		if logScale {
 			t += ", log scale"
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%.0f" font-weight="bold">%s</text>`+"\n", margin, y+16, html.EscapeString(t))
 		y += titleHeight
+		top := y
+		var bars strings.Builder
 		for _, r := range bl.rows {
-			w := 0.0
-			switch {
-			case logScale && r.Value > 0:
-				w = barMax * (0.1 + 0.9*math.Log(r.Value/low)/math.Log(peak/low))
-			case peak > 0:
-				w = r.Value / peak * barMax
+			fmt.Fprintf(&bars, `<text x="%.0f" y="%.0f" text-anchor="end">%s</text>`+"\n", labelX-8, y+barHeight-4, html.EscapeString(r.Model))
+			if r.Skipped {
+				fmt.Fprintf(&bars, `<text x="%.0f" y="%.0f" fill="#c00000" font-style="italic">%s</text>`+"\n", labelX+6, y+barHeight-4, html.EscapeString(r.Note))
+				y += barHeight + barGap
+				continue
 			}
-			w = max(w, 1)
-			fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="end">%s</text>`+"\n", labelX-8, y+barHeight-4, html.EscapeString(r.Model))
+			w := max(xOf(r.Value), 1)
 			stroke := ""
 			if r.Base {
 				stroke = ` stroke="black" stroke-width="1.5"`
 			}
-			fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="%.1f" height="%d" fill="%s"%s/>`+"\n", labelX, y, w, barHeight, barColor(r), stroke)
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.0f">%s</text>`+"\n", labelX+w+6, y+barHeight-4, html.EscapeString(valueText(r)))
+			fmt.Fprintf(&bars, `<rect x="%.0f" y="%.0f" width="%.1f" height="%d" fill="%s"%s/>`+"\n", labelX, y, w, barHeight, barColor(r), stroke)
+			fmt.Fprintf(&bars, `<text x="%.1f" y="%.0f">%s</text>`+"\n", labelX+w+6, y+barHeight-4, html.EscapeString(valueText(r)))
 			y += barHeight + barGap
+		}
+		if peak > 0 {
+			// The axes: grid lines under the bars at each tick, the value
+			// axis below them with its ticks, their labels and the unit,
+			// and the category axis at the bars' start.
+			ticks := axisTicks(low, peak, logScale)
+			fmt.Fprintf(&b, `<g class="x-axis" font-size="10" fill="#444444">`+"\n")
+			lastEnd := math.Inf(-1)
+			for _, v := range ticks {
+				x := labelX + xOf(v)
+				label := tickLabel(v)
+				lw := textWidth(label) * 10 / 12
+				if x-lw/2 < lastEnd+6 { // too close to the previous label
+					continue
+				}
+				lastEnd = x + lw/2
+				fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#e4e4e4"/>`+"\n", x, top-2, x, y)
+				fmt.Fprintf(&b, `<line class="tick" x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#444444"/>`+"\n", x, y, x, y+4)
+				fmt.Fprintf(&b, `<text class="tick-label" x="%.1f" y="%.0f" text-anchor="middle">%s</text>`+"\n", x, y+14, html.EscapeString(label))
+			}
+			fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#444444"/>`+"\n", labelX, y, labelX+barMax, y)
+			fmt.Fprintf(&b, `<text class="axis-unit" x="%.0f" y="%.0f">%s</text>`+"\n", max(labelX+barMax+8, lastEnd+8), y+14, html.EscapeString(axisUnit(bl.rows[slices.IndexFunc(bl.rows, func(r Row) bool { return !r.Skipped })].Unit, logScale)))
+			fmt.Fprintf(&b, "</g>\n")
+		}
+		fmt.Fprintf(&b, `<line class="y-axis" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#444444"/>`+"\n", labelX, top-2, labelX, y)
+		b.WriteString(bars.String())
+		if peak > 0 {
+			y += axisHeight
 		}
 		y += blockGap
 	}

@@ -23,6 +23,9 @@ import (
 // group is skipped with a note. It runs with -only=tfb, or in a full run
 // with -peers: it builds a module and measures 8 workloads per server.
 
+// tfbMeasure names the group's measures in its skipped row.
+const tfbMeasure = "TechEmpower test types against PostgreSQL"
+
 // tfbSelected reports whether the run includes the tfb group.
 func tfbSelected(o *options) bool {
 	return o.only["tfb"] || (len(o.only) == 0 && o.peers)
@@ -49,8 +52,9 @@ func runTFB(s settings, p *progress) ([]Row, error) {
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 3 {
-		p.note("tfb: skipped: %s", strings.TrimSpace(stderr.String()))
-		return nil, nil
+		why := strings.TrimSpace(stderr.String())
+		p.note("tfb: skipped: %s", why)
+		return []Row{skipRow("tfb", tfbMeasure, strings.TrimPrefix(why, "tfb: skipped: "))}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("tfb: %v\n%s", err, stderr.Bytes())

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,7 +63,7 @@ func goBaseRank(model string) int {
 func chooseBases(rows []Row) {
 	best := map[string]int{} // measure -> index of its Go base
 	for i, r := range rows {
-		if family(r.Model) != famGo { // a floor is not a way to do it
+		if family(r.Model) != famGo || r.Skipped { // a floor is not a way to do it
 			continue
 		}
 		k := r.Group + "\x00" + r.Measure
@@ -115,6 +116,9 @@ type Verdict struct {
 	Unit    string   `json:"unit"`
 	Higher  bool     `json:"higher_is_better"`
 	Margins []Margin `json:"margins"`
+	// Backends marks the line that pits the loop's io_uring rows against
+	// its epoll rows (backendVerdict) rather than model families.
+	Backends bool `json:"backends,omitempty"`
 }
 
 // A Margin is the winner's lead over another family's best row.
@@ -249,7 +253,7 @@ func backendVerdict(g string, cands []Row, better func(a, b Row) bool, overloade
 	if overloaded {
 		noise = max(noise, overloadNoise)
 	}
-	return Verdict{Group: g + " backends (epoll or io_uring)", Measure: win.Measure, Winner: win.Model, Value: win.Value, Unit: win.Unit, Higher: higher,
+	return Verdict{Group: g + " backends (epoll or io_uring)", Measure: win.Measure, Winner: win.Model, Value: win.Value, Unit: win.Unit, Higher: higher, Backends: true,
 		Margins: []Margin{{Model: lose.Model, Factor: factor, Noise: noise, Beyond: factor-1 > noise}}}, true
 }
 
@@ -280,6 +284,56 @@ func writeVerdicts(w io.Writer, vs []Verdict) {
 		}
 		fmt.Fprintf(w, "- **%s** (%s; %s): **%s**, %s %s; %s\n", v.Group, v.Measure, dir, v.Winner, formatValue(v.Value), v.Unit, others)
 	}
+}
+
+// overall is the run's answer in one line: which model family is best in
+// how many groups, by how much (the winner's lead over the next-best
+// family on the group's headline measure, "~" when within noise), and in
+// which groups.
+func overall(vs []Verdict) string {
+	type tally struct {
+		family string
+		leads  []string
+	}
+	var fams []*tally
+	judged := 0
+	for _, v := range vs {
+		if v.Backends || len(v.Margins) == 0 {
+			continue
+		}
+		judged++
+		next := v.Margins[0]
+		for _, m := range v.Margins[1:] {
+			if m.Factor < next.Factor {
+				next = m
+			}
+		}
+		lead := fmt.Sprintf("%s %s×", v.Group, strconv.FormatFloat(next.Factor, 'f', 2, 64))
+		if !next.Beyond {
+			lead += " ~"
+		}
+		f := family(v.Winner)
+		i := slices.IndexFunc(fams, func(t *tally) bool { return t.family == f })
+		if i < 0 {
+			fams = append(fams, &tally{family: f})
+			i = len(fams) - 1
+		}
+		fams[i].leads = append(fams[i].leads, lead)
+	}
+	if judged == 0 {
+		return "Overall: no group of this run measured two model families, so there is no winner to name."
+	}
+	slices.SortStableFunc(fams, func(a, b *tally) int { return len(b.leads) - len(a.leads) })
+	var parts []string
+	for i, t := range fams {
+		n := fmt.Sprintf("%d", len(t.leads))
+		if i == 0 {
+			n = fmt.Sprintf("%d of %d groups", len(t.leads), judged)
+		}
+		parts = append(parts, fmt.Sprintf("%s in %s (%s)", t.family, n, strings.Join(t.leads, ", ")))
+	}
+	return "Overall: best is " + strings.Join(parts, "; ") +
+		" — × is the lead over the next-best model family on the group's headline measure (the verdict lines), ~ within this run's noise."
 }
 
 // floorLimit is the plain call's time beyond which a run's absolute

@@ -65,6 +65,14 @@ func run(dir string, n int, seed uint64) error {
 	saver = stackless.Spawn(l, &saverFrame{})
 	var all []*stackless.Task
 	for id := range n {
+		// A temporary file is left by a process killed between writing
+		// it and renaming (a checkpoint) or linking and removing it (a
+		// done file): no other process writes here, so it is garbage.
+		for _, tmp := range []string{ckptPath(id) + ".tmp", donePath(id) + ".tmp"} {
+			if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
 		if _, err := os.Stat(donePath(id)); err == nil {
 			os.Remove(ckptPath(id)) // killed between the commit and this removal
 			continue

@@ -166,3 +166,47 @@ func kill9Round(t *testing.T, rng *rand.Rand, round int, window time.Duration, w
 	t.Logf("round %d: %d kills (%d runs restored from checkpoints), then a run to the end", round, kills, restored)
 	return kills, restored
 }
+
+// TestLeftoverTemporaries: a process killed between creating a done file
+// and removing its temporary (or between writing a checkpoint's temporary
+// and renaming it) leaves the temporary behind; the next run removes it,
+// and a workflow whose done file was never linked completes.
+func TestLeftoverTemporaries(t *testing.T) {
+	ref := t.TempDir()
+	_, exited := startChild(t, ref)
+	if err := <-exited; err != nil {
+		t.Fatalf("uninterrupted run: %v", err)
+	}
+	want, _ := results(t, ref)
+	dir := t.TempDir()
+	for name, trace := range want {
+		if name == "wf7.done" {
+			continue // killed before the link: only its temporary exists
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(trace), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range map[string]string{
+		"wf3.done.tmp": want["wf3.done"], // killed after the link
+		"wf7.done.tmp": "partial",        // killed before the link
+		"wf5.ckpt.tmp": "partial",        // killed before the rename
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, exited = startChild(t, dir)
+	if err := <-exited; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	got, left := results(t, dir)
+	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	for name, trace := range want {
+		if got[name] != trace {
+			t.Errorf("%s: %q, want %q", name, got[name], trace)
+		}
+	}
+}

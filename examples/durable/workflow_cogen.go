@@ -139,7 +139,7 @@ func (f *WorkflowFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Workflow's frame (cogenrt.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a)
+	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812)
 }
 
 // EncodeState writes the fields of Workflow's frame into a snapshot (cogenrt.DurableFrame).
@@ -192,46 +192,24 @@ func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
 	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil}, cogenrt.ResumePoint{PC: 5, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 12, Kind: cogenrt.ResumeCall, Callee: f.callBill != nil})
 }
 func (f *WorkflowFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
-	if enc.Ref(*x) {
-		f.cogenEnc3(enc, *x)
-	}
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
+		f.cogenEnc3(enc, p)
+	})
 }
 func (f *WorkflowFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = new(Order)
-		dec.Define(*x)
-		f.cogenDec3(dec, *x)
-	case p != nil:
-		q, ok := p.(*Order)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.Order", p)
-			return
-		}
-		*x = q
-	}
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *Order) {
+		f.cogenDec3(dec, p)
+	})
 }
 func (f *WorkflowFrame) cogenEnc2(enc *cogenrt.Encoder, x **lcg) {
-	if enc.Ref(*x) {
-		f.cogenEnc4(enc, *x)
-	}
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *lcg) {
+		f.cogenEnc4(enc, p)
+	})
 }
 func (f *WorkflowFrame) cogenDec2(dec *cogenrt.Decoder, x **lcg) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = new(lcg)
-		dec.Define(*x)
-		f.cogenDec4(dec, *x)
-	case p != nil:
-		q, ok := p.(*lcg)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.lcg", p)
-			return
-		}
-		*x = q
-	}
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *lcg) {
+		f.cogenDec4(dec, p)
+	})
 }
 func (f *WorkflowFrame) cogenEnc3(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
@@ -256,58 +234,42 @@ func (f *WorkflowFrame) cogenDec4(dec *cogenrt.Decoder, x *lcg) {
 	x.s = uint64(dec.UintN(64))
 }
 func (f *WorkflowFrame) cogenEnc5(enc *cogenrt.Encoder, x *map[string]int) {
-	enc.Len(len((*x)), (*x) == nil)
-	for k, v := range *x {
-		enc.String(string(k))
-		enc.Int(int64(v))
-	}
+	cogenrt.EncodeMap(enc, (*x), func(enc *cogenrt.Encoder, k *string, v *int) {
+		enc.String(string((*k)))
+		enc.Int(int64((*v)))
+	})
 }
 func (f *WorkflowFrame) cogenDec5(dec *cogenrt.Decoder, x *map[string]int) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make(map[string]int, n)
-	for range n {
-		var k string
-		var v int
-		k = string(dec.String())
-		v = int(dec.IntN(64))
-		if dec.Err() != nil {
-			return
-		}
-		(*x)[k] = v
-	}
+	cogenrt.DecodeMap(dec, x, func(dec *cogenrt.Decoder, k *string, v *int) {
+		(*k) = string(dec.String())
+		(*v) = int(dec.IntN(64))
+	})
 }
 func (f *WorkflowFrame) cogenEnc6(enc *cogenrt.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
-	}
+	cogenrt.EncodeSlice(enc, (*x), func(enc *cogenrt.Encoder, s []string) {
+		for i := range s {
+			enc.String(string(s[i]))
+		}
+	})
 }
 func (f *WorkflowFrame) cogenDec6(dec *cogenrt.Decoder, x *[]string) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make([]string, n)
-	for i := range *x {
-		if dec.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec, x, func(dec *cogenrt.Decoder, s []string) {
+		for i := range s {
+			if dec.Err() != nil {
+				return
+			}
+			s[i] = string(dec.String())
 		}
-		(*x)[i] = string(dec.String())
-	}
+	})
 }
 func (f *WorkflowFrame) cogenEnc7(enc *cogenrt.Encoder, x *time.Time) {
-	enc.Binary(x)
+	enc.Time(x)
 }
 func (f *WorkflowFrame) cogenDec7(dec *cogenrt.Decoder, x *time.Time) {
-	dec.Binary(x)
+	dec.Time(x)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0xe3ff7a570069565a), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812), func() cogenrt.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
@@ -356,7 +318,7 @@ func (f *billFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: billFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:360
+//line workflow_cogen.go:322
 }
 
 // Where returns the source position of bill's resume point (cogenrt.Locator).
@@ -372,7 +334,7 @@ func (f *billFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of bill's frame (cogenrt.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c)
+	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26)
 }
 
 // EncodeState writes the fields of bill's frame into a snapshot (cogenrt.DurableFrame).
@@ -406,25 +368,14 @@ func (f *billFrame) DecodeState(dec *cogenrt.Decoder) {
 	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil})
 }
 func (f *billFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
-	if enc.Ref(*x) {
-		f.cogenEnc2(enc, *x)
-	}
+	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
+		f.cogenEnc2(enc, p)
+	})
 }
 func (f *billFrame) cogenDec1(dec *cogenrt.Decoder, x **Order) {
-	p, fresh := dec.Ref()
-	switch {
-	case fresh:
-		*x = new(Order)
-		dec.Define(*x)
-		f.cogenDec2(dec, *x)
-	case p != nil:
-		q, ok := p.(*Order)
-		if !ok {
-			dec.WrongType("*github.com/cogen-go/cogen/examples/durable.Order", p)
-			return
-		}
-		*x = q
-	}
+	cogenrt.DecodePtr(dec, x, func(dec *cogenrt.Decoder, p *Order) {
+		f.cogenDec2(dec, p)
+	})
 }
 func (f *billFrame) cogenEnc2(enc *cogenrt.Encoder, x *Order) {
 	enc.Int(int64(x.ID))
@@ -443,58 +394,42 @@ func (f *billFrame) cogenDec2(dec *cogenrt.Decoder, x *Order) {
 	f.cogenDec5(dec, &x.Created)
 }
 func (f *billFrame) cogenEnc3(enc *cogenrt.Encoder, x *map[string]int) {
-	enc.Len(len((*x)), (*x) == nil)
-	for k, v := range *x {
-		enc.String(string(k))
-		enc.Int(int64(v))
-	}
+	cogenrt.EncodeMap(enc, (*x), func(enc *cogenrt.Encoder, k *string, v *int) {
+		enc.String(string((*k)))
+		enc.Int(int64((*v)))
+	})
 }
 func (f *billFrame) cogenDec3(dec *cogenrt.Decoder, x *map[string]int) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make(map[string]int, n)
-	for range n {
-		var k string
-		var v int
-		k = string(dec.String())
-		v = int(dec.IntN(64))
-		if dec.Err() != nil {
-			return
-		}
-		(*x)[k] = v
-	}
+	cogenrt.DecodeMap(dec, x, func(dec *cogenrt.Decoder, k *string, v *int) {
+		(*k) = string(dec.String())
+		(*v) = int(dec.IntN(64))
+	})
 }
 func (f *billFrame) cogenEnc4(enc *cogenrt.Encoder, x *[]string) {
-	enc.Len(len((*x)), (*x) == nil)
-	for i := range *x {
-		enc.String(string((*x)[i]))
-	}
+	cogenrt.EncodeSlice(enc, (*x), func(enc *cogenrt.Encoder, s []string) {
+		for i := range s {
+			enc.String(string(s[i]))
+		}
+	})
 }
 func (f *billFrame) cogenDec4(dec *cogenrt.Decoder, x *[]string) {
-	n := dec.Len()
-	if n < 0 {
-		*x = nil
-		return
-	}
-	*x = make([]string, n)
-	for i := range *x {
-		if dec.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec, x, func(dec *cogenrt.Decoder, s []string) {
+		for i := range s {
+			if dec.Err() != nil {
+				return
+			}
+			s[i] = string(dec.String())
 		}
-		(*x)[i] = string(dec.String())
-	}
+	})
 }
 func (f *billFrame) cogenEnc5(enc *cogenrt.Encoder, x *time.Time) {
-	enc.Binary(x)
+	enc.Time(x)
 }
 func (f *billFrame) cogenDec5(dec *cogenrt.Decoder, x *time.Time) {
-	dec.Binary(x)
+	dec.Time(x)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0x5b86f51abd7baa3c), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26), func() cogenrt.DurableFrame {
 		return new(billFrame)
 	})
 }
@@ -536,7 +471,7 @@ func (f *saveFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:540
+//line workflow_cogen.go:475
 }
 
 // Where returns the source position of save's resume point (cogenrt.Locator).
@@ -607,7 +542,7 @@ func (f *saveAndSleepFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: saveAndSleepFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:611
+//line workflow_cogen.go:546
 }
 
 // Where returns the source position of saveAndSleep's resume point (cogenrt.Locator).
@@ -621,7 +556,7 @@ func (f *saveAndSleepFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (cogenrt.DurableFrame).
 func (f *saveAndSleepFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2)
+	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a)
 }
 
 // EncodeState writes the fields of saveAndSleep's frame into a snapshot (cogenrt.DurableFrame).
@@ -637,7 +572,7 @@ func (f *saveAndSleepFrame) DecodeState(dec *cogenrt.Decoder) {
 	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x5ffefef59cfa49e2), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x50735527083dd02a), func() cogenrt.DurableFrame {
 		return new(saveAndSleepFrame)
 	})
 }

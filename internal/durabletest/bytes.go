@@ -119,11 +119,9 @@ func sortedKeys(m map[[2]byte]Packet) [][2]byte {
 	return keys
 }
 
-// Alias writes through a pointer into a byte slice after a checkpoint. A
-// snapshot keeps pointers, not the arrays they point into: restored from a
-// snapshot taken at the checkpoint, the pointer holds a byte of its own,
-// and the write does not reach the slice (docs/durable.md, "Not done
-// yet"). Its trace therefore differs once restored, by design.
+// Alias writes through a pointer into a byte slice after a checkpoint:
+// restored from a snapshot taken there, the pointer points into the
+// restored slice's array, and the write reaches the slice.
 //
 //co:stackless durable
 func Alias(co *stackful.Co) string {

@@ -189,7 +189,7 @@ func (f *BytesFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Bytes's frame (cogenrt.DurableFrame).
 func (f *BytesFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x849971610a0514c3)
+	return "github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x3a77cb051c596288)
 }
 
 // EncodeState writes the fields of Bytes's frame into a snapshot (cogenrt.DurableFrame).
@@ -241,31 +241,24 @@ func (f *BytesFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 11, Kind: cogenrt.ResumeSleep})
 }
 func (f *BytesFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]byte) {
-	enc.Bytes((*x1))
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []byte) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]byte) {
-	*x1 = dec1.Bytes()
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []byte) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc2(enc *cogenrt.Encoder, x1 **byte) {
-	if enc.Ref(*x1) {
-		enc.Uint(uint64((**x1)))
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *byte) {
+		enc.Uint(uint64((*p1)))
+	})
 }
 func (f *BytesFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 **byte) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(byte)
-		dec1.Define(*x1)
-		(**x1) = byte(dec1.UintN(8))
-	case p1 != nil:
-		q1, ok1 := p1.(*byte)
-		if !ok1 {
-			dec1.WrongType("*byte", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *byte) {
+		(*p1) = byte(dec1.UintN(8))
+	})
 }
 func (f *BytesFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[6]byte) {
 	cogenrt.EncodeByteElems(enc, x1[:])
@@ -274,36 +267,34 @@ func (f *BytesFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[6]byte) {
 	cogenrt.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *Payload) {
-	enc.Bytes((*x1))
+	cogenrt.EncodeSlice(enc, []byte((*x1)), func(enc *cogenrt.Encoder, s1 []byte) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *Payload) {
-	*x1 = dec1.Bytes()
+	cogenrt.DecodeSlice(dec1, (*[]byte)(x1), func(dec1 *cogenrt.Decoder, s1 []byte) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *[]Octet) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	cogenrt.EncodeByteElems(enc, (*x1))
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []Octet) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *[]Octet) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]Octet, n1)
-	cogenrt.DecodeByteElems(dec1, (*x1))
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []Octet) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *[]int8) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	cogenrt.EncodeByteElems(enc, (*x1))
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []int8) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *[]int8) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]int8, n1)
-	cogenrt.DecodeByteElems(dec1, (*x1))
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []int8) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *[3]int8) {
 	cogenrt.EncodeByteElems(enc, x1[:])
@@ -312,17 +303,14 @@ func (f *BytesFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *[3]int8) {
 	cogenrt.DecodeByteElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *[]bool) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	cogenrt.EncodeBoolElems(enc, (*x1))
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []bool) {
+		cogenrt.EncodeBoolElems(enc, s1)
+	})
 }
 func (f *BytesFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *[]bool) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]bool, n1)
-	cogenrt.DecodeBoolElems(dec1, (*x1))
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []bool) {
+		cogenrt.DecodeBoolElems(dec1, s1)
+	})
 }
 func (f *BytesFrame) cogenEnc9(enc *cogenrt.Encoder, x1 *[3]bool) {
 	cogenrt.EncodeBoolElems(enc, x1[:])
@@ -331,50 +319,26 @@ func (f *BytesFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 *[3]bool) {
 	cogenrt.DecodeBoolElems(dec1, x1[:])
 }
 func (f *BytesFrame) cogenEnc10(enc *cogenrt.Encoder, x1 **[4]byte) {
-	if enc.Ref(*x1) {
-		f.cogenEnc12(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *[4]byte) {
+		f.cogenEnc12(enc, p1)
+	})
 }
 func (f *BytesFrame) cogenDec10(dec1 *cogenrt.Decoder, x1 **[4]byte) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new([4]byte)
-		dec1.Define(*x1)
-		f.cogenDec12(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*[4]byte)
-		if !ok1 {
-			dec1.WrongType("*[4]byte", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *[4]byte) {
+		f.cogenDec12(dec1, p1)
+	})
 }
 func (f *BytesFrame) cogenEnc11(enc *cogenrt.Encoder, x1 *map[[2]byte]Packet) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		f.cogenEnc13(enc, &k1)
-		f.cogenEnc14(enc, &v1)
-	}
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *[2]byte, v1 *Packet) {
+		f.cogenEnc13(enc, k1)
+		f.cogenEnc14(enc, v1)
+	})
 }
 func (f *BytesFrame) cogenDec11(dec1 *cogenrt.Decoder, x1 *map[[2]byte]Packet) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[[2]byte]Packet, n1)
-	for range n1 {
-		var k1 [2]byte
-		var v1 Packet
-		f.cogenDec13(dec1, &k1)
-		f.cogenDec14(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *[2]byte, v1 *Packet) {
+		f.cogenDec13(dec1, k1)
+		f.cogenDec14(dec1, v1)
+	})
 }
 func (f *BytesFrame) cogenEnc12(enc *cogenrt.Encoder, x1 *[4]byte) {
 	cogenrt.EncodeByteElems(enc, x1[:])
@@ -399,7 +363,7 @@ func (f *BytesFrame) cogenDec14(dec1 *cogenrt.Decoder, x1 *Packet) {
 	f.cogenDec5(dec1, &x1.Trail)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x849971610a0514c3), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Bytes", uint64(0x3a77cb051c596288), func() cogenrt.DurableFrame {
 		return new(BytesFrame)
 	})
 }
@@ -434,43 +398,43 @@ func (f *AliasFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line bytes.go:130
+//line bytes.go:128
 			f.buf = []byte{1, 2, 3}
-//line bytes.go:131
+//line bytes.go:129
 			f.p1 = &f.buf[1]
-//line bytes.go:132
+//line bytes.go:130
 			logf("alias before %v %d", f.buf, *f.p1)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line bytes.go:133
+//line bytes.go:131
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line bytes.go:134
+//line bytes.go:132
 			*f.p1 = 9
-//line bytes.go:135
+//line bytes.go:133
 			out = fmt.Sprintf("%v %d", f.buf, *f.p1)
-//line bytes.go:136
+//line bytes.go:134
 			logf("alias after %s", out)
-//line bytes.go:137
+//line bytes.go:135
 			f.r = out
 			return stackless.Done
 		default:
 			panic("cogen: AliasFrame: invalid resume point")
 		}
 	}
-//line bytes_cogen.go:465
+//line bytes_cogen.go:429
 }
 
 // Where returns the source position of Alias's resume point (cogenrt.Locator).
 func (f *AliasFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:133"
+		return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:131"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:129"
+	return "github.com/cogen-go/cogen/internal/durabletest/bytes.go:127"
 }
 
 // Durable returns the registered name and the layout fingerprint of Alias's frame (cogenrt.DurableFrame).
@@ -493,31 +457,24 @@ func (f *AliasFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
 }
 func (f *AliasFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]byte) {
-	enc.Bytes((*x1))
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []byte) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
 func (f *AliasFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]byte) {
-	*x1 = dec1.Bytes()
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []byte) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *AliasFrame) cogenEnc2(enc *cogenrt.Encoder, x1 **byte) {
-	if enc.Ref(*x1) {
-		enc.Uint(uint64((**x1)))
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *byte) {
+		enc.Uint(uint64((*p1)))
+	})
 }
 func (f *AliasFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 **byte) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(byte)
-		dec1.Define(*x1)
-		(**x1) = byte(dec1.UintN(8))
-	case p1 != nil:
-		q1, ok1 := p1.(*byte)
-		if !ok1 {
-			dec1.WrongType("*byte", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *byte) {
+		(*p1) = byte(dec1.UintN(8))
+	})
 }
 func init() {
 	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Alias", uint64(0x961849b359297215), func() cogenrt.DurableFrame {

@@ -140,7 +140,7 @@ func (f *SearchFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Search's frame (cogenrt.DurableFrame).
 func (f *SearchFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073)
+	return "github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x96dd6ac7648fcf82)
 }
 
 // EncodeState writes the fields of Search's frame into a snapshot (cogenrt.DurableFrame).
@@ -172,90 +172,60 @@ func (f *SearchFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
 func (f *SearchFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *SearchFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
 func (f *SearchFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *map[string]*Query) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		f.cogenEnc7(enc, &v1)
-	}
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 **Query) {
+		enc.String(string((*k1)))
+		f.cogenEnc7(enc, v1)
+	})
 }
 func (f *SearchFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *map[string]*Query) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string]*Query, n1)
-	for range n1 {
-		var k1 string
-		var v1 *Query
-		k1 = string(dec1.String())
-		f.cogenDec7(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 **Query) {
+		(*k1) = string(dec1.String())
+		f.cogenDec7(dec1, v1)
+	})
 }
 func (f *SearchFrame) cogenEnc3(enc *cogenrt.Encoder, x1 **big.Int) {
-	if enc.Ref(*x1) {
-		f.cogenEnc5(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *big.Int) {
+		f.cogenEnc5(enc, p1)
+	})
 }
 func (f *SearchFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 **big.Int) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(big.Int)
-		dec1.Define(*x1)
-		f.cogenDec5(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*big.Int)
-		if !ok1 {
-			dec1.WrongType("*math/big.Int", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *big.Int) {
+		f.cogenDec5(dec1, p1)
+	})
 }
 func (f *SearchFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *[]*big.Int) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc3(enc, &(*x1)[i1])
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []*big.Int) {
+		for i1 := range s1 {
+			f.cogenEnc3(enc, &s1[i1])
+		}
+	})
 }
 func (f *SearchFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *[]*big.Int) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]*big.Int, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []*big.Int) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec3(dec1, &s1[i1])
 		}
-		f.cogenDec3(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *SearchFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *big.Int) {
 	cogenrt.EncodeWith(enc, enc1.BigInt.Marshal, x1)
@@ -270,25 +240,14 @@ func (f *SearchFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *error) {
 	cogenrt.DecodeWith(dec1, errorCodec.Unmarshal, x1)
 }
 func (f *SearchFrame) cogenEnc7(enc *cogenrt.Encoder, x1 **Query) {
-	if enc.Ref(*x1) {
-		f.cogenEnc8(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Query) {
+		f.cogenEnc8(enc, p1)
+	})
 }
 func (f *SearchFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 **Query) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Query)
-		dec1.Define(*x1)
-		f.cogenDec8(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Query)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Query", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Query) {
+		f.cogenDec8(dec1, p1)
+	})
 }
 func (f *SearchFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *Query) {
 	enc.String(string(x1.Name))
@@ -301,25 +260,14 @@ func (f *SearchFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *Query) {
 	f.cogenDec5(dec1, &x1.Hits)
 }
 func (f *SearchFrame) cogenEnc9(enc *cogenrt.Encoder, x1 **regexp.Regexp) {
-	if enc.Ref(*x1) {
-		f.cogenEnc10(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *regexp.Regexp) {
+		f.cogenEnc10(enc, p1)
+	})
 }
 func (f *SearchFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 **regexp.Regexp) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(regexp.Regexp)
-		dec1.Define(*x1)
-		f.cogenDec10(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*regexp.Regexp)
-		if !ok1 {
-			dec1.WrongType("*regexp.Regexp", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *regexp.Regexp) {
+		f.cogenDec10(dec1, p1)
+	})
 }
 func (f *SearchFrame) cogenEnc10(enc *cogenrt.Encoder, x1 *regexp.Regexp) {
 	cogenrt.EncodeWith(enc, enc1.Regexp.Marshal, x1)
@@ -328,7 +276,7 @@ func (f *SearchFrame) cogenDec10(dec1 *cogenrt.Decoder, x1 *regexp.Regexp) {
 	cogenrt.DecodeWith(dec1, enc1.Regexp.Unmarshal, x1)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x48b23e9a50178073), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Search", uint64(0x96dd6ac7648fcf82), func() cogenrt.DurableFrame {
 		return new(SearchFrame)
 	})
 }

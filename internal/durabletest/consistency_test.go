@@ -54,7 +54,8 @@ func withInnerPC(t testing.TB, data []byte, pc int64) []byte {
 }
 
 // ledgerAsleep returns a snapshot of Ledger alone (no callee) in Sleep.
-func ledgerAsleep(t *testing.T) []byte {
+
+func ledgerAsleep(t testing.TB) []byte {
 	for k := 1; k < 40; k++ {
 		data, _, ok := snapshotAt(t, k, NewLedgerFrame(3))
 		if !ok {

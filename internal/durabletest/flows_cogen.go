@@ -142,7 +142,7 @@ func (f *LedgerFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of Ledger's frame (cogenrt.DurableFrame).
 func (f *LedgerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4)
+	return "github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486)
 }
 
 // EncodeState writes the fields of Ledger's frame into a snapshot (cogenrt.DurableFrame).
@@ -181,91 +181,53 @@ func (f *LedgerFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeCall, Callee: f.callTransfer != nil}, cogenrt.ResumePoint{PC: 8, Kind: cogenrt.ResumeSleep})
 }
 func (f *LedgerFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc5(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Person) {
+		f.cogenEnc5(enc, p1)
+	})
 }
 func (f *LedgerFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Person)
-		dec1.Define(*x1)
-		f.cogenDec5(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Person) {
+		f.cogenDec5(dec1, p1)
+	})
 }
 func (f *LedgerFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *[]*Account) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		f.cogenEnc4(enc, &(*x1)[i1])
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []*Account) {
+		for i1 := range s1 {
+			f.cogenEnc4(enc, &s1[i1])
+		}
+	})
 }
 func (f *LedgerFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *[]*Account) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]*Account, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []*Account) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			f.cogenDec4(dec1, &s1[i1])
 		}
-		f.cogenDec4(dec1, &(*x1)[i1])
-	}
+	})
 }
 func (f *LedgerFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *map[string][]int64) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		f.cogenEnc6(enc, &v1)
-	}
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 *[]int64) {
+		enc.String(string((*k1)))
+		f.cogenEnc6(enc, v1)
+	})
 }
 func (f *LedgerFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *map[string][]int64) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string][]int64, n1)
-	for range n1 {
-		var k1 string
-		var v1 []int64
-		k1 = string(dec1.String())
-		f.cogenDec6(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 *[]int64) {
+		(*k1) = string(dec1.String())
+		f.cogenDec6(dec1, v1)
+	})
 }
 func (f *LedgerFrame) cogenEnc4(enc *cogenrt.Encoder, x1 **Account) {
-	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Account) {
+		f.cogenEnc7(enc, p1)
+	})
 }
 func (f *LedgerFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 **Account) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Account)
-		dec1.Define(*x1)
-		f.cogenDec7(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Account)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Account) {
+		f.cogenDec7(dec1, p1)
+	})
 }
 func (f *LedgerFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
@@ -278,24 +240,21 @@ func (f *LedgerFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *Person) {
 	f.cogenDec1(dec1, &x1.Next)
 }
 func (f *LedgerFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *[]int64) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.Int(int64((*x1)[i1]))
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []int64) {
+		for i1 := range s1 {
+			enc.Int(int64(s1[i1]))
+		}
+	})
 }
 func (f *LedgerFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *[]int64) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]int64, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []int64) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = int64(dec1.IntN(64))
 		}
-		(*x1)[i1] = int64(dec1.IntN(64))
-	}
+	})
 }
 func (f *LedgerFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *Account) {
 	enc.String(string(x1.name))
@@ -314,24 +273,21 @@ func (f *LedgerFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *Account) {
 	f.cogenDec10(dec1, &x1.created)
 }
 func (f *LedgerFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *LedgerFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
 func (f *LedgerFrame) cogenEnc9(enc *cogenrt.Encoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
@@ -347,13 +303,13 @@ func (f *LedgerFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 *[2]uint16) {
 	}
 }
 func (f *LedgerFrame) cogenEnc10(enc *cogenrt.Encoder, x1 *time.Time) {
-	enc.Binary(x1)
+	enc.Time(x1)
 }
 func (f *LedgerFrame) cogenDec10(dec1 *cogenrt.Decoder, x1 *time.Time) {
-	dec1.Binary(x1)
+	dec1.Time(x1)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x6c5cba72c9f4c9d4), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Ledger", uint64(0x250fa00afa8c9486), func() cogenrt.DurableFrame {
 		return new(LedgerFrame)
 	})
 }
@@ -435,7 +391,7 @@ func (f *transferFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: transferFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:439
+//line flows_cogen.go:395
 }
 
 // Where returns the source position of transfer's resume point (cogenrt.Locator).
@@ -453,7 +409,7 @@ func (f *transferFrame) Where() string {
 
 // Durable returns the registered name and the layout fingerprint of transfer's frame (cogenrt.DurableFrame).
 func (f *transferFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411)
+	return "github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0xecdd835d7a79b015)
 }
 
 // EncodeState writes the fields of transfer's frame into a snapshot (cogenrt.DurableFrame).
@@ -482,25 +438,14 @@ func (f *transferFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeCall, Callee: f.callAudit != nil}, cogenrt.ResumePoint{PC: 4, Kind: cogenrt.ResumeGosched})
 }
 func (f *transferFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Account) {
-	if enc.Ref(*x1) {
-		f.cogenEnc2(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Account) {
+		f.cogenEnc2(enc, p1)
+	})
 }
 func (f *transferFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **Account) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Account)
-		dec1.Define(*x1)
-		f.cogenDec2(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Account)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Account", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Account) {
+		f.cogenDec2(dec1, p1)
+	})
 }
 func (f *transferFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *Account) {
 	enc.String(string(x1.name))
@@ -519,24 +464,21 @@ func (f *transferFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 *Account) {
 	f.cogenDec6(dec1, &x1.created)
 }
 func (f *transferFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *transferFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
 func (f *transferFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *[2]uint16) {
 	for i1 := range *x1 {
@@ -552,31 +494,20 @@ func (f *transferFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *[2]uint16) {
 	}
 }
 func (f *transferFrame) cogenEnc5(enc *cogenrt.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc7(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Person) {
+		f.cogenEnc7(enc, p1)
+	})
 }
 func (f *transferFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Person)
-		dec1.Define(*x1)
-		f.cogenDec7(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Person) {
+		f.cogenDec7(dec1, p1)
+	})
 }
 func (f *transferFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *time.Time) {
-	enc.Binary(x1)
+	enc.Time(x1)
 }
 func (f *transferFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *time.Time) {
-	dec1.Binary(x1)
+	dec1.Time(x1)
 }
 func (f *transferFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *Person) {
 	enc.String(string(x1.Name))
@@ -589,7 +520,7 @@ func (f *transferFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *Person) {
 	f.cogenDec5(dec1, &x1.Next)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0x5b87f0faab0cb411), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.transfer", uint64(0xecdd835d7a79b015), func() cogenrt.DurableFrame {
 		return new(transferFrame)
 	})
 }
@@ -663,7 +594,7 @@ func (f *auditFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: auditFrame: invalid resume point")
 		}
 	}
-//line flows_cogen.go:667
+//line flows_cogen.go:598
 }
 
 // Where returns the source position of audit's resume point (cogenrt.Locator).
@@ -704,25 +635,14 @@ func (f *auditFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
 func (f *auditFrame) cogenEnc1(enc *cogenrt.Encoder, x1 **Person) {
-	if enc.Ref(*x1) {
-		f.cogenEnc3(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *Person) {
+		f.cogenEnc3(enc, p1)
+	})
 }
 func (f *auditFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 **Person) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(Person)
-		dec1.Define(*x1)
-		f.cogenDec3(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*Person)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.Person", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *Person) {
+		f.cogenDec3(dec1, p1)
+	})
 }
 func (f *auditFrame) cogenEnc2(enc *cogenrt.Encoder, x1 *[3]bool) {
 	cogenrt.EncodeBoolElems(enc, x1[:])

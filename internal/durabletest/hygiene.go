@@ -23,6 +23,7 @@ type (
 		q     q
 		v     v
 		fresh fresh
+		s     s
 	}
 	c     int8
 	i     uint16
@@ -31,6 +32,7 @@ type (
 	q     string
 	v     []c
 	fresh map[q]i
+	s     []p
 )
 
 // dec is a codec named like the decoder parameter of the generated
@@ -61,7 +63,8 @@ func Tally(co *stackful.Co, words []string) string {
 		t.c, t.i, t.ok, t.p, t.q = c(len(w)), t.i+1, !t.ok, t.p+0.5, t.q+q(w)
 		t.v = append(t.v, t.c)
 		t.fresh[q(w)] = t.i
-		logf("tally %s=%d %d %d %t %g %s %v %d", w, t.counts[k(w)], t.c, t.i, t.ok, t.p, t.q, t.v, len(t.fresh))
+		t.s = append(t.s, t.p)
+		logf("tally %s=%d %d %d %t %g %s %v %d %v", w, t.counts[k(w)], t.c, t.i, t.ok, t.p, t.q, t.v, len(t.fresh), t.s)
 		co.Gosched()
 	}
 	out := ""

@@ -41,12 +41,12 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line hygiene.go:54
-			f.t = &x{counts: map[k]n{}, fresh: fresh{}}
 //line hygiene.go:56
+			f.t = &x{counts: map[k]n{}, fresh: fresh{}}
+//line hygiene.go:58
 			f.tmp = f.words
 			f.tmp1 = len(f.tmp)
-//line hygiene.go:56
+//line hygiene.go:58
 			f.index = 0
 			fallthrough
 		case 1:
@@ -56,27 +56,29 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line hygiene.go:56
-			w = f.tmp[f.index]
-//line hygiene.go:57
-			if f.t.counts[k(w)] == 0 {
 //line hygiene.go:58
+			w = f.tmp[f.index]
+//line hygiene.go:59
+			if f.t.counts[k(w)] == 0 {
+//line hygiene.go:60
 				f.order = append(f.order, k(w))
 			}
-//line hygiene.go:60
-			f.t.counts[k(w)]++
-//line hygiene.go:61
-			f.t.c, f.t.i, f.t.ok, f.t.p, f.t.q = c(len(w)), f.t.i+1, !f.t.ok, f.t.p+0.5, f.t.q+q(w)
 //line hygiene.go:62
-			f.t.v = append(f.t.v, f.t.c)
+			f.t.counts[k(w)]++
 //line hygiene.go:63
-			f.t.fresh[q(w)] = f.t.i
+			f.t.c, f.t.i, f.t.ok, f.t.p, f.t.q = c(len(w)), f.t.i+1, !f.t.ok, f.t.p+0.5, f.t.q+q(w)
 //line hygiene.go:64
-			logf("tally %s=%d %d %d %t %g %s %v %d", w, f.t.counts[k(w)], f.t.c, f.t.i, f.t.ok, f.t.p, f.t.q, f.t.v, len(f.t.fresh))
+			f.t.v = append(f.t.v, f.t.c)
+//line hygiene.go:65
+			f.t.fresh[q(w)] = f.t.i
+//line hygiene.go:66
+			f.t.s = append(f.t.s, f.t.p)
+//line hygiene.go:67
+			logf("tally %s=%d %d %d %t %g %s %v %d %v", w, f.t.counts[k(w)], f.t.c, f.t.i, f.t.ok, f.t.p, f.t.q, f.t.v, len(f.t.fresh), f.t.s)
 			f.PC = 6
 			fallthrough
 		case 6:
-//line hygiene.go:65
+//line hygiene.go:68
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
@@ -87,37 +89,37 @@ func (f *TallyFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 4:
-//line hygiene.go:67
+//line hygiene.go:70
 			out = ""
-//line hygiene.go:68
+//line hygiene.go:71
 			for _, w := range f.order {
-//line hygiene.go:69
+//line hygiene.go:72
 				out += logfString("%s:%d ", w, f.t.counts[w])
 			}
-//line hygiene.go:71
+//line hygiene.go:74
 			logf("tally done %s", out)
-//line hygiene.go:72
+//line hygiene.go:75
 			f.r = out
 			return stackless.Done
 		default:
 			panic("cogen: TallyFrame: invalid resume point")
 		}
 	}
-//line hygiene_cogen.go:107
+//line hygiene_cogen.go:109
 }
 
 // Where returns the source position of Tally's resume point (cogenrt.Locator).
 func (f *TallyFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:65"
+		return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:68"
 	}
-	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:53"
+	return "github.com/cogen-go/cogen/internal/durabletest/hygiene.go:55"
 }
 
 // Durable returns the registered name and the layout fingerprint of Tally's frame (cogenrt.DurableFrame).
 func (f *TallyFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x56808e4c7f4ebe5a)
+	return "github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xa12ec6d4ae07415c)
 }
 
 // EncodeState writes the fields of Tally's frame into a snapshot (cogenrt.DurableFrame).
@@ -143,65 +145,48 @@ func (f *TallyFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 6, Kind: cogenrt.ResumeGosched})
 }
 func (f *TallyFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]string) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []string) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *TallyFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]string) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]string, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []string) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = string(dec1.String())
 		}
-		(*x1)[i1] = string(dec1.String())
-	}
+	})
 }
 func (f *TallyFrame) cogenEnc2(enc *cogenrt.Encoder, x1 **x) {
-	if enc.Ref(*x1) {
-		f.cogenEnc4(enc, *x1)
-	}
+	cogenrt.EncodePtr(enc, (*x1), func(enc *cogenrt.Encoder, p1 *x) {
+		f.cogenEnc4(enc, p1)
+	})
 }
 func (f *TallyFrame) cogenDec2(dec1 *cogenrt.Decoder, x1 **x) {
-	p1, fresh1 := dec1.Ref()
-	switch {
-	case fresh1:
-		*x1 = new(x)
-		dec1.Define(*x1)
-		f.cogenDec4(dec1, *x1)
-	case p1 != nil:
-		q1, ok1 := p1.(*x)
-		if !ok1 {
-			dec1.WrongType("*github.com/cogen-go/cogen/internal/durabletest.x", p1)
-			return
-		}
-		*x1 = q1
-	}
+	cogenrt.DecodePtr(dec1, x1, func(dec1 *cogenrt.Decoder, p1 *x) {
+		f.cogenDec4(dec1, p1)
+	})
 }
 func (f *TallyFrame) cogenEnc3(enc *cogenrt.Encoder, x1 *[]k) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for i1 := range *x1 {
-		enc.String(string((*x1)[i1]))
-	}
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []k) {
+		for i1 := range s1 {
+			enc.String(string(s1[i1]))
+		}
+	})
 }
 func (f *TallyFrame) cogenDec3(dec1 *cogenrt.Decoder, x1 *[]k) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make([]k, n1)
-	for i1 := range *x1 {
-		if dec1.Err() != nil {
-			return
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []k) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = k(dec1.String())
 		}
-		(*x1)[i1] = k(dec1.String())
-	}
+	})
 }
 func (f *TallyFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *x) {
 	f.cogenEnc5(enc, &x1.counts)
@@ -212,6 +197,7 @@ func (f *TallyFrame) cogenEnc4(enc *cogenrt.Encoder, x1 *x) {
 	enc.String(string(x1.q))
 	f.cogenEnc6(enc, &x1.v)
 	f.cogenEnc7(enc, &x1.fresh)
+	f.cogenEnc8(enc, &x1.s)
 }
 func (f *TallyFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *x) {
 	f.cogenDec5(dec1, &x1.counts)
@@ -222,78 +208,67 @@ func (f *TallyFrame) cogenDec4(dec1 *cogenrt.Decoder, x1 *x) {
 	x1.q = q(dec1.String())
 	f.cogenDec6(dec1, &x1.v)
 	f.cogenDec7(dec1, &x1.fresh)
+	f.cogenDec8(dec1, &x1.s)
 }
 func (f *TallyFrame) cogenEnc5(enc *cogenrt.Encoder, x1 *map[k]n) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		f.cogenEnc8(enc, &v1)
-	}
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *k, v1 *n) {
+		enc.String(string((*k1)))
+		f.cogenEnc9(enc, v1)
+	})
 }
 func (f *TallyFrame) cogenDec5(dec1 *cogenrt.Decoder, x1 *map[k]n) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[k]n, n1)
-	for range n1 {
-		var k1 k
-		var v1 n
-		k1 = k(dec1.String())
-		f.cogenDec8(dec1, &v1)
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *k, v1 *n) {
+		(*k1) = k(dec1.String())
+		f.cogenDec9(dec1, v1)
+	})
 }
 func (f *TallyFrame) cogenEnc6(enc *cogenrt.Encoder, x1 *v) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	cogenrt.EncodeByteElems(enc, (*x1))
+	cogenrt.EncodeSlice(enc, []c((*x1)), func(enc *cogenrt.Encoder, s1 []c) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
 func (f *TallyFrame) cogenDec6(dec1 *cogenrt.Decoder, x1 *v) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(v, n1)
-	cogenrt.DecodeByteElems(dec1, (*x1))
+	cogenrt.DecodeSlice(dec1, (*[]c)(x1), func(dec1 *cogenrt.Decoder, s1 []c) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func (f *TallyFrame) cogenEnc7(enc *cogenrt.Encoder, x1 *fresh) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		enc.Uint(uint64(v1))
-	}
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *q, v1 *i) {
+		enc.String(string((*k1)))
+		enc.Uint(uint64((*v1)))
+	})
 }
 func (f *TallyFrame) cogenDec7(dec1 *cogenrt.Decoder, x1 *fresh) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(fresh, n1)
-	for range n1 {
-		var k1 q
-		var v1 i
-		k1 = q(dec1.String())
-		v1 = i(dec1.UintN(16))
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *q, v1 *i) {
+		(*k1) = q(dec1.String())
+		(*v1) = i(dec1.UintN(16))
+	})
 }
-func (f *TallyFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *n) {
+func (f *TallyFrame) cogenEnc8(enc *cogenrt.Encoder, x1 *s) {
+	cogenrt.EncodeSlice(enc, []p((*x1)), func(enc *cogenrt.Encoder, s1 []p) {
+		for i1 := range s1 {
+			enc.Float(float64(s1[i1]))
+		}
+	})
+}
+func (f *TallyFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *s) {
+	cogenrt.DecodeSlice(dec1, (*[]p)(x1), func(dec1 *cogenrt.Decoder, s1 []p) {
+		for i1 := range s1 {
+			if dec1.Err() != nil {
+				return
+			}
+			s1[i1] = p(dec1.Float())
+		}
+	})
+}
+func (f *TallyFrame) cogenEnc9(enc *cogenrt.Encoder, x1 *n) {
 	cogenrt.EncodeWith(enc, dec.Marshal, x1)
 }
-func (f *TallyFrame) cogenDec8(dec1 *cogenrt.Decoder, x1 *n) {
+func (f *TallyFrame) cogenDec9(dec1 *cogenrt.Decoder, x1 *n) {
 	cogenrt.DecodeWith(dec1, dec.Unmarshal, x1)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0x56808e4c7f4ebe5a), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Tally", uint64(0xa12ec6d4ae07415c), func() cogenrt.DurableFrame {
 		return new(TallyFrame)
 	})
 }

@@ -178,10 +178,14 @@ func (f *BlobFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
 }
 func (f *BlobFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *[]byte) {
-	enc.Bytes((*x1))
+	cogenrt.EncodeSlice(enc, (*x1), func(enc *cogenrt.Encoder, s1 []byte) {
+		cogenrt.EncodeByteElems(enc, s1)
+	})
 }
 func (f *BlobFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *[]byte) {
-	*x1 = dec1.Bytes()
+	cogenrt.DecodeSlice(dec1, x1, func(dec1 *cogenrt.Decoder, s1 []byte) {
+		cogenrt.DecodeByteElems(dec1, s1)
+	})
 }
 func init() {
 	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Blob", uint64(0x530e44f2ec31e2be), func() cogenrt.DurableFrame {
@@ -252,7 +256,7 @@ func (f *IndexFrame) Step(co *stackless.Task) stackless.Status {
 			panic("cogen: IndexFrame: invalid resume point")
 		}
 	}
-//line shapes_cogen.go:256
+//line shapes_cogen.go:260
 }
 
 // Where returns the source position of Index's resume point (cogenrt.Locator).
@@ -284,29 +288,16 @@ func (f *IndexFrame) DecodeState(dec1 *cogenrt.Decoder) {
 	dec1.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
 }
 func (f *IndexFrame) cogenEnc1(enc *cogenrt.Encoder, x1 *map[string]int) {
-	enc.Len(len((*x1)), (*x1) == nil)
-	for k1, v1 := range *x1 {
-		enc.String(string(k1))
-		enc.Int(int64(v1))
-	}
+	cogenrt.EncodeMap(enc, (*x1), func(enc *cogenrt.Encoder, k1 *string, v1 *int) {
+		enc.String(string((*k1)))
+		enc.Int(int64((*v1)))
+	})
 }
 func (f *IndexFrame) cogenDec1(dec1 *cogenrt.Decoder, x1 *map[string]int) {
-	n1 := dec1.Len()
-	if n1 < 0 {
-		*x1 = nil
-		return
-	}
-	*x1 = make(map[string]int, n1)
-	for range n1 {
-		var k1 string
-		var v1 int
-		k1 = string(dec1.String())
-		v1 = int(dec1.IntN(64))
-		if dec1.Err() != nil {
-			return
-		}
-		(*x1)[k1] = v1
-	}
+	cogenrt.DecodeMap(dec1, x1, func(dec1 *cogenrt.Decoder, k1 *string, v1 *int) {
+		(*k1) = string(dec1.String())
+		(*v1) = int(dec1.IntN(64))
+	})
 }
 func init() {
 	cogenrt.RegisterDurable("github.com/cogen-go/cogen/internal/durabletest.Index", uint64(0x7448f4165534efac), func() cogenrt.DurableFrame {

@@ -24,35 +24,39 @@ import (
 // A task waiting on an fd, a Cond, another task or a cosync object is
 // refused: what it waits for cannot travel with it.
 //
-// The snapshot format, version 2 (varints are encoding/binary's):
+// The snapshot format, version 3 (varints are encoding/binary's):
 //
 //	magic    "CGDS"
-//	version  uvarint, 2
+//	version  uvarint, 3
 //	wait     one byte: 0 not started, 1 Gosched, 2 Yield, 3 Sleep
 //	deadline (Sleep only) varint, the wall-clock deadline in Unix nanoseconds
 //	frames   uvarint n+1, then n times: name (uvarint length + bytes) and
 //	         fingerprint (8 bytes little-endian), outermost frame first
 //	states   n times, innermost frame first: the resume point (varint),
 //	         then the frame's fields as its EncodeState wrote them
+//	contents the values of the regions the states reach (pointees, arrays,
+//	         maps), in the order they were rooted (cogenrt/graph.go)
+//	padding  (version 3) uvarint p, then p zero bytes: what raises the
+//	         memory budget of Restore to what the values need (cogenrt/alloc.go)
 //	checksum CRC-32C (Castagnoli) of everything before it, 4 bytes little-endian
 //
 // Within a frame's state each value has the wire form that the [cogenrt.Encoder]
 // method writing it documents: integers as varints, a bool as one byte, a
-// float as 8 bytes, a string as its length and its bytes; a slice or a map
-// as its length (0 for nil, n+1 otherwise) and its elements (a map's as
-// key and value pairs), an array as its elements; a slice of byte-sized
-// elements (byte, int8 or bool kinds, named or not) as that length and one
-// byte per element, an array of them as the bytes alone ([cogenrt.Encoder.Bytes],
-// [EncodeByteElems], [EncodeBoolElems]); a pointer as its id in the
-// snapshot's pointer table, followed by the pointee the first time.
+// float as 8 bytes, a string as its length and its bytes, an array as its
+// elements (byte-sized ones, byte, int8 or bool kinds, as one byte each);
+// a pointer, a slice or a map as a mention of the region it designates and
+// the path to it there (cogenrt/graph.go), the region's content following
+// the states.
 //
 // The format version changes whenever the bytes of some value change
 // while the fingerprints (below), which hash the code and the types but
 // not the format, stay the same: every snapshot of an older version is
 // then refused ("snapshot version 1, this program reads 2"), never
-// misread. Version 2 writes slices and arrays of byte and int8 kinds one
-// byte per element; version 1 wrote each element as a varint (a byte of
-// 128 or more took two: a 1 KiB []byte took about 1.6 KB).
+// misread. Version 3 carries values reached through pointers, slices and
+// maps as regions (sharing and cycles kept) and ends with the padding;
+// version 2 wrote slices and arrays of byte and int8 kinds one byte per
+// element; version 1 wrote each element as a varint (a byte of 128 or
+// more took two: a 1 KiB []byte took about 1.6 KB).
 //
 // A sleeping task records its absolute wall-clock deadline, not the time
 // left: a task restored later sleeps only what remains of it (nothing if
@@ -88,7 +92,7 @@ const (
 
 const (
 	snapshotMagic   = "CGDS"
-	snapshotVersion = 2 // see the format above for what changed
+	snapshotVersion = 3 // see the format above for what changed
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -141,18 +145,16 @@ func Snapshot(t *Task) ([]byte, error) {
 		e.String(name)
 		e.Raw(binary.LittleEndian.AppendUint64(nil, fp)...)
 	}
-	for i := len(dfs) - 1; i >= 0; i-- {
-		var callee any
-		if i+1 < len(dfs) {
-			callee = dfs[i+1]
+	pcs := make([]int, len(frames))
+	for i, f := range frames {
+		pcs[i] = f.base().PC
+	}
+	if i, err := e.EncodeFrames(dfs, pcs); err != nil {
+		if errors.Is(err, cogenrt.ErrTooLarge) {
+			return nil, fmt.Errorf("stackless: Snapshot: %w: %w", ErrNotCarriable, err)
 		}
-		e.SetCallee(callee)
-		e.Int(int64(frames[i].base().PC))
-		dfs[i].EncodeState(e)
-		if err := e.Err(); err != nil {
-			name, _ := dfs[i].Durable()
-			return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, err)
-		}
+		name, _ := dfs[i].Durable()
+		return nil, fmt.Errorf("stackless: Snapshot: frame of %s: %w", name, err)
 	}
 	out := e.Output()
 	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli)), nil
@@ -235,6 +237,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 		return nil, 0, deadline, errors.New("corrupt snapshot (checksum mismatch)")
 	}
 	d := cogenrt.NewDecoder(body[len(snapshotMagic):])
+	d.SetBudget(len(data))
 	if v := d.Uint(); d.Err() == nil && v != snapshotVersion {
 		return nil, 0, deadline, fmt.Errorf("snapshot version %d, this program reads %d", v, snapshotVersion)
 	}
@@ -256,6 +259,9 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	if err := d.Err(); err != nil {
 		return nil, 0, deadline, err
 	}
+	if err := d.NewFrames(n); err != nil {
+		return nil, 0, deadline, err
+	}
 	frames := make([]Frame, n)
 	dfs := make([]cogenrt.DurableFrame, n)
 	for i := range dfs {
@@ -265,14 +271,16 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			return nil, 0, deadline, err
 		}
 		fp := binary.LittleEndian.Uint64(b)
-		want, newFrame, ok := cogenrt.LookupDurable(name)
+		want, _, ok := cogenrt.LookupDurable(name)
 		if !ok {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: no such durable function in this program", name)
 		}
 		if want != fp {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %w (fingerprint %016x, this program's %016x)", name, ErrChangedCode, fp, want)
 		}
-		dfs[i] = newFrame()
+		if dfs[i] = d.NewFrame(name); dfs[i] == nil {
+			return nil, 0, deadline, d.Err()
+		}
 		f, ok := dfs[i].(Frame)
 		if !ok {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %T is not a stackless.Frame", name, dfs[i])
@@ -292,6 +300,7 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			d.Fail(errors.New("a task that had not started has one frame at its entry"))
 		}
 		frames[i].base().PC = int(pc)
+		d.SetFrame(i)
 		if d.Err() == nil {
 			dfs[i].DecodeState(d)
 		}
@@ -303,8 +312,12 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 			return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, err)
 		}
 	}
-	if d.Left() != 0 {
-		return nil, 0, deadline, fmt.Errorf("%d bytes after the last frame", d.Left())
+	if i, err := d.Finish(); err != nil {
+		if i < 0 {
+			return nil, 0, deadline, err
+		}
+		name, _ := dfs[i].Durable()
+		return nil, 0, deadline, fmt.Errorf("frame of %s: %w", name, err)
 	}
 	return frames, carry, deadline, nil
 }

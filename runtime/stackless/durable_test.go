@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogen-go/cogen/internal/taskpanic"
 	"github.com/cogen-go/cogen/runtime/loop"
 )
 
@@ -119,9 +120,6 @@ func (f *jobFrame) EncodeState(e *Encoder) {
 }
 
 func (f *jobFrame) DecodeState(d *Decoder) {
-	if f.PC < 0 || f.PC > 4 {
-		d.Fail(fmt.Errorf("resume point %d", f.PC))
-	}
 	f.n = int(d.Int())
 	f.i = int(d.Int())
 	f.name = d.String()
@@ -153,6 +151,8 @@ func (f *jobFrame) DecodeState(d *Decoder) {
 		}
 		f.child = sf
 	}
+	d.CheckResume(f.PC, ResumePoint{PC: 0, Kind: ResumeEntry}, ResumePoint{PC: 1, Kind: ResumeGosched},
+		ResumePoint{PC: 2, Kind: ResumeSleep}, ResumePoint{PC: 4, Kind: ResumeCall, Callee: f.child != nil})
 }
 
 type stepFrame struct {
@@ -196,9 +196,7 @@ func (f *stepFrame) EncodeState(e *Encoder) {
 }
 
 func (f *stepFrame) DecodeState(d *Decoder) {
-	if f.PC < 0 || f.PC > 1 {
-		d.Fail(fmt.Errorf("resume point %d", f.PC))
-	}
+	d.CheckResume(f.PC, ResumePoint{PC: 0, Kind: ResumeEntry}, ResumePoint{PC: 1, Kind: ResumeGosched})
 	switch v, fresh := d.Ref(); {
 	case fresh:
 		f.p = new(int)
@@ -658,15 +656,15 @@ func FuzzRestore(f *testing.F) {
 	f.Add(snapshotV1) // refused: format version 1
 	f.Add([]byte("CGDS"))
 	f.Add([]byte{})
-	l, err := loop.New()
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer l.Close()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range [][]byte{data, fixCRC(data)} {
-			task, err := Restore(l, in)
+			l, err := loop.New()
 			if err != nil {
+				t.Fatal(err)
+			}
+			task, err := Restore(l, wakeNow(in))
+			if err != nil {
+				l.Close()
 				continue
 			}
 			for i := 0; i < len(in)-4; i++ {
@@ -674,9 +672,43 @@ func FuzzRestore(f *testing.F) {
 					t.Fatalf("a %d-byte prefix of an accepted snapshot restored", i)
 				}
 			}
-			task.Cancel()
+			runRestored(t, l, task)
+			l.Close()
 		}
 	})
+}
+
+// runRestored runs a restored task to its end, resuming it whenever it
+// yields (wakeNow moved a sleeper's deadline to the epoch), for at most 10,000 loop iterations
+// and one second, and fails t if it panicked outside the frames' own Step
+// code: in runtime/stackless, with a "stackless:" value (a misuse), or at
+// an unknown resume point. A panic of a frame's Step on values the fuzzer
+// made up (a nil map the frame never holds) is the frame's, as it would
+// be on such values in any run.
+func runRestored(t *testing.T, l *loop.Loop, task *Task) {
+	t.Helper()
+	var outside string
+	taskpanic.Hook = func(v any) {
+		fn, file, line := taskpanic.Site()
+		s, _ := v.(string)
+		if strings.HasPrefix(s, "stackless:") || strings.Contains(s, "invalid resume point") ||
+			(strings.Contains(fn, "cogen/runtime/") && !strings.HasSuffix(file, "_test.go")) {
+			outside = fmt.Sprintf("%v, raised in %s (%s:%d)", v, fn, file, line)
+		}
+	}
+	defer func() { taskpanic.Hook = nil }()
+	var guard loop.Timer
+	l.Reset(&guard, time.Second, func() { l.Close() })
+	iters := 0
+	_ = l.Run(func() bool {
+		task.Resume()
+		iters++
+		return task.Done() || iters > 10000
+	})
+	l.Stop(&guard)
+	if outside != "" {
+		t.Fatalf("a restored task panicked outside its frames' code: %s", outside)
+	}
 }
 
 // fixCRC replaces the last 4 bytes of b with the checksum of the rest.
@@ -685,4 +717,33 @@ func fixCRC(b []byte) []byte {
 		return b
 	}
 	return appendCRC(slices.Clone(b[:len(b)-4]))
+}
+
+// wakeNow returns data with the deadline of a sleeping task, if it has
+// one, moved to the epoch (and the checksum fixed if it was right), so
+// that a restored sleeper wakes at once; other bytes are returned as they
+// are.
+func wakeNow(data []byte) []byte {
+	if len(data) < 10 || string(data[:4]) != snapshotMagic {
+		return data
+	}
+	i := 4
+	if _, n := binary.Uvarint(data[i:]); n > 0 {
+		i += n
+	} else {
+		return data
+	}
+	if data[i] != carrySleep {
+		return data
+	}
+	_, n := binary.Varint(data[i+1:])
+	if n <= 0 || i+1+n > len(data)-4 {
+		return data
+	}
+	out := append(slices.Clone(data[:i+1]), 0)
+	out = append(out, data[i+1+n:len(data)-4]...)
+	if !slices.Equal(fixCRC(data), data) {
+		return append(out, 0, 0, 0, 0) // the checksum was wrong: keep it wrong
+	}
+	return appendCRC(out)
 }

@@ -9,6 +9,15 @@ type (
 	Encoder      = cogenrt.Encoder
 	Decoder      = cogenrt.Decoder
 	DurableFrame = cogenrt.DurableFrame
+	ResumePoint  = cogenrt.ResumePoint
+)
+
+const (
+	ResumeEntry   = cogenrt.ResumeEntry
+	ResumeCall    = cogenrt.ResumeCall
+	ResumeGosched = cogenrt.ResumeGosched
+	ResumeYield   = cogenrt.ResumeYield
+	ResumeSleep   = cogenrt.ResumeSleep
 )
 
 var (

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cogen-go/cogen/internal/taskpanic"
 	"github.com/cogen-go/cogen/runtime/loop"
 )
 
@@ -246,6 +247,9 @@ func (t *Task) Run() {
 // ends panicked: tasks in Await on t re-panic with the value, and so does a
 // Run waiting for it.
 func (t *Task) HandlePanic(v any) {
+	if h := taskpanic.Hook; h != nil {
+		h(v) // the tests' restore fuzzers: where the panic was raised
+	}
 	for {
 		var recovered bool
 		v, recovered = t.unwind(v)

@@ -17,12 +17,17 @@ import (
 // (an unencodable value, a pointer out of the frame chain) and ignores
 // everything after it.
 type Encoder struct {
-	buf  []byte
-	ptrs map[any]uint64 // pointer (type and address) -> id; ids start at 1
+	buf   []byte
+	g     graph          // the regions reached (graph.go)
+	frame int            // the frame being encoded, or that reached the content being encoded
+	ptrs  map[any]uint64 // Ref's pointers (type and address) -> region id
 	// callee is the frame the current frame's child field may point to:
 	// the next frame inward on the task's chain.
 	callee any
-	err    error
+	// spent is what Restore will allocate for what was written so far
+	// (alloc.go).
+	spent uint64
+	err   error
 }
 
 // Uint writes v as an unsigned varint.
@@ -47,6 +52,7 @@ func (e *Encoder) Float(v float64) {
 
 // String writes len(s) as a varint, then the bytes of s.
 func (e *Encoder) String(s string) {
+	e.charge(cost(uint64(len(s))))
 	e.Uint(uint64(len(s)))
 	e.buf = append(e.buf, s...)
 }
@@ -54,6 +60,7 @@ func (e *Encoder) String(s string) {
 // prefixed writes b as String writes a string: length first, no
 // nil-ness.
 func (e *Encoder) prefixed(b []byte) {
+	e.charge(cost(uint64(len(b))))
 	e.Uint(uint64(len(b)))
 	e.buf = append(e.buf, b...)
 }
@@ -64,6 +71,7 @@ func (e *Encoder) prefixed(b []byte) {
 // byte (uint8): []byte and named types such as a type Payload []byte.
 func (e *Encoder) Bytes(b []byte) {
 	e.Len(len(b), b == nil)
+	e.charge(cost(uint64(len(b))))
 	e.buf = append(e.buf, b...)
 }
 
@@ -77,10 +85,14 @@ func (e *Encoder) Len(n int, isNil bool) {
 	e.Uint(uint64(n) + 1)
 }
 
-// Ref writes a pointer p (of any pointer type) as its id in the snapshot's
-// pointer table, 0 for nil. It reports true the first time p is seen: the
-// caller must then write the pointee. Later occurrences of p write the id
-// only, so that pointers that shared a value restore to one value.
+// Ref writes a pointer p (of any pointer type) as the id of a region of
+// its own (the mention format of graph.go, without a path), 0 for
+// nil. It reports true the first time p is seen: the caller must then
+// write the pointee, at once. Later occurrences of p write the id only, so
+// that pointers that shared a value restore to one value. Unlike
+// [EncodePtr], which generated code uses, Ref knows nothing of pointers
+// into p's value, and writes the value where it is first met (recursion
+// along the pointers): it serves hand-written frames.
 func (e *Encoder) Ref(p any) bool {
 	v := reflect.ValueOf(p)
 	if v.Kind() != reflect.Pointer {
@@ -97,9 +109,11 @@ func (e *Encoder) Ref(p any) bool {
 	if e.ptrs == nil {
 		e.ptrs = map[any]uint64{}
 	}
-	id := uint64(len(e.ptrs) + 1)
+	e.g.nextID++
+	id := e.g.nextID
 	e.ptrs[p] = id
 	e.Uint(id)
+	e.buf = append(e.buf, 1)
 	return true
 }
 
@@ -142,14 +156,24 @@ func (e *Encoder) Fail(err error) {
 // pointer id of the wrong type, an unknown tag) is recorded in Err, and
 // every read after it returns zero values.
 type Decoder struct {
-	buf    []byte
-	ptrs   []any // by id-1
-	callee any   // the frame decoded just before, the current one's callee
+	buf     []byte
+	regions []*dregion // by id-1 (graph.go)
+	queue   []queued   // contents to decode, in the order they were written
+	frame   int        // the frame being decoded, or that reached the content being decoded
+	later   []func()   // map insertions waiting for pointers
+	pending int        // regions referenced but not yet allocated
+	nfix    int        // references made before their region, ever
+	// defining is the region Ref reported new, until Define.
+	defining *dregion
+	callee   any // the frame decoded just before, the current one's callee
 	// inner is set while the innermost frame is decoded; carry is the
 	// snapshot's wait kind, one of the Wait constants ([Decoder.CheckResume]).
 	inner bool
 	carry uint8
-	err   error
+	// spent is what Restore has allocated or is about to, charged against
+	// budget (alloc.go).
+	spent, budget uint64
+	err           error
 }
 
 // Err returns the first error the decoder met.
@@ -244,7 +268,13 @@ func (d *Decoder) Float() float64 {
 }
 
 // String reads a length and that many bytes.
-func (d *Decoder) String() string { return string(d.prefixed()) }
+func (d *Decoder) String() string {
+	b := d.prefixed()
+	if !d.charge(cost(uint64(len(b)))) {
+		return ""
+	}
+	return string(b)
+}
 
 // prefixed reads a length and returns that many bytes of the input, not
 // copied.
@@ -286,7 +316,7 @@ func (d *Decoder) Bytes() []byte {
 		return nil
 	}
 	src := d.take(n)
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(n))) {
 		return nil
 	}
 	b := make([]byte, n)
@@ -385,30 +415,35 @@ func (d *Decoder) Len() int {
 // (nil, true): the caller allocates the pointee, calls Define, then
 // decodes the pointee into it.
 func (d *Decoder) Ref() (any, bool) {
-	id := d.Uint()
-	if d.err != nil || id == 0 {
+	r, root := d.mention()
+	switch {
+	case d.err != nil || r == nil:
+		return nil, false
+	case root:
+		d.defining = r
+		return nil, true
+	case r.ptr == nil:
+		d.Fail(errors.New("a pointer to a value written later"))
 		return nil, false
 	}
-	switch {
-	case id <= uint64(len(d.ptrs)):
-		return d.ptrs[id-1], false
-	case id == uint64(len(d.ptrs))+1:
-		return nil, true
-	}
-	d.Fail(fmt.Errorf("pointer id %d out of order", id))
-	return nil, false
+	return r.ptr, false
 }
 
 // Define registers p as the value of the pointer id [Decoder.Ref] has just
 // reported new.
-func (d *Decoder) Define(p any) { d.ptrs = append(d.ptrs, p) }
+func (d *Decoder) Define(p any) {
+	if r := d.defining; r != nil && p != nil {
+		d.defining = nil
+		d.allocate(r, reflect.ValueOf(p), p)
+	}
+}
 
 // Binary reads bytes written by [Encoder.Binary] into u. As its contract
 // says, UnmarshalBinary must copy the bytes it keeps: they are the
 // snapshot's. An error or a panic of UnmarshalBinary is recorded in d.
 func (d *Decoder) Binary(u encoding.BinaryUnmarshaler) {
 	b := d.prefixed()
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(len(b)))) {
 		return
 	}
 	if err := recovering(func() error { return u.UnmarshalBinary(b) }); err != nil {
@@ -551,7 +586,7 @@ func EncodeWith[T any](e *Encoder, marshal func(x *T) ([]byte, error), x *T) {
 // nothing.
 func DecodeWith[T any](d *Decoder, unmarshal func(b []byte, x *T) error, x *T) {
 	b := d.prefixed()
-	if d.err != nil {
+	if d.err != nil || !d.charge(cost(uint64(len(b)))) {
 		return
 	}
 	if unmarshal == nil {
@@ -591,8 +626,14 @@ func (e *Encoder) Err() error { return e.err }
 // Output returns what e has written.
 func (e *Encoder) Output() []byte { return e.buf }
 
-// NewDecoder returns a decoder reading b, which it does not copy.
-func NewDecoder(b []byte) *Decoder { return &Decoder{buf: b} }
+// NewDecoder returns a decoder reading b, which it does not copy, with
+// the memory budget of a snapshot of len(b) bytes (alloc.go; see
+// [Decoder.SetBudget]).
+func NewDecoder(b []byte) *Decoder { return &Decoder{buf: b, budget: budgetFor(len(b))} }
+
+// SetBudget sets d's memory budget to that of a snapshot of n bytes: the
+// whole snapshot's length, of which d may read only a part.
+func (d *Decoder) SetBudget(n int) { d.budget = budgetFor(n) }
 
 // Raw reads n bytes as they are (not copied), recording a truncation if
 // fewer are left; after an error of d it returns nil.

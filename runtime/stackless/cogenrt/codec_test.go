@@ -19,7 +19,7 @@ func TestDecodeBytes(t *testing.T) {
 	if want := []byte{0, 1, 4, 0, 0x80, 0xff}; !bytes.Equal(e.buf, want) {
 		t.Fatalf("wrote %x, want %x", e.buf, want)
 	}
-	d := &Decoder{buf: e.buf}
+	d := NewDecoder(e.buf)
 	none, empty, full := d.Bytes(), d.Bytes(), d.Bytes()
 	if d.Err() != nil || len(d.buf) != 0 {
 		t.Fatalf("err %v, %d bytes left", d.Err(), len(d.buf))
@@ -46,7 +46,7 @@ func TestByteElems(t *testing.T) {
 	if want := []byte{0x80, 0xff, 0, 0x7f, 1, 0xfe, 1, 0}; !bytes.Equal(e.buf, want) {
 		t.Fatalf("wrote %x, want %x", e.buf, want)
 	}
-	d := &Decoder{buf: e.buf}
+	d := NewDecoder(e.buf)
 	var s [4]signedByte
 	var u [2]uint8
 	var ok [2]bool
@@ -68,7 +68,7 @@ func TestByteElems(t *testing.T) {
 			EncodeByteElems(e, a[:])
 			EncodeByteElems(e, s8)
 			EncodeBoolElems(e, ok[:])
-			d := Decoder{buf: in}
+			d := *NewDecoder(in)
 			DecodeByteElems(&d, a[:])
 			DecodeByteElems(&d, s8)
 			DecodeBoolElems(&d, ok[:])
@@ -77,7 +77,7 @@ func TestByteElems(t *testing.T) {
 		}
 	}
 
-	d = &Decoder{buf: []byte{1, 2, 0}}
+	d = NewDecoder([]byte{1, 2, 0})
 	bs := []bool{false, false, true}
 	DecodeBoolElems(d, bs)
 	if d.Err() == nil || d.Err().Error() != "bad bool byte 2" || !slices.Equal(bs, []bool{false, false, true}) {
@@ -92,7 +92,7 @@ func TestDecodeBytesTruncated(t *testing.T) {
 	e := &Encoder{}
 	e.Bytes([]byte("payload"))
 	for i := range len(e.buf) {
-		d := &Decoder{buf: e.buf[:i]}
+		d := NewDecoder(e.buf[:i])
 		if b := d.Bytes(); b != nil || d.Err() == nil {
 			t.Errorf("%d of %d bytes: read %q, err %v", i, len(e.buf), b, d.Err())
 		}
@@ -106,7 +106,7 @@ func TestDecodeBytesTruncated(t *testing.T) {
 		{"[4]bool", func(d *Decoder) { var a [4]bool; DecodeBoolElems(d, a[:]) }},
 	} {
 		for i := range 4 {
-			d := &Decoder{buf: make([]byte, i)}
+			d := NewDecoder(make([]byte, i))
 			if tc.read(d); !errors.Is(d.Err(), errTruncated) || len(d.buf) != i {
 				t.Errorf("%s from %d bytes: err %v, %d bytes left", tc.name, i, d.Err(), len(d.buf))
 			}
@@ -121,7 +121,7 @@ func TestDecodeBytesTruncated(t *testing.T) {
 		in := append(e.buf, 1, 2, 3)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		d := &Decoder{buf: in}
+		d := NewDecoder(in)
 		b := d.Bytes()
 		runtime.ReadMemStats(&after)
 		if b != nil || d.Err() == nil || !strings.Contains(d.Err().Error(), "exceeds the 3 bytes left") {

@@ -1,6 +1,9 @@
 package cogenrt
 
-import "sync"
+import (
+	"reflect"
+	"sync"
+)
 
 // A DurableFrame is a frame that cogen generated for a //co:stackless
 // durable function: it can write its state into a snapshot and read it
@@ -19,6 +22,7 @@ type DurableFrame interface {
 type durableType struct {
 	fingerprint uint64
 	newFrame    func() DurableFrame
+	size        uint64 // of the frame struct newFrame allocates
 }
 
 var registry struct {
@@ -38,8 +42,20 @@ func RegisterDurable(name string, fingerprint uint64, newFrame func() DurableFra
 	if old, ok := registry.types[name]; ok && old.fingerprint != fingerprint {
 		panic("cogenrt: RegisterDurable of " + name + " twice with different fingerprints")
 	}
-	registry.types[name] = durableType{fingerprint, newFrame}
+	registry.types[name] = durableType{fingerprint, newFrame, frameSize(newFrame())}
 }
+
+// frameSize is the size of the struct f points to.
+func frameSize(f DurableFrame) uint64 {
+	if t := reflect.TypeOf(f); t.Kind() == reflect.Pointer {
+		return uint64(t.Elem().Size())
+	}
+	return uint64(reflect.TypeOf(f).Size())
+}
+
+// frameCost is the charge of restoring a frame of the given size: its
+// struct, its entries in Restore's two frame slices, its region.
+func frameCost(size uint64) uint64 { return cost(size) + 32 + regionCost }
 
 // LookupDurable returns the fingerprint and the constructor that
 // [RegisterDurable] recorded under name, for stackless.Restore.

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
@@ -107,4 +108,20 @@ func ranges(co *stackful.Co, seq iter.Seq[int]) { // want `durable function rang
 func generic[T any](co *stackful.Co, x T) T { // want `durable function generic: a generic function cannot be durable`
 	co.Gosched()
 	return x
+}
+
+var inbox cosync.Chan[int]
+
+var boxes = []*cosync.Chan[int]{&inbox}
+
+// waitsCosync waits on cosync channels reachable from package-level
+// variables: each wait is reported, naming the call (not the temporaries
+// holding the channel or the value sent).
+//
+//co:stackless durable
+func waitsCosync(co *stackful.Co) int {
+	v, _ := inbox.Recv(co)    // want `durable function waitsCosync: inbox.Recv\(co\) waits on a cosync object \(a protocol call\), which a snapshot cannot carry`
+	w, _ := boxes[0].Recv(co) // want `boxes\[0\].Recv\(co\) waits on a cosync object`
+	_ = inbox.Send(co, 2)     // want `inbox.Send\(co, 2\) waits on a cosync object`
+	return v + w
 }

@@ -19,5 +19,6 @@ type Partial interface {
 
 type Chan[T any] struct{}
 
-func (c *Chan[T]) Recv(h Handle) (T, bool) { var v T; return v, false }
-func (c *Chan[T]) Peek(p Partial) T        { var v T; return v }
+func (c *Chan[T]) Recv(h Handle) (T, bool)  { var v T; return v, false }
+func (c *Chan[T]) Send(h Handle, v T) error { return nil }
+func (c *Chan[T]) Peek(p Partial) T         { var v T; return v }
