@@ -242,9 +242,8 @@ func TestBodyBudgetSmallBehindStalled(t *testing.T) {
 		t.Run(model, func(t *testing.T) {
 			addr := start(t, model, testHandler, Limits{ReadTimeout: readTimeout, BodyBudget: 4 << 20, MaxBodyBytes: 4 << 20})
 			for range 2 {
-				c, r := dialSend(t, addr, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n")
+				c, _ := dialSend(t, addr, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n")
 				t.Cleanup(func() { c.Close() })
-				_ = r
 				if _, err := c.Write(make([]byte, 256<<10)); err != nil {
 					t.Fatal(err)
 				}
