@@ -92,7 +92,7 @@ func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
 			return false
 		case *ast.SelectStmt:
 			if s.hasSusp(n) {
-				s.errorf(n.Pos(), "select with a suspension point in it is not supported in //co:stackless functions (v1); cosync.Select over cosync channels is")
+				s.errorf(n.Pos(), "select with a suspension point in it is not supported in //co:stackless functions (v1); use cosync.Select over cosync.Chan cases (RecvCase, SendCase, Default, After), which waits through the coroutine handle")
 			}
 		}
 		return true
@@ -238,6 +238,11 @@ func (s *scan) selector(sel *ast.SelectorExpr, parent ast.Node) {
 	t := s.info.TypeOf(sel.X)
 	if t == nil || !isCoType(t) {
 		if selection := s.info.Selections[sel]; selection != nil && selection.Kind() != types.FieldVal {
+			if call, ok := parent.(*ast.CallExpr); !ok || call.Fun != sel {
+				if fn, ok := selection.Obj().(*types.Func); ok && s.markedFunc(fn) {
+					s.errorf(sel.Pos(), "method value %s of the //co:stackless method %s is not supported: call the method where it is used (its calls are suspension points)", types.ExprString(sel), fn.Name())
+				}
+			}
 			if sig, ok := selection.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
 				if _, isPtr := types.Unalias(sig.Recv().Type()).(*types.Pointer); isPtr && !selection.Indirect() {
 					if _, xPtr := types.Unalias(s.info.TypeOf(sel.X)).Underlying().(*types.Pointer); !xPtr {
@@ -259,6 +264,12 @@ func (s *scan) selector(sel *ast.SelectorExpr, parent ast.Node) {
 	case !waitingMethods[sel.Sel.Name] && !plainMethods[sel.Sel.Name]:
 		s.errorf(sel.Sel.Pos(), "method %s of the coroutine handle has no stackless counterpart", sel.Sel.Name)
 	}
+}
+
+// markedFunc reports whether fn is a //co:stackless function or method,
+// of the package or of another one.
+func (s *scan) markedFunc(fn *types.Func) bool {
+	return s.marked[fn.Origin()] != nil || s.externalCallee(fn) != nil
 }
 
 // call classifies a call: a suspension point, recover, or ordinary.
@@ -510,18 +521,26 @@ func children(n ast.Node) []ast.Node {
 }
 
 // suspendingLit reports whether a function literal of the function suspends:
-// it takes the handle as its first parameter or refers to the function's.
+// it takes the handle as its first parameter, refers to the function's, or
+// calls a local variable holding a literal that suspends (defined before
+// it, so already known).
 func (s *scan) suspendingLit(n *ast.FuncLit) bool {
 	if sig, ok := s.info.TypeOf(n).(*types.Signature); ok && sig.Params().Len() > 0 && isCoType(sig.Params().At(0).Type()) {
 		return true
 	}
-	if s.fn.Co == nil {
+	var holders map[types.Object]*Func
+	if set := s.fn.root().lits; set != nil {
+		holders = set.byObj
+	}
+	if s.fn.Co == nil && len(holders) == 0 {
 		return false
 	}
 	found := false
 	ast.Inspect(n.Body, func(c ast.Node) bool {
-		if id, ok := c.(*ast.Ident); ok && s.info.Uses[id] == s.fn.Co {
-			found = true
+		if id, ok := c.(*ast.Ident); ok {
+			if obj := s.info.Uses[id]; obj != nil && (obj == s.fn.Co || holders[obj] != nil) {
+				found = true
+			}
 		}
 		return !found
 	})
@@ -620,13 +639,11 @@ func (s *scan) onlyCalled(obj types.Object) string {
 		}
 		if id, ok := n.(*ast.Ident); ok && s.info.Uses[id] == obj {
 			parent := stack[len(stack)-1]
+			// A call of it in a function literal makes that literal
+			// suspend (suspendingLit): it is checked as a literal
+			// that suspends in its turn.
 			if call, ok := parent.(*ast.CallExpr); !ok || call.Fun != id {
 				why = "is used other than by calling it"
-			}
-			for _, a := range stack {
-				if fl, ok := a.(*ast.FuncLit); ok && !s.suspendingLit(fl) {
-					why = "is used in a function literal that does not suspend"
-				}
 			}
 		}
 		stack = append(stack, n)
@@ -637,7 +654,8 @@ func (s *scan) onlyCalled(obj types.Object) string {
 
 // litCaptures lists the variables of the enclosing functions that a
 // literal refers to, in order of first mention: not the handle, not the
-// variables holding literals that suspend (their calls are rewritten).
+// variables holding literals that suspend (their calls are rewritten), but
+// what those capture from outside the literal.
 func (s *scan) litCaptures(n *ast.FuncLit, root *Func) []*types.Var {
 	var out []*types.Var
 	seen := map[*types.Var]bool{}
@@ -653,7 +671,16 @@ func (s *scan) litCaptures(n *ast.FuncLit, root *Func) []*types.Var {
 		if v.Pos() < root.Decl.Pos() || v.Pos() >= root.Decl.End() || (v.Pos() >= n.Pos() && v.Pos() < n.End()) {
 			return true
 		}
-		if root.lits.byObj[v] != nil {
+		if lf := root.lits.byObj[v]; lf != nil {
+			// Its calls are rewritten: they pass it what it
+			// captures, which n then captures too if it is
+			// declared outside n.
+			for _, c := range lf.lit.captures {
+				if !seen[c] && (c.Pos() < n.Pos() || c.Pos() >= n.End()) {
+					seen[c] = true
+					out = append(out, c)
+				}
+			}
 			return true
 		}
 		seen[v] = true

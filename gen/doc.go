@@ -140,7 +140,8 @@
 //   - && and || expressions, as a whole;
 //   - slice expressions (s[i:j], a[i:j:k], str[i:j]);
 //   - type assertions x.(T), unless T is pointer-shaped (a pointer, map,
-//     channel or function, or a struct or array wrapping exactly one);
+//     channel or function, or a struct or array wrapping exactly one) or
+//     is built from a type parameter (gc's dynamic assertion is late);
 //   - a map lookup whose key converts bytes to a string (m[string(b)], or a
 //     struct or array literal holding such a conversion);
 //   - a map literal with non-constant entries; gc inserts them one at a
@@ -153,12 +154,19 @@
 //     slice (any(p.x + 1) is late for an int p.x, any(p.x > 0) is in
 //     place); a struct or array that is not addressable compared with == or
 //     !=; a key that is not addressable of a map whose keys are neither
-//     strings nor 4 or 8 bytes of plain memory.
+//     strings nor 4 or 8 bytes of plain memory (or whose elements are
+//     larger than 128 bytes);
+//   - the key of a map whose keys are 4 or 8 bytes of plain memory or a
+//     string, when the key is a struct or an array (struct{ a, b int32 },
+//     [8]byte, struct{ s string }), even a variable: gc copies it to pass
+//     it by value (integer, pointer and string keys are read late).
 //
 // Evaluated late, after every call of the statement: variables, struct
 // fields, pointer indirections, elements of slices, arrays and strings,
 // other map lookups, other conversions (string(b), float64(x), any(x) of an
-// addressable x), arithmetic and comparisons, method values (the receiver is
+// addressable x), the unsafe builtins (unsafe.Add, unsafe.Slice,
+// unsafe.String, unsafe.SliceData, unsafe.StringData), arithmetic and
+// comparisons, method values (the receiver is
 // read then), function literals, constants, and composite literals of
 // structs, arrays and slices, whose elements are operands like any other.
 // So in t.Printf("%d %d", len(s), grow(co, &s)) len(s) is the length before
@@ -176,6 +184,36 @@
 // copy every map lookup and type assertion at its place) may order
 // differently than the generated code. TestEvalOrderMatrix checks every
 // operand kind in every position against gc.
+//
+// The promise is gc's order for calls that gc does not inline. A
+// suspension point is a call of a frame in the generated code, never
+// inlined, while gc may inline a small marked function in the stackful
+// model, and in one place its order then changes: a map literal with
+// non-constant entries inserts them one at a time, so an entry read late
+// (m["k"], a variable) is inserted before a suspending call in a later
+// entry, unless gc inlines that call, whose body it then orders before
+// the insertions. In map[string]any{"a": m["k"], "b": set(co, m, 2)},
+// where set changes m["k"], the generated code reads m["k"] before set
+// runs, as gc does when set is not inlined (//go:noinline, -gcflags=-l, or
+// a body too large for the inliner); an inlined set gives the value after.
+// To get one order in every build, evaluate such an operand into a
+// variable before the statement, or mark the function //go:noinline.
+// Slice, struct and array literals and call arguments do not depend on
+// inlining.
+//
+// Generic code: gc compiles a generic function once per shape of its type
+// arguments (their underlying types, every pointer alike) and takes the
+// decisions above that depend on a type (its size, its equality, being
+// pointer-shaped) per shape. cogen takes them on every type the type
+// parameter's constraint lists: where they agree (a map keyed by a
+// ~int32 | ~int64 parameter, a [2]int | [3]int value converted to an
+// interface), that is the order of every instance. Where they do not, or
+// the constraint lists no types (any, comparable, methods only), the
+// operand is kept late when nothing can observe its order (a constant, or
+// a local variable whose address is never taken and that no function
+// literal captures: m[k] = load(co, k) with a parameter k is fine), and
+// is refused otherwise ("depends on the type arguments' shapes"): evaluate
+// it into a variable before the statement.
 //
 // The lowering builds new expressions around the user's sub-expressions
 // (a switch tag compared with a case, a negated condition, an operand
@@ -229,14 +267,16 @@
 // # Closures that suspend
 //
 // A function literal of a marked function that suspends (it uses the
-// function's handle, or takes a handle as its first parameter and is
-// passed the function's) becomes a frame of its own, named after the
+// function's handle, takes a handle as its first parameter and is passed
+// the function's, or calls a local variable holding a literal that
+// suspends) becomes a frame of its own, named after the
 // function (runFunc1Frame for the first in Run), and calling it is a call
 // of that frame, like a call of a marked function. It must be called where
 // it is defined: at once (func() { ... }()), or through a local variable
 // defined from it (g := func...; var g = func...) that is only ever called,
-// in the function or in literals that suspend too. Its frame holds pointers
-// to the variables it captures, so they are shared by reference exactly as
+// in the function or in literals (which then suspend too). Its frame holds
+// pointers to the variables it captures (and to those that the literals it
+// calls capture from outside it), so they are shared by reference exactly as
 // Go shares them (with the function and with other literals; a variable
 // declared in a loop is a new one per iteration). Literals nest, and have
 // defers, results and named results like functions. A literal that suspends

@@ -52,8 +52,11 @@ type workspace struct {
 	dir    string
 	cases  []string // testdata programs
 	random []string // packages of random programs (differential test only)
-	// programs is how many random programs they hold: the time limits
-	// of generating and building grow with it.
+	// programs is how many programs the module holds (random programs,
+	// corpus programs, hygiene programs and matrix packages): the time
+	// limits of generating, building and running grow with it, so that a
+	// larger corpus on a loaded machine is judged by its traces, not by
+	// the clock (see deadline).
 	programs int
 	hygiene  []string // the hygiene corpus (hygiene_test.go)
 	matrix   []string // packages of the evaluation-order matrix (ordermatrix_test.go)
@@ -135,7 +138,6 @@ func (w *workspace) build() error {
 	// The random programs share packages of randomPerPackage (see
 	// randPackage): their helpers compile once.
 	end := firstRandom + int64(randomPrograms)
-	w.programs = randomPrograms
 	for pkg := firstRandom; pkg < end; pkg += randomPerPackage {
 		var seeds []int64
 		for seed := pkg; seed < min(pkg+randomPerPackage, end); seed++ {
@@ -164,7 +166,14 @@ func (w *workspace) build() error {
 		}
 		sort.Strings(*set.names)
 	}
+	w.programs = randomPrograms + len(w.cases) + len(w.hygiene) + len(w.matrix)
 	return w.generate()
+}
+
+// deadline is the time limit of a phase over the whole module: base, plus
+// perProgram for each of its programs.
+func (w *workspace) deadline(base, perProgram time.Duration) time.Duration {
+	return base + time.Duration(w.programs)*perProgram
 }
 
 // writeProgram adds the program src as package cases/name.
@@ -198,7 +207,7 @@ func (w *workspace) module() error {
 
 // generate runs cogen on every program of the module.
 func (w *workspace) generate() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+2*time.Duration(w.programs)*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), w.deadline(3*time.Minute, 2*time.Second))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "./cases/...")
 	cmd.Dir = w.dir
@@ -392,7 +401,7 @@ func (w *workspace) run() {
 		w.runErr = err
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute+4*time.Duration(w.programs)*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), w.deadline(4*time.Minute, 4*time.Second))
 	defer cancel()
 	bin := filepath.Join(w.dir, "harness.bin")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./harness")

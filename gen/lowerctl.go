@@ -19,8 +19,15 @@ func intLit(n int64) *ast.BasicLit {
 }
 
 // iterVars assigns the iteration values to the key and value of a range
-// statement at the start of an iteration (declaring them for :=).
-func (l *lowerer) iterVars(s *ast.RangeStmt, vals ...ast.Expr) {
+// statement at the start of an iteration (declaring them for :=), together
+// as gc does for ranges over values.
+func (l *lowerer) iterVars(s *ast.RangeStmt, vals ...ast.Expr) { l.assignIter(s, false, vals) }
+
+// assignIter is iterVars; with seq, targets that are assigned (not
+// declared) are assigned one after the other, as gc's rangefunc rewrite
+// does (for k, arr[k] = range f starts the body with k = #p1, then
+// arr[k] = #p2: arr[k] uses the new k).
+func (l *lowerer) assignIter(s *ast.RangeStmt, seq bool, vals []ast.Expr) {
 	var lhs, rhs []ast.Expr
 	for i, e := range []ast.Expr{s.Key, s.Value} {
 		if e == nil || isBlank(e) || i >= len(vals) || vals[i] == nil {
@@ -41,6 +48,12 @@ func (l *lowerer) iterVars(s *ast.RangeStmt, vals ...ast.Expr) {
 			if l.hasSusp(e) {
 				l.errorf(e.Pos(), "unsupported range assignment target with a suspension point")
 			}
+		}
+		if seq {
+			for i := range lhs {
+				l.assignStmt(lhs[i:i+1], rhs[i:i+1], s.Pos())
+			}
+			return
 		}
 	}
 	l.assignStmt(lhs, rhs, s.Pos())
@@ -382,7 +395,7 @@ func (l *lowerer) rangeFunc(s *ast.RangeStmt, label string, sig *types.Signature
 				refs = append(refs, nil)
 			}
 		}
-		l.iterVars(s, refs...)
+		l.assignIter(s, true, refs)
 	}, nil, it)
 }
 

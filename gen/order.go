@@ -42,7 +42,10 @@ func (l *lowerer) early(e ast.Expr) ast.Expr {
 			// the addresses of their operands: an operand that is not
 			// addressable is evaluated into a temporary at its place.
 			for i, o := range ops {
-				if !l.isConst(o) && isAggregate(l.typeOf(o)) && !l.addressable(o) {
+				if l.isConst(o) || l.addressable(o) {
+					continue
+				}
+				if l.perShape(o, "compared with == or !=", []types.Type{l.typeOf(o)}, func(s []types.Type) bool { return isAggregate(s[0]) }) {
 					ops[i] = l.spill(o, l.typeOf(o))
 				}
 			}
@@ -81,11 +84,17 @@ func (l *lowerer) early(e ast.Expr) ast.Expr {
 			return l.keepType(&ast.TypeAssertExpr{X: y, Type: x.Type}, e)
 		}
 	case *ast.CallExpr:
-		// A conversion that gc evaluates late (calls are in place).
-		if len(x.Args) == 1 {
-			if y := l.early(x.Args[0]); y != x.Args[0] {
-				return l.keepType(&ast.CallExpr{Fun: x.Fun, Args: []ast.Expr{y}}, e)
-			}
+		// A conversion or an unsafe builtin (unsafe.Add, unsafe.Slice,
+		// unsafe.String, unsafe.SliceData, unsafe.StringData) that gc
+		// evaluates late: its operands are ordered like any other.
+		args := make([]ast.Expr, len(x.Args))
+		changed := false
+		for i, a := range x.Args {
+			args[i] = l.early(a)
+			changed = changed || args[i] != a
+		}
+		if changed {
+			return l.keepType(&ast.CallExpr{Fun: x.Fun, Lparen: x.Lparen, Args: args, Ellipsis: x.Ellipsis, Rparen: x.Rparen}, e)
 		}
 	case *ast.CompositeLit:
 		return l.earlyLit(x)
@@ -99,17 +108,17 @@ func (l *lowerer) early(e ast.Expr) ast.Expr {
 // addressable and not of a type passed by value is evaluated at its place.
 func (l *lowerer) earlyTo(e ast.Expr, target types.Type) ast.Expr {
 	e = l.early(e)
-	if target == nil || l.isConst(e) || !types.IsInterface(target) {
+	if target == nil || l.isConst(e) || !isIface(target) {
 		return e
 	}
 	t := l.typeOf(e)
-	if t == nil || types.IsInterface(t) || isTypeParam(t) {
+	if t == nil || isIface(t) {
 		return e
 	}
 	if ident, ok := e.(*ast.Ident); ok && l.synth[ident] != nil {
 		return e
 	}
-	if convByAddress(t) && !l.addressable(e) {
+	if !l.addressable(e) && l.perShape(e, "converted to an interface", []types.Type{t}, func(s []types.Type) bool { return convByAddress(s[0]) }) {
 		return l.spill(e, t)
 	}
 	return e
@@ -127,7 +136,7 @@ func (l *lowerer) comparedAs(x *ast.BinaryExpr) []types.Type {
 	if tx == nil || ty == nil || l.isConst(x.X) || l.isConst(x.Y) {
 		return out
 	}
-	switch ix, iy := types.IsInterface(tx), types.IsInterface(ty); {
+	switch ix, iy := isIface(tx), isIface(ty); {
 	case ix && !iy:
 		out[1] = tx
 	case iy && !ix:
@@ -188,6 +197,9 @@ func (l *lowerer) inPlace(e ast.Expr) bool {
 	case *ast.SliceExpr:
 		return true
 	case *ast.TypeAssertExpr:
+		if mentionsTypeParam(l.typeOf(e)) {
+			return false // gc's dynamic assertion (ODYNAMICDOTTYPE) is late
+		}
 		return !directIface(l.typeOf(e))
 	case *ast.IndexExpr:
 		if _, ok := coreType(l.typeOf(x.X)).(*types.Map); ok {
@@ -216,7 +228,7 @@ func (l *lowerer) inPlace(e ast.Expr) bool {
 // max, new, make, append, copy, complex, real, imag and recover, and the
 // conversions of a string to []byte or []rune; a conversion to an
 // interface when its operand must be copied (see earlyTo). Other
-// conversions are evaluated late.
+// conversions and the unsafe builtins are evaluated late.
 func (l *lowerer) callInPlace(call *ast.CallExpr) bool {
 	if tv, ok := l.info.Types[call.Fun]; ok && tv.IsType() {
 		if len(call.Args) != 1 {
@@ -231,12 +243,22 @@ func (l *lowerer) callInPlace(call *ast.CallExpr) bool {
 				return true
 			}
 		}
-		if types.IsInterface(to) && !types.IsInterface(from) && !isTypeParam(from) {
-			return convByAddress(from) && !l.addressable(call.Args[0]) && !l.isConst(call.Args[0])
+		if isIface(to) && !isIface(from) {
+			if l.addressable(call.Args[0]) || l.isConst(call.Args[0]) {
+				return false
+			}
+			return l.perShape(call.Args[0], "converted to an interface", []types.Type{from}, func(s []types.Type) bool { return convByAddress(s[0]) })
 		}
 		return false
 	}
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel // unsafe.Add and the others are late
+	}
+	if id != nil {
 		if b, ok := l.info.Uses[id].(*types.Builtin); ok {
 			switch b.Name() {
 			case "len", "cap", "min", "max", "new", "make", "append", "copy", "complex", "real", "imag", "recover":
@@ -275,17 +297,37 @@ func (l *lowerer) bytesKey(k ast.Expr) bool {
 	return false
 }
 
-// mapKey orders the key of a map lookup: a map with a key type the runtime
-// takes by address (not 4 or 8 bytes of plain memory, not a string) gets
-// a key that is not addressable copied at its place.
+// mapKey orders the key of a map lookup as gc's mapKeyTemp does. A map
+// the runtime takes the keys of by address (slowMap) gets a key that is not
+// addressable copied at its place. A fast map (keys of 4 or 8 bytes of
+// plain memory, or strings) takes its key by value: an integer, a
+// pointer-shaped or a string key is converted and read late, any other (a
+// struct or an array) is copied at its place, even a variable.
 func (l *lowerer) mapKey(m *types.Map, k ast.Expr) ast.Expr {
-	if l.isConst(k) || !slowMap(m) || l.addressable(k) {
+	if l.isConst(k) {
 		return k
 	}
 	if id, ok := k.(*ast.Ident); ok && l.synth[id] != nil {
 		return k
 	}
-	return l.spill(k, l.typeOf(k))
+	addr := l.addressable(k)
+	if l.perShape(k, "used as a map key", []types.Type{m.Key(), m.Elem()}, func(s []types.Type) bool { return keyCopied(types.NewMap(s[0], s[1]), addr) }) {
+		return l.spill(k, l.typeOf(k))
+	}
+	return k
+}
+
+// keyCopied reports whether gc copies a key of map m at its place (see
+// mapKey); addressable tells whether the key expression is.
+func keyCopied(m *types.Map, addressable bool) bool {
+	if slowMap(m) {
+		return !addressable
+	}
+	switch coreType(m.Key()).(type) {
+	case *types.Basic, *types.Pointer, *types.Chan:
+		return false // an integer, a string, a pointer
+	}
+	return true
 }
 
 // addressable reports whether gc can take e's address (ir.IsAddressable).
@@ -535,40 +577,248 @@ func hasPointers(t types.Type) bool {
 	return true
 }
 
-// slowMap reports whether gc's runtime takes the keys of m by address:
-// keys other than strings and 4 or 8 bytes of plain memory, or elements
-// larger than 128 bytes (gc's mapfast).
+// slowMap reports whether gc's runtime takes the keys of m by address
+// (gc's mapfast): elements larger than 128 bytes, or keys whose equality is
+// neither 4 or 8 bytes of memory nor a string's.
 func slowMap(m *types.Map) bool {
 	if gcSizes.Sizeof(m.Elem()) > 128 {
 		return true
 	}
-	k := m.Key()
-	if b, ok := coreType(k).(*types.Basic); ok && b.Info()&types.IsString != 0 {
+	switch alg(m.Key()) {
+	case algString:
 		return false
+	case algMem:
+		size := gcSizes.Sizeof(m.Key())
+		return size != 4 && size != 8
 	}
-	size := gcSizes.Sizeof(k)
-	return !((size == 4 || size == 8) && plainMemory(k))
+	return true
 }
 
-// plainMemory reports whether values of t compare as their bytes: no
-// floats, strings or interfaces, and no padding.
-func plainMemory(t types.Type) bool {
+// The equality algorithms of gc (cmd/compile/internal/types.AlgKind) that
+// decide a map's fast path.
+const (
+	algMem    = iota // the bytes of the value
+	algString        // a string
+	algOther         // floats, interfaces, padded or blank fields, ...
+)
+
+// alg is the equality algorithm gc gives a comparable type: a struct of
+// one (non-blank) field and an array of one element compare as that field
+// or element.
+func alg(t types.Type) int {
 	switch u := coreType(t).(type) {
 	case *types.Basic:
-		return u.Info()&(types.IsFloat|types.IsComplex|types.IsString) == 0
-	case *types.Pointer, *types.Chan:
-		return true
-	case *types.Array:
-		return plainMemory(u.Elem())
-	case *types.Struct:
-		var sum int64
-		for f := range u.Fields() {
-			if !plainMemory(f.Type()) || f.Name() == "_" {
-				return false
-			}
-			sum += gcSizes.Sizeof(f.Type())
+		switch {
+		case u.Info()&types.IsString != 0:
+			return algString
+		case u.Info()&(types.IsFloat|types.IsComplex) != 0:
+			return algOther
 		}
-		return sum == gcSizes.Sizeof(t)
+		return algMem
+	case *types.Pointer, *types.Chan:
+		return algMem
+	case *types.Array:
+		a := alg(u.Elem())
+		switch {
+		case a == algMem || u.Len() == 0:
+			return algMem
+		case u.Len() == 1:
+			return a
+		}
+		return algOther
+	case *types.Struct:
+		if u.NumFields() == 1 && u.Field(0).Name() != "_" {
+			return alg(u.Field(0).Type())
+		}
+		fields := make([]*types.Var, u.NumFields())
+		for i := range fields {
+			fields[i] = u.Field(i)
+		}
+		offsets := gcSizes.Offsetsof(fields)
+		for i, f := range fields {
+			if alg(f.Type()) != algMem || f.Name() == "_" {
+				return algOther
+			}
+			end := gcSizes.Sizeof(t)
+			if i+1 < len(fields) {
+				end = offsets[i+1]
+			}
+			if offsets[i]+gcSizes.Sizeof(f.Type()) != end {
+				return algOther // padding after the field
+			}
+		}
+		return algMem
+	}
+	return algOther
+}
+
+// Generic code. gc compiles a generic function once per GC shape of its
+// type arguments (their underlying types, every pointer alike), and takes
+// the decisions above that depend on a type (its size, its equality, its
+// being pointer-shaped) per shape. perShape takes decide on every shape
+// the types can have: where they all agree (the types mention no type
+// parameter, or each parameter's constraint lists types that agree), that
+// is gc's decision for every instance. Where they do not, or a constraint
+// does not list its types (any, comparable, methods only), the order of e
+// depends on the instance: it is kept late if nothing can observe it (e
+// is a constant or a local variable whose address is never taken and that
+// no function literal captures), and refused otherwise.
+func (l *lowerer) perShape(e ast.Expr, what string, ts []types.Type, decide func([]types.Type) bool) bool {
+	combos := [][]types.Type{nil}
+	for _, t := range ts {
+		shapes := shapesOf(t)
+		if shapes == nil {
+			combos = nil
+			break
+		}
+		var next [][]types.Type
+		for _, c := range combos {
+			for _, sh := range shapes {
+				next = append(next, append(append([]types.Type{}, c...), sh))
+			}
+		}
+		combos = next
+	}
+	if len(combos) > 0 {
+		first := decide(combos[0])
+		agree := true
+		for _, c := range combos[1:] {
+			agree = agree && decide(c) == first
+		}
+		if agree {
+			return first
+		}
+	}
+	if !l.unobservable(e) {
+		l.errorf(e.Pos(), "the order gc evaluates this operand in (%s, left of a suspension point) depends on the type arguments' shapes, which cogen cannot follow (v1): evaluate it into a variable before the statement, or constrain the type parameter to types of one shape", what)
+	}
+	return false
+}
+
+// unobservable reports whether nothing in a statement can change what e
+// reads or make its evaluation fail, so that gc's order for it does not
+// show: a constant, or a local variable of the function whose address is
+// never taken and that no function literal captures.
+func (l *lowerer) unobservable(e ast.Expr) bool {
+	if l.isConst(e) {
+		return true
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if l.synth[id] != nil {
+		return true
+	}
+	v, ok := l.info.Uses[id].(*types.Var)
+	decl := l.fn.Decl
+	return ok && !v.IsField() && v.Pos() >= decl.Pos() && v.Pos() < decl.End() && !l.addrTaken[v]
+}
+
+// shapesOf returns the underlying types gc may compile code of type t
+// for: t itself if it mentions no type parameter, the types a type
+// parameter's constraint lists, nil if they are not known.
+func shapesOf(t types.Type) []types.Type {
+	if !shapeDepends(t) {
+		return []types.Type{t}
+	}
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	if !ok {
+		return nil
+	}
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	for i := range iface.NumEmbeddeds() {
+		var out []types.Type
+		switch e := types.Unalias(iface.EmbeddedType(i)).(type) {
+		case *types.Union:
+			for term := range e.Terms() {
+				u := term.Type().Underlying()
+				if _, isIface := u.(*types.Interface); isIface || shapeDepends(u) {
+					out = nil
+					break
+				}
+				out = append(out, u)
+			}
+		case *types.Interface, *types.TypeParam:
+		default:
+			if u := e.Underlying(); !shapeDepends(u) {
+				out = []types.Type{u}
+			}
+		}
+		if out != nil {
+			return out
+		}
+	}
+	return nil
+}
+
+// shapeDepends reports whether the shape of t depends on a type parameter
+// (a pointer, a slice, a map, a channel, a function or an interface has
+// one shape whatever its element types).
+func shapeDepends(t types.Type) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		return shapeDepends(u.Underlying())
+	case *types.Array:
+		return shapeDepends(u.Elem())
+	case *types.Struct:
+		for f := range u.Fields() {
+			if shapeDepends(f.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isIface reports whether t is an interface type (not a type parameter,
+// whose underlying type is its constraint).
+func isIface(t types.Type) bool { return types.IsInterface(t) && !isTypeParam(t) }
+
+// mentionsTypeParam reports whether t is built from a type parameter: gc
+// then reads it from the function's dictionary (a "derived" type).
+func mentionsTypeParam(t types.Type) bool {
+	switch u := types.Unalias(t).(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		for a := range u.TypeArgs().Types() {
+			if mentionsTypeParam(a) {
+				return true
+			}
+		}
+	case *types.Pointer:
+		return mentionsTypeParam(u.Elem())
+	case *types.Slice:
+		return mentionsTypeParam(u.Elem())
+	case *types.Array:
+		return mentionsTypeParam(u.Elem())
+	case *types.Chan:
+		return mentionsTypeParam(u.Elem())
+	case *types.Map:
+		return mentionsTypeParam(u.Key()) || mentionsTypeParam(u.Elem())
+	case *types.Struct:
+		for f := range u.Fields() {
+			if mentionsTypeParam(f.Type()) {
+				return true
+			}
+		}
+	case *types.Signature:
+		for v := range u.Params().Variables() {
+			if mentionsTypeParam(v.Type()) {
+				return true
+			}
+		}
+		for v := range u.Results().Variables() {
+			if mentionsTypeParam(v.Type()) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -30,6 +30,9 @@ type operandKind struct {
 	lv   bool   // addressable: usable as an assignment target
 	rng  bool   // rangeable
 	ok   bool   // has a comma-ok form (assertion, map lookup, receive)
+	// tparam makes the cells generic: "T ~int" declares the type
+	// parameter T that typ and expr name, targ instantiates it.
+	tparam, targ string
 }
 
 var operandKinds = []operandKind{
@@ -74,6 +77,24 @@ var operandKinds = []operandKind{
 	{name: "mapliteral", typ: "map[string]int", expr: `map[string]int{"v": st.v}`, zero: "nil", show: `%s["v"]`},
 	{name: "arith", typ: "int", expr: "st.v*2 + x", zero: `11`, cmp: true, num: true},
 	{name: "concat", typ: "string", expr: `st.str + "!"`, zero: `"ab!"`, cmp: true},
+	// Map keys of 4 or 8 bytes that are structs or arrays (a fast map
+	// copies them at their place), a struct of one string (a fast string
+	// map), and the key alone.
+	{name: "smallkey", typ: "int", expr: "st.m4[st.k4]", zero: `1`, cmp: true, num: true, lv: true, ok: true},
+	{name: "arraykey", typ: "int", expr: "st.m8[st.k8]", zero: `1`, cmp: true, num: true, lv: true, ok: true},
+	{name: "bytekey", typ: "int", expr: "st.mb4[st.kb4]", zero: `1`, cmp: true, num: true, lv: true, ok: true},
+	{name: "stringkey", typ: "int", expr: "st.ms[st.ks]", zero: `1`, cmp: true, num: true, lv: true, ok: true},
+	{name: "smallstruct", typ: "pair", expr: "st.k4", zero: `pair{1, 1}`, cmp: true},
+	// The unsafe builtins read their operands late.
+	{name: "unsafestring", typ: "string", expr: "unsafe.String(st.up, 2)", zero: `"ab"`, cmp: true, rng: true},
+	{name: "unsafeslice", typ: "[]byte", expr: "unsafe.Slice(st.up, st.n)", zero: "nil", show: "string(%s)"},
+	{name: "unsafeadd", typ: "int", expr: "int(*(*byte)(unsafe.Add(unsafe.Pointer(st.up), st.n)))", zero: `98`, cmp: true, num: true},
+	{name: "stringdata", typ: "int", expr: "int(*unsafe.StringData(st.str))", zero: `97`, cmp: true, num: true},
+	// Generic cells: an assertion to a type parameter (gc's dynamic
+	// assertion, late), and a conversion to one whose shape is converted
+	// to an interface through its address (copied at its place there).
+	{name: "tparamassert", typ: "T", expr: "st.i.(T)", zero: `1`, cmp: true, tparam: "T ~int", targ: "int"},
+	{name: "tparamconv", typ: "T", expr: "T(st.a2)", zero: `[2]int{1, 2}`, cmp: true, tparam: "T ~[2]int", targ: "[2]int"},
 }
 
 // A position places an operand E to the left of the suspending call S of
@@ -121,7 +142,7 @@ var positions = []position{
 	{name: "indextarget", ok: numKind, code: "tbl := make([]int, 1000)\n\ttbl[{{E}}] = {{S}}\n\ta, b := firstSet(tbl), 0"},
 	{name: "key", ok: cmpKind, code: "l := map[{{T}}]int{}\n\tl[{{E}}] = 5\n\ta, b := l[{{E}}], one({{S}})"},
 	{name: "keytarget", ok: cmpKind, code: "l := map[{{T}}]int{}\n\tl[{{E}}] = one({{S}})\n\ta, b := len(l), 0"},
-	{name: "return", typed: true, ok: any2, ret: true, code: "a, b := {{fn}}Ret(co, st, x)"},
+	{name: "return", typed: true, ok: any2, ret: true, code: "a, b := {{fn}}(co, st, x)"},
 	{name: "send", typed: true, ok: any2, code: "ch := make(chan [2]{{T}}, 1)\n\tch <- [2]{{T}}{{{E}}, {{S}}}\n\tl := <-ch\n\ta, b := l[0], l[1]"},
 	{name: "defer", ok: any2, code: "defer func(a, b {{T}}) {\n\t\tt.Printf(\"{{cell}} deferred %v %v\", {{showa}}, {{showb}})\n\t}({{E}}, {{S}})\n\ta, b := 0, 0"},
 	{name: "go", typed: true, ok: any2, code: "done := make(chan [2]{{T}}, 1)\n\tgo func(a, b {{T}}) {\n\t\tdone <- [2]{{T}}{a, b}\n\t}({{E}}, {{S}})\n\tl := <-done\n\ta, b := l[0], l[1]"},
@@ -143,12 +164,19 @@ func matrixPackage(pkg string, k operandKind) string {
 
 import (
 	"fmt"
+	"unsafe"
 
 	"cogentest/trace"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
 type point struct{ x, y int }
+
+var _ = unsafe.Sizeof(0)
+
+type pair struct{ a, b int32 }
+
+type strKey struct{ s string }
 
 type obj struct{ n int }
 
@@ -174,6 +202,17 @@ type state struct {
 	pt  point
 	lp  *int
 	c   complex128
+	k4  pair
+	m4  map[pair]int
+	k8  [8]byte
+	m8  map[[8]byte]int
+	kb4 [4]byte
+	mb4 map[[4]byte]int
+	ks  strKey
+	ms  map[strKey]int
+	up  *byte
+	n   int
+	a2  [2]int
 }
 
 func newState(t *trace.T, x *int, loc *int) *state {
@@ -181,7 +220,10 @@ func newState(t *trace.T, x *int, loc *int) *state {
 	st := &state{t: t, x: x, v: 5, p: &v, s: []int{1, 2, 3}, a: [3]int{4, 5, 6},
 		m: map[string]int{"k": 8}, m2: map[string]int{"ab": 1, "zb": 2}, b: []byte("ab"),
 		str: "ab", i: 1, ip: &one, ch: make(chan int, 4), obj: &obj{n: 1},
-		f: func() int { return 10 }, pt: point{1, 2}, lp: loc, c: 3}
+		f: func() int { return 10 }, pt: point{1, 2}, lp: loc, c: 3,
+		k4: pair{1, 1}, m4: map[pair]int{{1, 1}: 1, {2, 2}: 2}, k8: [8]byte{1}, m8: map[[8]byte]int{{1}: 1, {2}: 2},
+		kb4: [4]byte{1}, mb4: map[[4]byte]int{{1}: 1, {2}: 2}, ks: strKey{"a"}, ms: map[strKey]int{{"a"}: 1, {"b"}: 2},
+		up: &[]byte("abcd")[0], n: 1, a2: [2]int{1, 2}}
 	st.ch <- 11
 	st.ch <- 12
 	return st
@@ -217,6 +259,13 @@ func mut[T any](co *stackful.Co, st *state, v T) T {
 	st.pt.x += 100
 	*st.lp += 100
 	st.c += 100
+	st.k4 = pair{2, 2}
+	st.k8[0] = 2
+	st.kb4[0] = 2
+	st.ks = strKey{"b"}
+	st.up = &[]byte("wxyz")[0]
+	st.n = 2
+	st.a2[0] += 100
 	st.t.Printf("mut")
 	return v
 }
@@ -256,8 +305,13 @@ func Run(co *stackful.Co, t *trace.T) {
 			cells = append(cells, p.name)
 		}
 	}
+	inst, tparams, tname := "", "", ""
+	if k.tparam != "" {
+		inst, tparams = "["+k.targ+"]", "["+k.tparam+"]"
+		tname = "[" + strings.Fields(k.tparam)[0] + "]"
+	}
 	for _, c := range cells {
-		fmt.Fprintf(&b, "\t%s(co, t)\n", c+"Cell")
+		fmt.Fprintf(&b, "\t%s%s(co, t)\n", c+"Cell", inst)
 	}
 	b.WriteString("}\n")
 	show := func(v string) string {
@@ -279,16 +333,16 @@ func Run(co *stackful.Co, t *trace.T) {
 		if p.ret {
 			fmt.Fprintf(&b, `
 //co:stackless
-func %sRet(co *stackful.Co, st *state, x int) (%s, %s) {
+func %sRet%s(co *stackful.Co, st *state, x int) (%s, %s) {
 	st.x = &x
 	var loc holder
 	st.lp = &loc.v
 	return %s, %s
 }
-`, cell, k.typ, k.typ, k.expr, s)
+`, cell, tparams, k.typ, k.typ, k.expr, s)
 		}
 		r := strings.NewReplacer("{{E}}", k.expr, "{{S}}", s, "{{T}}", k.typ, "{{cell}}", k.name+"/"+p.name,
-			"{{showa}}", show("a"), "{{showb}}", show("b"), "{{fn}}", cell)
+			"{{showa}}", show("a"), "{{showb}}", show("b"), "{{fn}}", cell+"Ret"+tname)
 		code = r.Replace(code)
 		sa, sb := "a", "b"
 		if p.typed {
@@ -296,7 +350,7 @@ func %sRet(co *stackful.Co, st *state, x int) (%s, %s) {
 		}
 		fmt.Fprintf(&b, `
 //co:stackless
-func %s(co *stackful.Co, t *trace.T) {
+func %s%s(co *stackful.Co, t *trace.T) {
 	x := 1
 	var loc holder
 	st := newState(t, &x, &loc.v)
@@ -310,7 +364,7 @@ func %s(co *stackful.Co, t *trace.T) {
 	%s
 	t.Printf("%s/%s %%v %%v", %s, %s)
 }
-`, cell, k.name, p.name, k.name, p.name, code, k.name, p.name, sa, sb)
+`, cell, tparams, k.name, p.name, k.name, p.name, code, k.name, p.name, sa, sb)
 	}
 	return b.String()
 }

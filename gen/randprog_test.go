@@ -30,7 +30,15 @@ import (
 // deferred calls; local types printed with %T; named results changed by
 // deferred functions; labeled break and continue out of switches; and the
 // evaluation-order shapes: builtins (len, min, max), map lookups and type
-// assertions left of a call that suspends and changes their operand.
+// assertions left of a call that suspends and changes their operand. And
+// those of issue 36: maps keyed by structs and arrays of 4, 8 and 12 bytes,
+// a struct of one string, an int64 and an array of one pointer (lookups,
+// assignments, op-assignments, literals) left of a call changing the key;
+// the unsafe builtins left of a call changing their operands; generic
+// functions and a generic type (type-parameter keys and elements,
+// assertions to a type parameter, conversions of one to an interface);
+// map and slice literals mixing lookups with suspending calls; range over
+// a function with targets that depend on each other (k, arr[k]).
 func randProgram(pkg string, seed int64) string { return randProgramSized(pkg, seed, 4) }
 
 // randNames are the names random programs give their variables: the
@@ -43,7 +51,8 @@ var randNames = sync.OnceValue(func() []string {
 	}
 	taken := map[string]bool{}
 	for _, n := range strings.Fields("co t fs step guard risky seq plain truth child ready Run cosync trace stackful iter " +
-		"box grow bump swap named misbehave panicky deferSeq p ok f pkgLevel _") {
+		"box grow bump swap named misbehave panicky deferSeq p ok f pkgLevel _ " +
+		"unsafepkg keyP2 keyP3 keyS keyA4 keyA8 setKey bumpN pairs kstr kb gwrap gfill gsmall gint gassert gpair gconv gconvs gstore gcache put") {
 		taken[n] = true
 	}
 	var out []string
@@ -153,11 +162,135 @@ func randHeader(pkg string) string {
 import (
 	"fmt"
 	"iter"
+	unsafepkg "unsafe"
 
 	"cogentest/trace"
 	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
+
+// Map keys of every kind gc's map code tells apart: structs and arrays of
+// 4 and 8 bytes (fast maps, the key copied at its place), of 12 bytes
+// (slow maps), a struct of one string (a fast string map), an int64.
+type (
+	keyP2 struct{ a, b int32 }
+	keyP3 struct{ a, b, c int32 }
+	keyS struct{ s string }
+	keyA4 [4]byte
+	keyA8 [8]byte
+)
+
+// setKey stores v in *p after a suspension.
+//
+//co:stackless
+func setKey[K any](co *stackful.Co, t *trace.T, p *K, v K) int {
+	co.Gosched()
+	t.Printf("setKey")
+	*p = v
+	return 1
+}
+
+// bumpN is bump, never inlined: gc orders a map literal's entries around
+// an inlined call differently (gen/doc.go, "Evaluation order").
+//
+//go:noinline
+//co:stackless
+func bumpN(co *stackful.Co, t *trace.T, m map[int]int, k int) int {
+	co.Gosched()
+	m[k]++
+	return m[k]
+}
+
+// pairs yields (i, 5+i) for i < n.
+func pairs(n int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for i := range n {
+			if !yield(i, 5+i) {
+				return
+			}
+		}
+	}
+}
+
+// The programs of a package may not use unsafe.
+var _ = unsafepkg.Sizeof(0)
+
+func kstr(v int) string { return fmt.Sprint(v) }
+
+func kb(v int) byte { return byte(v) }
+
+// gwrap returns v after a suspension.
+//
+//co:stackless
+func gwrap[V any](co *stackful.Co, t *trace.T, v V) V {
+	co.Gosched()
+	return v
+}
+
+// gfill is the generic cache fill: a map index of type-parameter key and
+// element assigned a suspending call's result.
+//
+//co:stackless
+func gfill[K comparable, V any](co *stackful.Co, t *trace.T, m map[K]V, k K, v V) V {
+	m[k] = gwrap(co, t, v)
+	return m[k]
+}
+
+// gsmall reads a map keyed by a small struct or array type parameter
+// (copied at its place in every instance) left of a call changing the key.
+//
+//co:stackless
+func gsmall[K keyP2 | keyA8 | [2]int32](co *stackful.Co, t *trace.T, m map[K]int, k, next K) int {
+	return m[k]*10 + setKey(co, t, &k, next)
+}
+
+// gint reads a map keyed by an integer type parameter (read late).
+//
+//co:stackless
+func gint[K ~int64 | ~uint32](co *stackful.Co, t *trace.T, m map[K]int, k, next K) int {
+	return m[k]*10 + setKey(co, t, &k, next)
+}
+
+// gassert asserts to a type parameter (gc's dynamic assertion, late) left
+// of a call changing the interface.
+//
+//co:stackless
+func gassert[T any](co *stackful.Co, t *trace.T, x any, next any) T {
+	v, _ := gpair(x.(T), setKey(co, t, &x, next))
+	return v
+}
+
+func gpair[T any](a T, b int) (T, int) { return a, b }
+
+// gconv converts a map lookup of a type parameter to an interface: through
+// its address for [2]int and [3]int (copied at its place), by value for a
+// string (late).
+//
+//co:stackless
+func gconv[T [2]int | [3]int](co *stackful.Co, t *trace.T, m map[string]T, next T) string {
+	return fmt.Sprint(m["k"], setKey(co, t, &next, next), gstore(co, m, next))
+}
+
+//co:stackless
+func gconvs[T ~string](co *stackful.Co, t *trace.T, m map[string]T, next T) string {
+	return fmt.Sprint(m["k"], gstore(co, m, next))
+}
+
+//co:stackless
+func gstore[T any](co *stackful.Co, m map[string]T, v T) int {
+	co.Gosched()
+	m["k"] = v
+	return 0
+}
+
+// gcache is a generic type with a suspending method.
+type gcache[K comparable, V any] struct{ m map[K]V }
+
+//co:stackless
+func (c *gcache[K, V]) put(co *stackful.Co, t *trace.T, k K, v V) V {
+	c.m[k] = gwrap(co, t, v)
+	return c.m[k]
+}
 
 // ready returns a channel holding v if put, empty otherwise.
 func ready(put bool, v int) *cosync.Chan[int] {
@@ -445,7 +578,7 @@ func (g *progGen) block(b *strings.Builder, indent, depth int) {
 
 func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 	tab := strings.Repeat("\t", indent)
-	k := g.r.Intn(35)
+	k := g.r.Intn(40)
 	if depth <= 0 && k >= 5 {
 		k = g.r.Intn(5)
 	}
@@ -667,11 +800,143 @@ func (g *progGen) stmt(b *strings.Builder, indent, depth int) {
 	case 34:
 		// A type assertion left of a call that changes its operand.
 		fmt.Fprintf(b, "%sif _, ok := ay.(int); ok {\n%s\t%s = ay.(int) + swap(co, t, &ay, %s)\n%s}\n", tab, tab, g.v(), g.expr(1), tab)
+	case 35:
+		g.smallKey(b, tab)
+	case 36:
+		g.unsafeOp(b, tab)
+	case 37:
+		g.generic(b, tab)
+	case 38:
+		// Map and slice literals mixing lookups with suspending calls.
+		k, l := g.r.Intn(3), g.fresh("l")
+		switch g.r.Intn(3) {
+		case 0:
+			fmt.Fprintf(b, "%s%s := map[string]int{\"a\": mp[%d], \"b\": bumpN(co, t, mp, %d), \"c\": mp[%d] + %s}\n", tab, l, k, k, k, g.expr(1))
+		case 1:
+			fmt.Fprintf(b, "%s%s := []int{mp[%d], %s, bumpN(co, t, mp, %d), mp[%d]}\n", tab, l, k, g.expr(1), k, k)
+		default:
+			fmt.Fprintf(b, "%s%s := map[int][]int{mp[%d]: {mp[%d], bumpN(co, t, mp, %d)}, %d: {mp[%d]}}\n", tab, l, k, k, k, 10+k, k)
+		}
+		fmt.Fprintf(b, "%st.Printf(\"literal %%v\", %s)\n", tab, l)
+	case 39:
+		// Range over a function with targets that depend on each
+		// other: gc assigns them one after the other.
+		rk, ra := g.fresh("rk"), g.fresh("ra")
+		fmt.Fprintf(b, "%svar %s int\n%svar %s [5]int\n", tab, rk, tab, ra)
+		fmt.Fprintf(b, "%sfor %s, %s[%s] = range pairs(%d) {\n", tab, rk, ra, rk, 1+g.r.Intn(3))
+		fmt.Fprintf(b, "%s\tco.Gosched()\n%s\t%s += %s[%s]\n", tab, tab, g.v(), ra, rk)
+		fmt.Fprintf(b, "%s}\n%st.Printf(\"range targets %%d %%v\", %s, %s)\n", tab, tab, rk, ra)
 	case 17:
 		l := g.fresh("L")
 		fmt.Fprintf(b, "%sif %s {\n%s\tgoto %s\n%s}\n%s{\n", tab, g.cond(1), tab, l, tab, tab)
 		g.block(b, indent+1, depth-1)
 		fmt.Fprintf(b, "%s}\n%s%s:\n%st.Printf(\"label\")\n", tab, tab, l, tab)
+	}
+}
+
+// smallKey writes a map lookup, assignment or literal whose key is of one
+// of the kinds gc's map code tells apart, left of a call that changes the
+// key.
+func (g *progGen) smallKey(b *strings.Builder, tab string) {
+	type keyKind struct{ typ, mk string }
+	kinds := []keyKind{
+		{"keyP2", "keyP2{int32(%s), 1}"}, {"[2]int32", "[2]int32{int32(%s), 1}"},
+		{"keyA4", "keyA4{kb(%s)}"}, {"keyA8", "keyA8{kb(%s)}"}, {"struct{ v int64 }", "struct{ v int64 }{int64(%s)}"},
+		{"keyP3", "keyP3{int32(%s), 1, 2}"}, {"keyS", "keyS{kstr(%s)}"}, {"int64", "int64(%s)"},
+		{"[1]*int", "[1]*int{&PTRS[%s]}"},
+	}
+	k := kinds[g.r.Intn(len(kinds))]
+	ptrs := g.fresh("ptrs")
+	k.mk = strings.ReplaceAll(k.mk, "PTRS", ptrs)
+	key := func(i string) string { return fmt.Sprintf(k.mk, i) }
+	kv, km := g.fresh("kk"), g.fresh("km")
+	if strings.Contains(k.mk, ptrs) {
+		fmt.Fprintf(b, "%s%s := [3]int{}\n", tab, ptrs)
+	}
+	fmt.Fprintf(b, "%s%s := %s\n", tab, kv, key(fmt.Sprintf("((%s)%%3+3)%%3", g.expr(1))))
+	fmt.Fprintf(b, "%s%s := map[%s]int{%s: 10, %s: 11, %s: 12}\n", tab, km, k.typ, key("0"), key("1"), key("2"))
+	next := key(fmt.Sprintf("((%s+1)%%3+3)%%3", g.read()))
+	switch g.r.Intn(4) {
+	case 0:
+		fmt.Fprintf(b, "%s%s = %s[%s] + setKey(co, t, &%s, %s)\n", tab, g.v(), km, kv, kv, next)
+	case 1:
+		fmt.Fprintf(b, "%s%s[%s] = setKey(co, t, &%s, %s)\n", tab, km, kv, kv, next)
+	case 2:
+		fmt.Fprintf(b, "%s%s[%s] += setKey(co, t, &%s, %s)\n", tab, km, kv, kv, next)
+	default:
+		fmt.Fprintf(b, "%s%s = []int{%s[%s], setKey(co, t, &%s, %s)}[0]\n", tab, g.v(), km, kv, kv, next)
+	}
+	fmt.Fprintf(b, "%st.Printf(\"key %%v\", %s[%s])\n", tab, km, kv)
+	if k.typ == "[1]*int" {
+		fmt.Fprintf(b, "%st.Printf(\"keys %%d\", len(%s))\n", tab, km)
+	} else {
+		fmt.Fprintf(b, "%st.Printf(\"keys %%v\", %s)\n", tab, km)
+	}
+	if strings.Contains(k.mk, ptrs) {
+		fmt.Fprintf(b, "%s_ = %s\n", tab, ptrs)
+	}
+}
+
+// unsafeOp writes an unsafe builtin left of a call that changes its
+// operands: gc reads them late.
+func (g *progGen) unsafeOp(b *strings.Builder, tab string) {
+	ub, up, un := g.fresh("ub"), g.fresh("up"), g.fresh("un")
+	fmt.Fprintf(b, "%s%s := []byte(\"abcdef\")\n%s%s := &%s[((%s)%%3+3)%%3]\n%s%s := ((%s)%%3+3)%%3\n", tab, ub, tab, up, ub, g.expr(1), tab, un, g.read())
+	next := fmt.Sprintf("&%s[((%s+1)%%3+3)%%3]", ub, g.read())
+	fmt.Fprintf(b, "%s_, _ = %s, %s\n", tab, up, un)
+	switch g.r.Intn(5) {
+	case 0:
+		fmt.Fprintf(b, "%st.Printf(\"unsafe %%s %%d\", unsafepkg.String(%s, 2), setKey(co, t, &%s, %s))\n", tab, up, up, next)
+	case 1:
+		fmt.Fprintf(b, "%st.Printf(\"unsafe %%s %%d\", unsafepkg.Slice(%s, %s+1), setKey(co, t, &%s, %s+1))\n", tab, up, un, un, un)
+	case 2:
+		fmt.Fprintf(b, "%st.Printf(\"unsafe %%c %%d\", *(*byte)(unsafepkg.Add(unsafepkg.Pointer(%s), %s)), setKey(co, t, &%s, 2-%s))\n", tab, up, un, un, un)
+	case 3:
+		s := g.fresh("us")
+		fmt.Fprintf(b, "%s%s := string(%s)\n%st.Printf(\"unsafe %%c %%d\", *unsafepkg.StringData(%s), setKey(co, t, &%s, \"xyz\"))\n", tab, s, ub, tab, s, s)
+	default:
+		fmt.Fprintf(b, "%st.Printf(\"unsafe %%c %%d\", *unsafepkg.SliceData(%s), setKey(co, t, &%s, %s[1:]))\n", tab, ub, ub, ub)
+	}
+	fmt.Fprintf(b, "%s%s += int(%s[0]) %% 7\n", tab, g.v(), ub)
+}
+
+// generic writes a call of a generic marked function or method whose
+// order gc decides per shape.
+func (g *progGen) generic(b *strings.Builder, tab string) {
+	x, y := g.expr(1), g.read()
+	// Three of the seven shapes, so that the first seeds meet them all.
+	first := g.r.Intn(7)
+	for _, variant := range []int{first, (first + 2) % 7, (first + 4) % 7} {
+		g.genericShape(b, tab, variant, x, y)
+	}
+}
+
+func (g *progGen) genericShape(b *strings.Builder, tab string, variant int, x, y string) {
+	switch variant {
+	case 0:
+		fmt.Fprintf(b, "%st.Printf(\"gfill %%v\", gfill(co, t, map[keyP2]string{}, keyP2{int32(%s), 1}, kstr(%s)))\n", tab, x, y)
+	case 1:
+		fmt.Fprintf(b, "%st.Printf(\"gfill %%v\", gfill(co, t, map[string][3]int{}, kstr(%s), [3]int{%s}))\n", tab, x, y)
+	case 2:
+		kt := []string{"keyP2", "keyA8", "[2]int32"}[g.r.Intn(3)]
+		mk := map[string]string{"keyP2": "keyP2{int32(%s %% 3), 1}", "keyA8": "keyA8{kb(%s %% 3)}", "[2]int32": "[2]int32{int32(%s %% 3)}"}[kt]
+		fmt.Fprintf(b, "%s%s = gsmall(co, t, map[%s]int{%s: 1, %s: 2}, %s, %s)\n", tab, g.v(), kt,
+			fmt.Sprintf(mk, "0"), fmt.Sprintf(mk, "1"), fmt.Sprintf(mk, x), fmt.Sprintf(mk, "("+y+"+1)"))
+		fmt.Fprintf(b, "%s%s = gint(co, t, map[int64]int{0: 1, 1: 2}, int64(%s %% 2), int64(%s %% 2))\n", tab, g.v(), y, x)
+	case 3:
+		fmt.Fprintf(b, "%st.Printf(\"gfill %%v\", gfill(co, t, map[keyA8]int{}, keyA8{kb(%s)}, %s))\n", tab, x, y)
+	case 4:
+		fmt.Fprintf(b, "%sif %s%%2 == 0 {\n%s\t%s = gassert[int](co, t, %s, %s)\n%s} else {\n%s\tt.Printf(\"gassert %%v\", gassert[[2]int](co, t, [2]int{%s}, [2]int{%s}))\n%s}\n",
+			tab, y, tab, g.v(), x, y, tab, tab, x, y, tab)
+	case 5:
+		if g.r.Intn(2) == 0 {
+			fmt.Fprintf(b, "%st.Printf(\"gconv %%s\", gconv(co, t, map[string][2]int{\"k\": {%s}}, [2]int{%s, 1}))\n", tab, x, y)
+		} else {
+			fmt.Fprintf(b, "%st.Printf(\"gconv %%s\", gconvs(co, t, map[string]string{\"k\": kstr(%s)}, kstr(%s)))\n", tab, x, y)
+		}
+	default:
+		c := g.fresh("gc")
+		fmt.Fprintf(b, "%s%s := &gcache[keyA4, int]{m: map[keyA4]int{}}\n%s%s = %s.put(co, t, keyA4{kb(%s)}, %s)\n%st.Printf(\"gcache %%v\", %s.m)\n", tab, c, tab, g.v(), c, x, y, tab, c)
 	}
 }
 
@@ -698,6 +963,8 @@ func TestRandomProgramsCover(t *testing.T) {
 		"range seq(": 0, "fallthrough": 0,
 		"range misbehave(": 0, "range panicky(": 0, "range deferSeq(": 0, "named(co": 0, ".(type)": 0,
 		"grow(co": 0, "bump(co": 0, "swap(co": 0, "min(len(": 0, "type pt": 0, "case any(": 0, "%2 == 0 {": 0,
+		"setKey(co, t, &kk": 0, "unsafepkg.": 0, "bumpN(co": 0, "] = range pairs(": 0, "gfill(co": 0, "gsmall(co": 0,
+		"gint(co": 0, "gassert[": 0, "gconv": 0, ".put(co": 0,
 	}
 	for seed := int64(1); seed <= 24; seed++ {
 		p := randProgram("p", seed)

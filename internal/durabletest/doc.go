@@ -10,8 +10,10 @@
 // once in Yield and report their result to [Finished]. Search's values are
 // carried by codecs, imported from package enc and declared here. Bytes
 // holds byte-sized slices and arrays of every kind, which travel as their
-// bytes; Alias shows what a pointer into a slice restores to (a value of
-// its own), so its restored trace differs from its uninterrupted one.
+// bytes; Alias writes through a pointer into a slice after a restore.
+// aliasing.go and zones.go hold the reproducers of issue 35: pointers
+// into locals and out-parameters, shared maps and slices, cycles, a deep
+// list, and times in zones.
 package durabletest
 
 //go:generate go run ../../cmd/cogen

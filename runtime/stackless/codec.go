@@ -19,7 +19,9 @@ package stackless
 // The contract:
 //
 //   - Marshal returns the bytes of *x. It runs in [Snapshot], on the task's
-//     loop goroutine, and must not change *x. An error fails the Snapshot
+//     loop goroutine, once or twice per value (Snapshot walks the values
+//     twice when pointers or slices point into other values), and must not
+//     change *x. An error fails the Snapshot
 //     with an error naming the frame and T; a panic reaches the caller of
 //     Snapshot, as from any code of the program.
 //   - Unmarshal sets *x from bytes Marshal returned, entirely: it must not

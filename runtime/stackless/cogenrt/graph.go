@@ -86,10 +86,13 @@ type graph struct {
 	spans  map[spanKey]*span
 	list   []*span // non-empty spans, in order of discovery
 	frames []*span
-	maps   map[mapKey]*region
-	queue  []queued
-	nextID uint64
-	merged bool // the second walk: spans have their final regions
+	dfs    []DurableFrame
+	// framesDone: the frames' spans are recorded (frameSpans).
+	framesDone bool
+	maps       map[mapKey]*region
+	queue      []queued
+	nextID     uint64
+	merged     bool // the second walk: spans have their final regions
 }
 
 func (e *Encoder) addSpan(s *span) {
@@ -102,18 +105,28 @@ func (e *Encoder) addSpan(s *span) {
 	}
 }
 
-// beginFrames records the task's frames, outermost first, as regions 1..n.
+// beginFrames starts the walks of the task's frames, outermost first,
+// which are regions 1..n. Their spans are recorded only once a pointer or
+// a slice is met (frameSpans): a task without any costs no table.
 func (e *Encoder) beginFrames(dfs []DurableFrame) {
-	for _, f := range dfs {
+	e.g.dfs = dfs
+	e.resetIDs()
+}
+
+// frameSpans records the frames' spans (not in e.g.spans: no pointer is
+// looked up as a frame).
+func (e *Encoder) frameSpans() {
+	e.g.framesDone = true
+	for i, f := range e.g.dfs {
 		v := reflect.ValueOf(f)
 		start := v.Pointer()
 		t := v.Type().Elem()
 		s := &span{spanKey: spanKey{start, start + t.Size(), t, spanFrame}, base: v.UnsafePointer()}
-		s.reg = &region{root: s, rooted: true}
-		e.addSpan(s)
+		s.own = region{root: s, rooted: true, id: uint64(i + 1)}
+		s.reg = &s.own
+		e.g.list = append(e.g.list, s)
 		e.g.frames = append(e.g.frames, s)
 	}
-	e.resetIDs()
 }
 
 // resetIDs starts a walk: frames are regions 1..n, nothing else is
@@ -125,7 +138,7 @@ func (e *Encoder) resetIDs() {
 	for i, s := range e.g.frames {
 		s.reg.id, s.reg.rooted = uint64(i+1), true
 	}
-	e.g.nextID = uint64(len(e.g.frames))
+	e.g.nextID = uint64(len(e.g.dfs))
 	e.g.maps = nil
 	e.g.queue = e.g.queue[:0]
 }
@@ -383,6 +396,9 @@ func fieldAt(t reflect.Type, off, size uintptr) (int, bool) {
 // findSpan returns the span of key, recording a new one with its own
 // region in the first walk.
 func (e *Encoder) findSpan(key spanKey, make func() *span) *span {
+	if !e.g.framesDone {
+		e.frameSpans()
+	}
 	if s := e.g.spans[key]; s != nil {
 		return s
 	}

@@ -62,7 +62,7 @@ func unsupported(co *stackful.Co, ch chan int) {
 	func() {
 		co.Sleep(time.Second) // fine since v2: a closure that suspends, called at once
 	}()
-	select { // want `select with a suspension point in it is not supported`
+	select { // want `select with a suspension point in it is not supported in //co:stackless functions \(v1\); use cosync.Select over cosync.Chan cases \(RecvCase, SendCase, Default, After\), which waits through the coroutine handle$`
 	case <-ch:
 		co.Gosched()
 	default:
@@ -228,9 +228,10 @@ func escaping(co *stackful.Co, fs []func(), hd *holder) {
 	fs = append(fs, f)
 	fs = append(fs, func() { co.Gosched() }) // want `this one is passed to a function`
 	hd.f = func() { co.Gosched() }           // want `this one is assigned to a variable that is not a new local`
-	h := func() { co.Gosched() }             // want `this one is held in h, which is used in a function literal that does not suspend`
-	g := func() { h() }
+	h := func() { co.Gosched() }
+	g := func() { h() } // fine: g suspends through h
 	g()
+	go func() { h() }()             // want `a suspension point cannot be the call of a go statement`
 	defer func() { co.Gosched() }() // want `a deferred call cannot suspend`
 	go func() { co.Gosched() }()    // want `a suspension point cannot be the call of a go statement`
 	ok := func(c *stackful.Co) { c.Gosched() }
@@ -246,4 +247,46 @@ func returnsClosure(co *stackful.Co) func() {
 //co:stackless
 func genericClosure[T any](co *stackful.Co, x T) {
 	func() { co.Gosched() }() // want `a closure that suspends is not supported in a generic function`
+}
+
+//co:stackless
+func setAnyTo(co *stackful.Co, p *any, v any) int {
+	co.Gosched()
+	*p = v
+	return 0
+}
+
+// The order gc evaluates these operands in depends on the type argument's
+// shape (gc compiles generic code once per shape): refused, unless the
+// operand cannot be observed (a local variable no one can change) or the
+// constraint lists types of one kind.
+//
+//co:stackless
+func genericShapes[K comparable, T any, P interface{ *int | *string }](co *stackful.Co, m map[K]int, k K, x any, vals map[string]T) {
+	println(m[k], setAnyTo(co, &x, 1)) // fine: k is a parameter no one can change
+	k2 := k
+	println(m[k2], setAnyTo(co, &x, 1)) // fine
+	kk := k
+	pk := &kk
+	println(m[kk], setAnyTo(co, &x, pk))         // want `the order gc evaluates this operand in \(used as a map key, left of a suspension point\) depends on the type arguments' shapes`
+	println(any(vals["a"]), setAnyTo(co, &x, 1)) // want `depends on the type arguments' shapes`
+	println(x.(P) != nil, setAnyTo(co, &x, 1))   // fine: a dynamic assertion is read late
+	println(any(x.(T)), setAnyTo(co, &x, 1))     // want `converted to an interface, left of a suspension point\) depends on the type arguments' shapes`
+}
+
+type adder struct{ n int }
+
+//co:stackless
+func (a *adder) Add(co *stackful.Co, n int) {
+	co.Gosched()
+	a.n += n
+}
+
+//co:stackless
+func methodValues(co *stackful.Co, a *adder) {
+	a.Add(co, 1)
+	add := a.Add      // want `method value a.Add of the //co:stackless method Add is not supported: call the method where it is used`
+	add(co, 2)        // want `the coroutine handle co may only call its waiting methods`
+	h := (*adder).Add // want `method value \(\*adder\).Add of the //co:stackless method Add is not supported`
+	h(a, co, 3)       // want `the coroutine handle co may only call its waiting methods`
 }
