@@ -201,3 +201,62 @@ func rssKiB(t *testing.T, field string) int64 {
 	t.Skipf("no %s in /proc/self/status", field)
 	return 0
 }
+
+// TestBodyBudgetBackAfterShutdown: once a server has shut down, all its
+// body budget is back, the garbage its bodies left included: nothing
+// waits for collections that nothing may start.
+//
+// Before the fix, the buffer of the body answered stayed charged after the
+// shutdown (garbage waiting for two collections): about 60 KiB here.
+func TestBodyBudgetBackAfterShutdown(t *testing.T) {
+	body := bytes.Repeat([]byte("b"), 64<<10)
+	for _, model := range models {
+		t.Run(model, func(t *testing.T) {
+			var s *Server
+			addr, shutdown := startShutdownServer(t, model, testHandler, Limits{BodyBudget: 1 << 20}, &s)
+			postEcho(t, addr, body)
+			if err := shutdown(time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if now, peak := s.BodyBuffered(); now != 0 || peak == 0 {
+				t.Errorf("after a 64 KiB POST and the shutdown: %d bytes of the budget still in use (peak %d), want 0", now, peak)
+			}
+		})
+	}
+}
+
+// TestBodyBudgetSmallBehindStalled: stalled uploads that hold a quarter of
+// the budget do not keep small bodies waiting, even where one largest body
+// is the whole budget (MaxBodyBytes = BodyBudget, as in cmd/cosoak). Two
+// uploads declare 1 MiB, send 256 KiB and stall; POSTs of 8000 and 8150
+// bytes (the latter's buffer grows twice) are answered at once, not after
+// the uploads' read timeout.
+//
+// Before the fix, the reserve (one largest body) was the whole budget, so
+// every growth had to be the single finisher's; a stalled upload took that
+// place and held it until its read timeout, and the POSTs waited for it
+// (in cosoak, a 408 when the second stalled upload took the place next).
+func TestBodyBudgetSmallBehindStalled(t *testing.T) {
+	const readTimeout = 2 * time.Second
+	for _, model := range models {
+		t.Run(model, func(t *testing.T) {
+			addr := start(t, model, testHandler, Limits{ReadTimeout: readTimeout, BodyBudget: 4 << 20, MaxBodyBytes: 4 << 20})
+			for range 2 {
+				c, _ := dialSend(t, addr, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n")
+				t.Cleanup(func() { c.Close() })
+				if _, err := c.Write(make([]byte, 256<<10)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(100 * time.Millisecond) // the server has read what they sent
+			var took []time.Duration
+			for _, n := range []int{8000, 8150, 8000} {
+				took = append(took, postEcho(t, addr, bytes.Repeat([]byte("s"), n)))
+			}
+			t.Logf("small POSTs beside two stalled uploads answered in %v", took)
+			if slices.Max(took) > readTimeout/4 {
+				t.Errorf("small POSTs beside two stalled 1 MiB uploads answered in %v, want each well within the %v read timeout", took, readTimeout)
+			}
+		})
+	}
+}

@@ -31,6 +31,8 @@ type conn struct {
 	deadline   time.Duration // of the current read phase on the loop's clock; <0: none
 	reqEnd     time.Duration // the ReadTimeout deadline of the request being read; <0: none
 	reserved   int           // bytes of the server's body budget this connection holds
+	need       int64         // the budget its whole body needs, while it holds part of it (Server.needs)
+	whole      bool          // its buffer holds its whole body (counted in Server.wholeHeld)
 	eof        bool          // the client closed its side
 	failed     bool          // a read failed (timeout, reset): close without answering
 	timedOut   bool          // the failure was the read deadline's
@@ -352,10 +354,7 @@ func (c *conn) release() {
 	if c.reserved == 0 && s.finisher != c {
 		return
 	}
-	if c.reserved > 0 {
-		s.addGarbage(int64(c.reserved))
-		c.reserved = 0
-	}
+	s.drop(c)
 	if s.finisher == c {
 		s.finisher = nil
 	}

@@ -128,9 +128,14 @@
 // budget comes back (a body answered, or garbage collected: the server
 // starts a collection when garbage holds what a connection waits for),
 // within its ReadTimeout. Bodies cannot all wait for each other: the
-// budget keeps a reserve of one largest body (MaxBodyBytes and a head, at
-// most the whole budget) that buffers grow into only one body at a time,
-// which takes its whole size at once and so completes. Streaming bodies
+// budget keeps a reserve, what the largest of the bodies being grown
+// needs whole (at most MaxBodyBytes and a head, and the budget), that
+// partial buffers leave free; a growth that completes its body needs no
+// reserve, and when a growth is refused, one body at a time (the
+// finisher) takes its whole size at once and so completes. So a stalled
+// upload holds only its share, and small bodies beside it do not wait
+// for its read timeout. Once [Server.Shutdown] has returned, the whole
+// budget is back: it waits for a collection if garbage holds some. Streaming bodies
 // to the handler would bound memory per connection instead, at the price
 // of a handler that reads, and therefore waits; the http.Handler servers
 // do that, and need no budget.

@@ -33,15 +33,16 @@ type Server struct {
 	acceptEnded bool
 	acceptErr   error
 	tasks       map[*conn]*stackless.Task
-	guard       guard     // of the handler calls (guard.go)
-	bodyLeft    int64     // of the body budget (Limits.BodyBudget; budget.go)
-	bodyPeak    int64     // the most of the budget in use at once
-	bodyFreed   loop.Cond // signalled when budget may have come back
-	bodyReserve int64     // the part of the budget only a finisher takes
-	finisher    *conn     // the body that may take the reserve (nil: none)
-	garbage     int64     // budget charged for dropped buffers until collected
-	garbageAt   uint64    // the collections ended when garbage was last added to
-	collecting  bool      // a collection started by needCollection runs
+	guard       guard      // of the handler calls (guard.go)
+	bodyLeft    int64      // of the body budget (Limits.BodyBudget; budget.go)
+	bodyPeak    int64      // the most of the budget in use at once
+	bodyFreed   loop.Cond  // signalled when budget may have come back
+	bodyReserve int64      // the most one body can need: MaxBodyBytes and a head, at most the budget
+	finisher    *conn      // the body that may take the reserve (nil: none)
+	garbage     [2]dropped // budget charged for dropped buffers until collected, oldest first (budget.go)
+	collecting  bool       // a collection started by needCollection runs
+	needs       [64]int32  // bodies holding part of their buffer, by bits.Len64 of what they need whole
+	wholeHeld   int64      // the budget held by bodies whose buffer holds all of them
 	gcSample    []metrics.Sample
 	cut         bool // Shutdown's limit has passed: connections waiting for the budget end
 }
@@ -90,11 +91,14 @@ func (s *Server) settle() {
 // BodyBuffered returns how much of the body budget (Limits.BodyBudget) is
 // in use now (the buffers connections hold beyond their first 4 KiB, and
 // the ones they dropped that the collector has not freed yet), and the
-// most that has been at once.
+// most that has been at once. Once Shutdown has returned with every
+// connection ended, now is 0: Shutdown waits for a collection if garbage
+// holds budget.
 func (s *Server) BodyBuffered() (now, peak int64) {
 	if s.lim.BodyBudget < 0 {
 		return 0, s.bodyPeak
 	}
+	s.collect()
 	return s.lim.BodyBudget - s.bodyLeft, s.bodyPeak
 }
 
@@ -120,7 +124,9 @@ func (s *Server) Drain() {
 
 // Shutdown drains the server, runs the loop until every connection has
 // ended or limit has passed, and then ends the rest (their reads and writes
-// fail) and runs the loop until they are gone. Call it on the loop's
+// fail) and runs the loop until they are gone; then, if the bodies' dropped
+// buffers still hold body budget, it runs the loop until a collection
+// started on a goroutine has freed them (see BodyBuffered). Call it on the loop's
 // goroutine while the loop is not running (for a stackful server, on the
 // env's main coroutine).
 func (s *Server) Shutdown(limit time.Duration) error {
@@ -146,6 +152,9 @@ func (s *Server) Shutdown(limit time.Duration) error {
 		if s.live > 0 {
 			err = errors.Join(err, fmt.Errorf("cohttp: %d connections still open after shutdown", s.live))
 		}
+	}
+	if s.live == 0 {
+		err = errors.Join(err, s.collectAll())
 	}
 	s.guard.end()
 	if s.acceptErr != nil && !errors.Is(s.acceptErr, loop.ErrFDClosed) && !errors.Is(s.acceptErr, unix.EBADF) {

@@ -75,6 +75,14 @@ func start(t testing.TB, model string, h Handler, lim Limits) string {
 // and returns the error.
 func startShutdown(t testing.TB, model string, h Handler, lim Limits) (string, func(time.Duration) error) {
 	t.Helper()
+	var s *Server
+	return startShutdownServer(t, model, h, lim, &s)
+}
+
+// startShutdownServer is startShutdown setting *srv to the server, which
+// the test may read once the shutdown has returned.
+func startShutdownServer(t testing.TB, model string, h Handler, lim Limits, srv **Server) (string, func(time.Duration) error) {
+	t.Helper()
 	type started struct {
 		addr string
 		l    *loop.Loop
@@ -106,6 +114,7 @@ func startShutdown(t testing.TB, model string, h Handler, lim Limits) (string, f
 		} else {
 			s = ServeStackless(l, lfd, h, lim)
 		}
+		*srv = s
 		ready <- started{addr: addr, l: l}
 		if env != nil {
 			err = env.Run(func() bool { return quit })

@@ -306,6 +306,12 @@ func runStackful(s *soak, ready chan<- []target, ms *modelServer) {
 	}
 	l.CancelTimer(&guard)
 	l.CancelTimer(&tick)
+	// The server is drained and its connections have ended: Shutdown
+	// returns at once but for giving the body budget back (the garbage
+	// its bodies left is collected first).
+	if err := coSrv.Shutdown(shutdownLimit); err != nil {
+		s.fail("stackful: cohttp shutdown: %v", err)
+	}
 	checkBudget(s, "cohttp/stackful", coSrv)
 	st := serverStats{liveTasks: env.Live(), early: ts.early, lateness: latenessString("stackful", ts)}
 	if st.liveTasks != 0 {
