@@ -27,7 +27,7 @@ func ServeStackfulGroup(g *stackful.Group, network, address string, h Handler, l
 			c := s.track(fd)
 			env.Create(func(co *stackful.Co) { connMain(co, c) }, nil).Resume()
 		}
-		g.Go(i, func(co *stackful.Co) { s.acceptEnd(g.Group, i, acceptLoop(co, s)) })
+		g.Spawn(i, func(co *stackful.Co) { s.acceptEnd(g.Group, i, acceptLoop(co, s)) })
 	}, h, lim)
 }
 

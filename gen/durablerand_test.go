@@ -293,7 +293,7 @@ func run(l *loop.Loop, tasks ...*stackless.Task) {
 	if err := stackless.Run(l, tasks...); err != nil {
 		panic(err)
 	}
-	l.Stop(&guard)
+	l.CancelTimer(&guard)
 }
 
 func newLoop() *loop.Loop {

@@ -69,7 +69,7 @@ func runClient(cfg clientConfig) (clientResult, error) {
 		return clientResult{}, err
 	}
 	for range cfg.conns {
-		g.GoNext(func(co *stackful.Co) { pingPong(co, sa, cfg.size, end, &ok, &failed) })
+		g.SpawnNext(func(co *stackful.Co) { pingPong(co, sa, cfg.size, end, &ok, &failed) })
 	}
 	// Shutdown waits for the coroutines, which end at end.
 	if err := g.Shutdown(time.Until(end) + 10*time.Second); err != nil {

@@ -116,7 +116,7 @@ func runRestored(t *testing.T, l *loop.Loop, task *stackless.Task) {
 		iters++
 		return task.Done() || iters > 10000
 	})
-	l.Stop(&guard)
+	l.CancelTimer(&guard)
 	if outside != "" {
 		t.Fatalf("a restored task panicked outside the workflow's code: %s", outside)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/cogen-go/cogen/runtime/stackless"
 )
 
-// restoreAlloc restores data on a fresh loop and returns the error and
-// the bytes the Restore allocated (runtime.MemStats.TotalAlloc).
-func restoreAlloc(t *testing.T, data []byte) (*stackless.Task, error, uint64) {
+// restoreAlloc restores data on a fresh loop and returns the bytes the
+// Restore allocated and the error (runtime.MemStats.TotalAlloc).
+func restoreAlloc(t *testing.T, data []byte) (*stackless.Task, uint64, error) {
 	t.Helper()
 	l := newLoop(t)
 	var before, after runtime.MemStats
@@ -20,7 +20,7 @@ func restoreAlloc(t *testing.T, data []byte) (*stackless.Task, error, uint64) {
 	runtime.ReadMemStats(&before)
 	task, err := stackless.Restore(l, data)
 	runtime.ReadMemStats(&after)
-	return task, err, after.TotalAlloc - before.TotalAlloc
+	return task, after.TotalAlloc - before.TotalAlloc, err
 }
 
 // restoreBound is the documented bound of what Restore allocates for a
@@ -90,7 +90,7 @@ func TestRestoreBoundedMemory(t *testing.T) {
 		{"2^40 empty structs", 4, uv(3, 1<<40, 1<<40), uv(0), 0, ""}, // no memory: restores
 	} {
 		data := craftHoard(t, tc.field, tc.value, tc.after, tc.size, []byte{0})
-		task, err, alloc := restoreAlloc(t, data)
+		task, alloc, err := restoreAlloc(t, data)
 		if task != nil {
 			task.Cancel()
 		}
@@ -125,7 +125,7 @@ func TestHoardPadded(t *testing.T) {
 		t.Fatalf("%d points, trace %q", points, want)
 	}
 	data, _, _ := snapshotAt(t, 1, newFrame())
-	task, err, alloc := restoreAlloc(t, data)
+	task, alloc, err := restoreAlloc(t, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,19 +56,9 @@ func (g *Group) Env(i int) *Env { return g.envs[i] }
 // called from any goroutine, coroutines of other envs included. It fails
 // once loop i has closed; fn is dropped if env i is closing by the time it
 // would start. It is stackless.Group.Spawn's twin.
-func (g *Group) Spawn(i int, fn func(co *Co)) error { return g.Go(i, fn) }
-
-// SpawnNext is Spawn on the next env in round-robin order; it returns the
-// env's index. It is stackless.Group.SpawnNext's twin.
-func (g *Group) SpawnNext(fn func(co *Co)) (int, error) { return g.GoNext(fn) }
-
-// Go is Spawn.
-//
-// Deprecated: use [Group.Spawn], the verb both models share. Go will be
-// removed in the release after next.
-func (g *Group) Go(i int, fn func(co *Co)) error {
+func (g *Group) Spawn(i int, fn func(co *Co)) error {
 	if fn == nil {
-		panic("stackful: Group.Go with a nil function")
+		panic("stackful: Group.Spawn with a nil function")
 	}
 	return g.Submit(i, func() {
 		e := g.envs[i]
@@ -79,14 +69,24 @@ func (g *Group) Go(i int, fn func(co *Co)) error {
 	})
 }
 
+// SpawnNext is Spawn on the next env in round-robin order; it returns the
+// env's index. It is stackless.Group.SpawnNext's twin.
+func (g *Group) SpawnNext(fn func(co *Co)) (int, error) {
+	i := g.Next()
+	return i, g.Spawn(i, fn)
+}
+
+// Go is Spawn.
+//
+// Deprecated: use [Group.Spawn], the verb both models share. Go will be
+// removed in the release after next.
+func (g *Group) Go(i int, fn func(co *Co)) error { return g.Spawn(i, fn) }
+
 // GoNext is SpawnNext.
 //
 // Deprecated: use [Group.SpawnNext]. GoNext will be removed in the release
 // after next.
-func (g *Group) GoNext(fn func(co *Co)) (int, error) {
-	i := g.Next()
-	return i, g.Go(i, fn)
-}
+func (g *Group) GoNext(fn func(co *Co)) (int, error) { return g.SpawnNext(fn) }
 
 // closeRest ends what is still live in e after the shutdown deadline: it
 // cancels the coroutines' waits, runs the loop once so that they see the

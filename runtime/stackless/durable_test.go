@@ -705,7 +705,7 @@ func runRestored(t *testing.T, l *loop.Loop, task *Task) {
 		iters++
 		return task.Done() || iters > 10000
 	})
-	l.Stop(&guard)
+	l.CancelTimer(&guard)
 	if outside != "" {
 		t.Fatalf("a restored task panicked outside its frames' code: %s", outside)
 	}

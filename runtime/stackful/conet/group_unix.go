@@ -47,7 +47,7 @@ func ServeGroupConns(g *stackful.Group, network, address string, maxConns int, h
 		}
 	}
 	for i, ln := range lns {
-		g.Go(i, func(co *stackful.Co) {
+		g.Spawn(i, func(co *stackful.Co) {
 			if err := ServeConns(co, ln, maxConns, handler, attr); !errors.Is(err, net.ErrClosed) {
 				g.Fail(fmt.Errorf("conet: ServeGroup on env %d: %w", i, err))
 			}
