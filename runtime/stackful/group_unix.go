@@ -33,14 +33,17 @@ func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) 
 		}
 		return nil, err
 	}
+	closed := make([]bool, len(lfds))
 	for i, lfd := range lfds {
-		if err := g.OnShutdown(i, func() { g.envs[i].main.Close(lfd) }); err != nil {
+		// The accept coroutine may be sleeping off an accept error:
+		// closed keeps it from accepting on the closed descriptor's number.
+		if err := g.OnShutdown(i, func() { closed[i] = true; g.envs[i].main.Close(lfd) }); err != nil {
 			return fail(err)
 		}
 	}
 	for i, lfd := range lfds {
-		g.Go(i, func(co *Co) {
-			if err := acceptLoop(co, lfd, handler); err != nil && !errors.Is(err, net.ErrClosed) {
+		g.Spawn(i, func(co *Co) {
+			if err := acceptLoop(co, lfd, &closed[i], handler); err != nil && !errors.Is(err, net.ErrClosed) {
 				g.Fail(fmt.Errorf("stackful: ServeTCP on env %d: %w", i, err))
 			}
 		})
@@ -49,11 +52,18 @@ func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) 
 }
 
 // acceptLoop accepts connections on lfd and runs handler for each in a new
-// coroutine of co's env, until accept fails with a lasting error.
-func acceptLoop(co *Co, lfd int, handler func(co *Co, fd int)) error {
+// coroutine of co's env, until accept fails with a lasting error or
+// *closed is set (it returns nil then).
+func acceptLoop(co *Co, lfd int, closed *bool, handler func(co *Co, fd int)) error {
 	var delay time.Duration
 	for {
+		if *closed {
+			return nil
+		}
 		fd, _, err := co.Accept(lfd)
+		if err != nil && *closed {
+			return nil
+		}
 		if err != nil {
 			if errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) || errors.Is(err, unix.ENOBUFS) || errors.Is(err, unix.ENOMEM) {
 				delay = min(max(2*delay, 5*time.Millisecond), time.Second)

@@ -1,0 +1,109 @@
+//go:build linux || darwin || freebsd
+
+package stackful
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/cogen-go/cogen/runtime/loop"
+)
+
+// A Server is the accept coroutine of [Env.ServeTCP] and the connections'
+// coroutines it started. Its methods must be called on the env's loop
+// goroutine.
+type Server struct {
+	env      *Env
+	lfd      int
+	addr     *net.TCPAddr
+	acceptor *Co
+	conns    map[*Co]struct{} // the live connections' coroutines
+	closed   bool             // the listener has been closed
+	err      error            // the accept loop's lasting error
+	done     bool             // Shutdown has been called
+}
+
+// ServeTCP is [Group.ServeTCP] on one env: it listens on address
+// ([loop.ListenTCP], without SO_REUSEPORT) and runs a coroutine that
+// accepts connections and runs handler(co, fd) in a new coroutine for each
+// one, with TCP_NODELAY set. The handler owns fd and must close it
+// ([Co.Close]). The accept coroutine starts at once and runs until its
+// first wait; the rest runs when the env's loop does ([Env.Run]). Call it
+// on the env's loop goroutine (its main coroutine or one of its
+// coroutines). Temporary accept errors back off as in Group.ServeTCP; any
+// other ends the accept coroutine, and Shutdown returns it.
+//
+// Its stackless twin is stackless.ServeTCP.
+func (e *Env) ServeTCP(network, address string, handler func(co *Co, fd int)) (*Server, error) {
+	if handler == nil {
+		panic("stackful: ServeTCP with a nil handler")
+	}
+	lfd, addr, err := loop.ListenTCP(network, address, false)
+	if err != nil {
+		return nil, fmt.Errorf("stackful: ServeTCP: %w", err)
+	}
+	s := &Server{env: e, lfd: lfd, addr: addr, conns: map[*Co]struct{}{}}
+	conn := func(co *Co, fd int) {
+		s.conns[co] = struct{}{}
+		defer delete(s.conns, co)
+		handler(co, fd)
+	}
+	s.acceptor = e.Create(func(co *Co) {
+		if err := acceptLoop(co, lfd, &s.closed, conn); err != nil && !errors.Is(err, net.ErrClosed) {
+			s.err = fmt.Errorf("stackful: ServeTCP: %w", err)
+		}
+	}, nil)
+	s.acceptor.Resume()
+	return s, nil
+}
+
+// Addr returns the address the server listens on.
+func (s *Server) Addr() *net.TCPAddr { return s.addr }
+
+// Shutdown closes the listener, then runs the env's loop until every
+// connection's coroutine has returned, for at most limit. Then the waits
+// of the coroutines still running are canceled ([loop.ErrCanceled]), so
+// that they close their fds on their own error paths, and the loop runs
+// once more; a coroutine that keeps running after that is left to
+// [Env.Close], and Shutdown reports it. It also returns the accept loop's
+// lasting error, if any. Call it on the env's main coroutine while the
+// loop is not running; a second call does nothing.
+func (s *Server) Shutdown(limit time.Duration) error {
+	if s.done {
+		return nil
+	}
+	s.done = true
+	e := s.env
+	s.closed = true
+	err := e.loop.CloseFD(s.lfd)
+	if s.acceptor.w.Armed() {
+		s.acceptor.w.Cancel() // sleeping off an accept error
+	}
+	finished := func() bool { return len(s.conns) == 0 && s.acceptor.Status() == Dead }
+	expired := false
+	var guard loop.Timer
+	e.loop.Reset(&guard, limit, func() { expired = true })
+	if rerr := e.Run(func() bool { return expired || finished() }); rerr != nil {
+		err = errors.Join(err, rerr)
+	}
+	e.loop.CancelTimer(&guard)
+	if !finished() {
+		for co := range s.conns {
+			if co.w.Armed() {
+				co.w.Cancel()
+			}
+		}
+		if rerr := e.loop.RunOnce(); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		if n := len(s.conns); n > 0 {
+			err = errors.Join(err, fmt.Errorf("%d connections still running after %v and a cancel", n, limit))
+		}
+	}
+	if err != nil {
+		err = fmt.Errorf("stackful: Shutdown: %w", err)
+	}
+	return errors.Join(err, s.err)
+}
