@@ -52,7 +52,10 @@ func (g *Group) serve(network, address string, newHandler func(fd int) Frame) (*
 	}
 	frames := make([]*acceptFrame, len(lfds))
 	for i, lfd := range lfds {
-		f := &acceptFrame{g: g, i: i, lfd: lfd, newHandler: newHandler}
+		f := &acceptFrame{lfd: lfd, newHandler: newHandler,
+			spawn: func(fr Frame) { g.spawn(i, fr) },
+			fail:  func(err error) { g.Fail(fmt.Errorf("stackless: Serve on loop %d: %w", i, err)) },
+		}
 		frames[i] = f
 		// The accept task may not have run its first step yet: closed
 		// keeps it from accepting on the closed descriptor's number.
@@ -97,10 +100,10 @@ func closeFD(l *loop.Loop, fd int) {
 //	}
 type acceptFrame struct {
 	Base
-	g          *Group
-	i          int
 	lfd        int
 	newHandler func(fd int) Frame
+	spawn      func(Frame) // starts a connection's task
+	fail       func(error) // reports a lasting accept error
 	delay      time.Duration
 	closed     bool // the listener has been closed
 }
@@ -131,12 +134,12 @@ func (f *acceptFrame) Step(t *Task) Status {
 		}
 		if err != nil {
 			if !errors.Is(err, net.ErrClosed) && !errors.Is(err, ErrCanceled) {
-				f.g.Fail(fmt.Errorf("stackless: Serve on loop %d: %w", f.i, err))
+				f.fail(err)
 			}
 			return Done
 		}
 		f.delay = 0
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-		f.g.spawn(f.i, f.newHandler(fd))
+		f.spawn(f.newHandler(fd))
 	}
 }
