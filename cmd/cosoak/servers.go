@@ -337,11 +337,11 @@ func runStackless(s *soak, ready chan<- []target, ms *modelServer) {
 		return
 	}
 	ms.l = l
-	lfd, echoAddr, err := echoload.ListenFD()
+	echo, err := stackless.ServeTCP(l, "tcp4", "127.0.0.1:0", func(fd int) stackless.Frame { return echo.NewEchoFrame(fd) })
 	if err != nil {
 		panic(err)
 	}
-	echo := echo.ServeStackless(l, lfd, func(fd int) stackless.Frame { return echo.NewEchoFrame(fd) })
+	echoAddr := echo.Addr().String()
 	hfd, cohttpAddr, err := echoload.ListenFD()
 	if err != nil {
 		panic(err)

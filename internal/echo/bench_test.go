@@ -146,12 +146,16 @@ func startServer(tb testing.TB, model string, l *loop.Loop) (addr string, shutdo
 		}
 		return ln.Addr().String(), ServeGoroutines(ln).Shutdown
 	}
+	if name, ok := strings.CutPrefix(model, "stackless/"); ok && stacklessHandlers[name] != nil {
+		s, err := stackless.ServeTCP(l, "tcp4", "127.0.0.1:0", stacklessHandlers[name])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return s.Addr().String(), s.Shutdown
+	}
 	lfd, addr, err := echoload.ListenFD()
 	if err != nil {
 		tb.Fatal(err)
-	}
-	if name, ok := strings.CutPrefix(model, "stackless/"); ok && stacklessHandlers[name] != nil {
-		return addr, ServeStackless(l, lfd, stacklessHandlers[name]).Shutdown
 	}
 	switch model {
 	case "stackful":

@@ -10,10 +10,12 @@
 //     BenchmarkEchoStackless;
 //   - the generated frame, once cogen has run (echo_cogen.go).
 //
-// [ServeStackless] and [ServeStackful] are the accept loops that run a
-// handler per connection on a loop, and [ServeGoroutines] the baseline with
-// Go's net package; the echo benchmarks, driven by internal/echoload,
-// compare them on server CPU per request:
+// [ServeStackful] is the accept loop that runs Echo itself per connection
+// on an env (stackful.Env.ServeTCP would add a frame to adapt Echo's
+// result, and so grow each idle connection's stack past 2 KiB); the
+// stackless servers are stackless.ServeTCP's. [ServeGoroutines] is the
+// baseline with Go's net package. The echo benchmarks, driven by
+// internal/echoload, compare them on server CPU per request:
 //
 //	go test -run NONE -bench Echo -benchtime 200000x ./internal/echo
 package echo

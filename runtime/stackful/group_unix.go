@@ -43,7 +43,7 @@ func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) 
 	}
 	for i, lfd := range lfds {
 		g.Spawn(i, func(co *Co) {
-			if err := acceptLoop(co, lfd, &closed[i], handler); err != nil && !errors.Is(err, net.ErrClosed) {
+			if err := acceptLoop(co, lfd, &closed[i], handler, nil); err != nil && !errors.Is(err, net.ErrClosed) {
 				g.Fail(fmt.Errorf("stackful: ServeTCP on env %d: %w", i, err))
 			}
 		})
@@ -53,8 +53,9 @@ func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) 
 
 // acceptLoop accepts connections on lfd and runs handler for each in a new
 // coroutine of co's env, until accept fails with a lasting error or
-// *closed is set (it returns nil then).
-func acceptLoop(co *Co, lfd int, closed *bool, handler func(co *Co, fd int)) error {
+// *closed is set (it returns nil then). A non-nil started is told of each
+// connection's coroutine before it starts.
+func acceptLoop(co *Co, lfd int, closed *bool, handler func(co *Co, fd int), started func(*Co)) error {
 	var delay time.Duration
 	for {
 		if *closed {
@@ -74,6 +75,10 @@ func acceptLoop(co *Co, lfd int, closed *bool, handler func(co *Co, fd int)) err
 		}
 		delay = 0
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-		co.env.Create(func(hc *Co) { handler(hc, fd) }, nil).Resume()
+		hc := co.env.Create(func(hc *Co) { handler(hc, fd) }, nil)
+		if started != nil {
+			started(hc)
+		}
+		hc.Resume()
 	}
 }

@@ -19,7 +19,7 @@ type Server struct {
 	lfd      int
 	addr     *net.TCPAddr
 	acceptor *Co
-	conns    map[*Co]struct{} // the live connections' coroutines
+	conns    []*Co // the connections' coroutines; dead ones are dropped as it grows
 	closed   bool             // the listener has been closed
 	err      error            // the accept loop's lasting error
 	done     bool             // Shutdown has been called
@@ -44,19 +44,36 @@ func (e *Env) ServeTCP(network, address string, handler func(co *Co, fd int)) (*
 	if err != nil {
 		return nil, fmt.Errorf("stackful: ServeTCP: %w", err)
 	}
-	s := &Server{env: e, lfd: lfd, addr: addr, conns: map[*Co]struct{}{}}
-	conn := func(co *Co, fd int) {
-		s.conns[co] = struct{}{}
-		defer delete(s.conns, co)
-		handler(co, fd)
-	}
+	s := &Server{env: e, lfd: lfd, addr: addr}
 	s.acceptor = e.Create(func(co *Co) {
-		if err := acceptLoop(co, lfd, &s.closed, conn); err != nil && !errors.Is(err, net.ErrClosed) {
+		if err := acceptLoop(co, lfd, &s.closed, handler, s.track); err != nil && !errors.Is(err, net.ErrClosed) {
 			s.err = fmt.Errorf("stackful: ServeTCP: %w", err)
 		}
 	}, nil)
 	s.acceptor.Resume()
 	return s, nil
+}
+
+// track remembers a connection's coroutine, dropping dead ones whenever
+// the list would grow.
+func (s *Server) track(co *Co) {
+	if len(s.conns) == cap(s.conns) {
+		s.prune()
+	}
+	s.conns = append(s.conns, co)
+}
+
+// prune drops the dead coroutines from conns and returns how many are left.
+func (s *Server) prune() int {
+	live := s.conns[:0]
+	for _, c := range s.conns {
+		if c.Status() != Dead {
+			live = append(live, c)
+		}
+	}
+	clear(s.conns[len(live):])
+	s.conns = live
+	return len(live)
 }
 
 // Addr returns the address the server listens on.
@@ -81,7 +98,8 @@ func (s *Server) Shutdown(limit time.Duration) error {
 	if s.acceptor.w.Armed() {
 		s.acceptor.w.Cancel() // sleeping off an accept error
 	}
-	finished := func() bool { return len(s.conns) == 0 && s.acceptor.Status() == Dead }
+	// The loop runs stop once per iteration: prune is O(live connections).
+	finished := func() bool { return s.acceptor.Status() == Dead && s.prune() == 0 }
 	expired := false
 	var guard loop.Timer
 	e.loop.Reset(&guard, limit, func() { expired = true })
@@ -90,7 +108,7 @@ func (s *Server) Shutdown(limit time.Duration) error {
 	}
 	e.loop.CancelTimer(&guard)
 	if !finished() {
-		for co := range s.conns {
+		for _, co := range s.conns {
 			if co.w.Armed() {
 				co.w.Cancel()
 			}
@@ -98,7 +116,7 @@ func (s *Server) Shutdown(limit time.Duration) error {
 		if rerr := e.loop.RunOnce(); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
-		if n := len(s.conns); n > 0 {
+		if n := s.prune(); n > 0 {
 			err = errors.Join(err, fmt.Errorf("%d connections still running after %v and a cancel", n, limit))
 		}
 	}
