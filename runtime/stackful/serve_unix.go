@@ -20,9 +20,9 @@ type Server struct {
 	addr     *net.TCPAddr
 	acceptor *Co
 	conns    []*Co // the connections' coroutines; dead ones are dropped as it grows
-	closed   bool             // the listener has been closed
-	err      error            // the accept loop's lasting error
-	done     bool             // Shutdown has been called
+	closed   bool  // the listener has been closed
+	err      error // the accept loop's lasting error
+	done     bool  // Shutdown has been called
 }
 
 // ServeTCP is [Group.ServeTCP] on one env: it listens on address
