@@ -50,7 +50,13 @@ func Work(st Status, total Money, at Point) bool { return st == Paid && total.ce
 // types, give an empty Step.
 func fingerprintOf(t *testing.T, src string) (uint64, []string) {
 	t.Helper()
-	fset := token.NewFileSet()
+	return fingerprintWith(t, src, token.NewFileSet(), importer.Default())
+}
+
+// fingerprintWith is fingerprintOf with std importing the standard
+// library (from export data, as go vet does, or from source).
+func fingerprintWith(t *testing.T, src string, fset *token.FileSet, std types.Importer) (uint64, []string) {
+	t.Helper()
 	sl := checkSource(t, fset, stacklessPath, `package stackless
 type Codec[T any] struct {
 	Marshal   func(x *T) ([]byte, error)
@@ -60,7 +66,6 @@ type Codec[T any] struct {
 	if err != nil {
 		t.Fatal(err)
 	}
-	std := importer.Default()
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
 	conf := types.Config{Importer: importerFunc(func(p string) (*types.Package, error) {
 		if p == stacklessPath {
@@ -138,5 +143,29 @@ func TestVersionKeys(t *testing.T) {
 		if (fp != base) != tc.changes {
 			t.Errorf("%s: fingerprint %016x, before %016x: want a change %v", tc.name, fp, base, tc.changes)
 		}
+	}
+}
+
+// TestVersionKeysSameUnderVet: the fingerprint of a frame holding a type
+// of another package (time.Duration, whose package has the unexported
+// constants minDuration and maxDuration) is the same whether that package
+// is loaded from export data, as go vet loads it, or from source, as
+// cogen's loader may: go vet -vettool=cogen reported examples/durable's
+// generated file stale while cogen wrote it as it was (901976f).
+func TestVersionKeysSameUnderVet(t *testing.T) {
+	src := strings.Replace(versionSrc, "func Work(st Status, total Money, at Point) bool", "func Work(st Status, total Money, at Point, d time.Duration) bool", 1)
+	src = strings.Replace(src, `import "github.com/cogen-go/cogen/runtime/stackless"`, "import (\n\t\"time\"\n\n\t\"github.com/cogen-go/cogen/runtime/stackless\"\n)", 1)
+	exportFP, exportKeys := fingerprintOf(t, src)
+	fset := token.NewFileSet()
+	sourceFP, sourceKeys := fingerprintWith(t, src, fset, importer.ForCompiler(fset, "source", nil))
+	if exportFP != sourceFP {
+		t.Errorf("fingerprint %016x from export data, %016x from source\nkeys %q\nand %q", exportFP, sourceFP, exportKeys, sourceKeys)
+	}
+	found := false
+	for _, k := range sourceKeys {
+		found = found || strings.HasPrefix(k, "const time.Hour time.Duration")
+	}
+	if !found {
+		t.Errorf("no version key for time.Hour (an exported constant of a held type) in %q", sourceKeys)
 	}
 }
