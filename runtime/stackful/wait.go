@@ -266,13 +266,43 @@ func (co *Co) mustBeCurrent(op string) {
 }
 
 // wait suspends co until its armed waiter is woken and returns the reason.
+//
+// Like Resume, it is flat: it switches away itself (suspend's body, not a
+// call of it), since each call level between a wait and the switch costs
+// a mispredicted return when the coroutine is switched back to.
 func (co *Co) wait() loop.Reason {
+	e := co.env
+	if co.state != stateRunning || e.loop.Closed() {
+		return co.waitSpecial()
+	}
+	if e.dispatching && e.depth == 2 {
+		if r, ok := co.handOff(); ok {
+			return r
+		}
+	}
+	e.depth--
+	e.current = e.stack[e.depth-1]
+	e.noteCurrent(e.current)
+	co.state = stateWaiting
+	if co.sw.raw() {
+		co.sw.leave()
+	} else {
+		co.yield(struct{}{})
+	}
+	if co.state == stateUnwinding {
+		panic(errUnwind)
+	}
+	return co.w.Reason()
+}
+
+// waitSpecial is wait for a coroutine that is not simply running (the main
+// coroutine, one being unwound) or whose loop is closed.
+func (co *Co) waitSpecial() loop.Reason {
 	if co.state == stateUnwinding {
 		co.w.Disarm()
 		panic(errUnwind)
 	}
-	l := co.env.loop
-	if l.Closed() {
+	if co.env.loop.Closed() {
 		// Arming on a closed loop queues the waiter at once with
 		// LoopClosed, and nothing runs the queue any more.
 		co.w.Disarm()
@@ -281,13 +311,7 @@ func (co *Co) wait() loop.Reason {
 	if co.state == stateMain {
 		return co.env.mainWait()
 	}
-	if e := co.env; e.dispatching && e.depth == 2 {
-		if r, ok := co.handOff(); ok {
-			return r
-		}
-	}
-	co.suspend(stateWaiting)
-	return co.w.Reason()
+	panic("stackful: internal error: wait in state " + stateStatus[co.state].String())
 }
 
 // handOff is the stackful side of a direct hand-off (Go's runnext, see
