@@ -491,7 +491,7 @@ func (r *wakeup) Run() {
 	e.current = co
 	e.noteResume(co)
 	co.state = stateRunning
-	e.dispatching = true // co may run the coroutines its hand-offs wake (Co.handOff)
+	e.dispatching = true // co may run the coroutines its hand-offs wake (Co.wait)
 	if co.sw.raw() {
 		co.sw.enter()
 	} else {

@@ -4,6 +4,7 @@ package stackful_test
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,7 +42,16 @@ func goroutineStacks() [][]string {
 // innermost first; ok is false if no stack holds
 // outer.
 func framesBetween(stacks [][]string, outer string) (between []string, ok bool) {
+	return framesBetweenIn(stacks, "", outer)
+}
+
+// framesBetweenIn is framesBetween among the stacks that hold a frame
+// whose name contains marker.
+func framesBetweenIn(stacks [][]string, marker, outer string) (between []string, ok bool) {
 	for _, fns := range stacks {
+		if marker != "" && !slices.ContainsFunc(fns, func(fn string) bool { return strings.Contains(fn, marker) }) {
+			continue
+		}
 		o := -1
 		for i, fn := range fns {
 			if strings.Contains(fn, outer) {
@@ -149,5 +159,56 @@ func TestPanicEndsDispatching(t *testing.T) {
 	}
 	if got != 7 {
 		t.Fatalf("received %d, want 7", got)
+	}
+}
+
+// flatPinger sends n values on ping and receives each answer on pong.
+func flatPinger(co *stackful.Co, ping, pong *cosync.Chan[int], n int) {
+	co.Gosched() // from here on, the loop resumes it
+	for i := range n {
+		ping.Send(co, i)
+		pong.Recv(co)
+	}
+	ping.Close()
+}
+
+// The direct hand-off's switch is flat too: a coroutine resumed by the
+// loop that waits in Recv after handing a value over switches to the
+// receiver from wait itself, so while the receiver runs nested in it, only
+// Suspend and wait stand between its recv and the switch (there was
+// handOff as well).
+func TestHandOffIsFlat(t *testing.T) {
+	env, err := stackful.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ping, pong := cosync.NewChan[int](0), cosync.NewChan[int](0)
+	var nested [][]string
+	ponger := env.Create(func(co *stackful.Co) {
+		for {
+			v, ok := ping.Recv(co)
+			if !ok {
+				return
+			}
+			if nested == nil && env.Depth() == 3 {
+				nested = goroutineStacks()
+			}
+			pong.Send(co, v)
+		}
+	}, nil)
+	ponger.Resume()
+	pinger := env.Create(func(co *stackful.Co) { flatPinger(co, ping, pong, 10) }, nil)
+	pinger.Resume()
+	if err := env.Run(func() bool { return ponger.Status() == stackful.Dead && pinger.Status() == stackful.Dead }); err != nil {
+		t.Fatal(err)
+	}
+	if nested == nil {
+		t.Fatal("the ponger never ran nested in the pinger (depth 3)")
+	}
+	between, ok := framesBetweenIn(nested, "stackful_test.flatPinger", "cosync.(*Chan[...]).recv")
+	want := []string{"github.com/cogen-go/cogen/runtime/stackful.(*Co).wait", "github.com/cogen-go/cogen/runtime/stackful.(*Co).Suspend"}
+	if !ok || strings.Join(between, ",") != strings.Join(want, ",") {
+		t.Errorf("a coroutine switched to directly: its waker has %v between recv and the switch (found %v), want %v", between, ok, want)
 	}
 }
