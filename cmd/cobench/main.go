@@ -31,7 +31,7 @@ func main() {
 // options are the command line's.
 type options struct {
 	quick, long bool
-	peers       bool // add the peers' rows (bench/peers: gnet, fasthttp)
+	peers       bool // add the peers' rows (bench/peers: gnet, netpoll, nbio, fasthttp, nbhttp)
 	coroswitch  bool // add the stackful rows of a cogen_coroswitch build
 	only        map[string]bool
 	format      string
@@ -49,7 +49,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quick, "quick", false, "a short run (about 20 s once built): fewer coroutines, short windows")
 	fs.BoolVar(&o.long, "long", false, "longer windows, more rounds, 1,000,000 coroutines for memory")
 	only := fs.String("only", "", "comma-separated groups to run: "+strings.Join(groups, ","))
-	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet echo, fasthttp hello), built from bench/peers")
+	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet, netpoll, nbio echo; fasthttp, nbhttp hello), built from bench/peers")
 	fs.BoolVar(&o.coroswitch, "coroswitch", false, "also measure the stackful switch and create rows in a build with the cogen_coroswitch tag (built from the source tree)")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown, json or csv")
 	fs.StringVar(&o.out, "o", "", "write the table to this file instead of standard output")
