@@ -8,9 +8,9 @@
 // binary for ours.
 //
 // A child is told its task in the COBENCH_CHILD environment variable (the
-// JSON of cobench's task: Kind "echo", "http" or "http-wait", Mode, Conns, D), serves one
+// JSON of cobench's task: Kind "echo", "http" or "http-wait", Mode, Conns, D, Wrk), serves one
 // window of the load client every cobench row uses (internal/echoload,
-// started from this binary), and writes the bench.LoadResult as JSON on
+// started from this binary; or wrk, with Wrk), and writes the bench.LoadResult as JSON on
 // standard output. Without the variable it prints its models and exits 2.
 package main
 
@@ -38,6 +38,7 @@ type task struct {
 	Mode  string        // a model of EchoModels or HTTPModels
 	Conns int           // connections
 	D     time.Duration // load window
+	Wrk   bool          // wrk is the load client (an HTTP kind)
 }
 
 // loadTimeout is how long the load client may take beyond its window, as in
@@ -75,7 +76,7 @@ func main() {
 }
 
 func (t task) run() (bench.LoadResult, error) {
-	cfg := echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + loadTimeout}
+	cfg := echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + loadTimeout, Wrk: t.Wrk}
 	switch t.Kind {
 	case "echo":
 		return RunEcho(t.Mode, cfg)

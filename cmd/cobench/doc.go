@@ -136,6 +136,10 @@
 //	-quick    a short run (about 20 s once built): fewer coroutines, short windows
 //	-long     longer windows, more rounds, 1,000,000 coroutines for memory
 //	-peers    also measure gnet, netpoll, nbio, fasthttp and nbhttp (built from bench/peers)
+//	-wrk      also serve the HTTP hello load with wrk, TechEmpower's load
+//	          generator (Debian's package wrk), as the client: requests/s,
+//	          latency p50 and p99, server CPU per request, each note giving
+//	          the built-in client's figure and the ratio (see wrk.go)
 //	-coroswitch also measure the stackful switch and create rows in a
 //	          build with the cogen_coroswitch tag (runtime/stackful on the
 //	          raw runtime.coroswitch), built from the source tree; their

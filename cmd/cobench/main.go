@@ -33,6 +33,7 @@ type options struct {
 	quick, long bool
 	peers       bool // add the peers' rows (bench/peers: gnet, netpoll, nbio, fasthttp, nbhttp)
 	coroswitch  bool // add the stackful rows of a cogen_coroswitch build
+	wrk         bool // serve the http group's hello load with wrk too (wrk.go)
 	only        map[string]bool
 	format      string
 	out, svg    string
@@ -51,6 +52,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	only := fs.String("only", "", "comma-separated groups to run: "+strings.Join(groups, ","))
 	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet, netpoll, nbio echo; fasthttp, nbhttp hello), built from bench/peers")
 	fs.BoolVar(&o.coroswitch, "coroswitch", false, "also measure the stackful switch and create rows in a build with the cogen_coroswitch tag (built from the source tree)")
+	fs.BoolVar(&o.wrk, "wrk", false, "also serve the HTTP hello load with wrk, TechEmpower's load generator (Debian's package wrk), as the client")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown, json or csv")
 	fs.StringVar(&o.out, "o", "", "write the table to this file instead of standard output")
 	fs.StringVar(&o.svg, "svg", defaultSVG(), "write a bar chart of every measure, with axes, to this SVG file (off: no chart)")
