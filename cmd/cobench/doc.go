@@ -139,7 +139,8 @@
 //	-wrk      also serve the HTTP hello load with wrk, TechEmpower's load
 //	          generator (Debian's package wrk), as the client: requests/s,
 //	          latency p50 and p99, server CPU per request, each note giving
-//	          the built-in client's figure and the ratio (see wrk.go)
+//	          the built-in client's figure and the ratio (see wrk.go); the
+//	          tfb group runs each workload with wrk too (tfb bench -wrk)
 //	-coroswitch also measure the stackful switch and create rows in a
 //	          build with the cogen_coroswitch tag (runtime/stackful on the
 //	          raw runtime.coroswitch), built from the source tree; their

@@ -52,7 +52,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	only := fs.String("only", "", "comma-separated groups to run: "+strings.Join(groups, ","))
 	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet, netpoll, nbio echo; fasthttp, nbhttp hello), built from bench/peers")
 	fs.BoolVar(&o.coroswitch, "coroswitch", false, "also measure the stackful switch and create rows in a build with the cogen_coroswitch tag (built from the source tree)")
-	fs.BoolVar(&o.wrk, "wrk", false, "also serve the HTTP hello load with wrk, TechEmpower's load generator (Debian's package wrk), as the client")
+	fs.BoolVar(&o.wrk, "wrk", false, "also serve the HTTP hello load (and the tfb group's workloads) with wrk, TechEmpower's load generator (Debian's package wrk), as the client")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown, json or csv")
 	fs.StringVar(&o.out, "o", "", "write the table to this file instead of standard output")
 	fs.StringVar(&o.svg, "svg", defaultSVG(), "write a bar chart of every measure, with axes, to this SVG file (off: no chart)")
