@@ -264,8 +264,11 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 	if r != loop.NotWoken {
 		return c.recvResumed(slot, r)
 	}
-	if v, ok, ready := c.tryRecv(); ready {
-		return v, ok, nil
+	// The call only when it can complete: the test is inlined.
+	if c.n > 0 || c.sendq.head != nil || c.closed {
+		if v, ok, ready := c.tryRecv(); ready {
+			return v, ok, nil
+		}
 	}
 	if timeout == 0 {
 		return v, false, ErrTimeout
