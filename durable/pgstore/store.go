@@ -529,5 +529,3 @@ func stateOf(s string) durable.State {
 	}
 	return 0
 }
-
-
