@@ -102,7 +102,9 @@ type Store interface {
 	// sequence number c.Seq (the one of its Claim or of its last Commit);
 	// otherwise nothing changes and the error wraps ErrLeaseLost. In one
 	// atomic step it then stores the sequence number c.Seq+1, c.State,
-	// c.Snapshot (if not nil; nil keeps the stored one), c.Due, c.Signal,
+	// c.Snapshot (if not nil; nil keeps the stored one, except that a Done
+	// task's snapshot may be dropped), c.Due (Running, Sleeping; zero means
+	// now), c.Signal,
 	// c.Result, c.Error, deletes the signals c.Consumed, and either renews
 	// the lease until now+lease or, if c.Release is set or c.State is
 	// terminal, ends it (no owner).
