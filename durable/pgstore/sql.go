@@ -40,7 +40,8 @@ var stmtSQL = []pg.StmtDef{
 		ON CONFLICT (id) DO NOTHING`},
 
 	// claim: $1 worker, $2 lease (ms), $3 limit. The due tasks not held
-	// by a live lease, earliest due first, skipping rows that a
+	// by a live lease (an owner without a lease time holds none), earliest
+	// due first, skipping rows that a
 	// concurrent claim has locked. One row per (task, queued signal), or
 	// one with NULL signal columns; the snapshot is on a task's first row
 	// only.
@@ -48,7 +49,7 @@ var stmtSQL = []pg.StmtDef{
 		UPDATE S.tasks t SET owner = $1, lease_until = ` + withParam(leaseParam, "$2") + `
 		FROM (SELECT id FROM S.tasks
 			WHERE state IN ('running', 'sleeping', 'waiting') AND due <= now()
-				AND (owner IS NULL OR lease_until < now())
+				AND (owner IS NULL OR coalesce(lease_until, '-infinity') < now())
 			ORDER BY due LIMIT $3 FOR UPDATE SKIP LOCKED) d
 		WHERE t.id = d.id
 		RETURNING t.id, t.name, t.snapshot, t.seq, t.due)

@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -112,6 +113,122 @@ func TestSignalWhileRunning(t *testing.T) {
 		cl, err := s.Claim(co, "w", time.Minute, 1)
 		if err != nil || len(cl) != 1 || len(cl[0].Signals) != 1 {
 			t.Fatalf("%v %+v", err, cl)
+		}
+	})
+}
+
+// TestOddRows: rows no worker wrote (NULL snapshots, unknown states, an
+// owner without a lease time, a waiting task without a name) are claimed
+// or skipped by their columns and returned as they are, never a panic.
+func TestOddRows(t *testing.T) {
+	url := serverURL(t)
+	schema := freshSchema(t, url)
+	s, err := OpenURL(url, Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	inCo(t, func(co *stackful.Co) {
+		if _, err := s.Get(co, "none"); !errors.Is(err, durable.ErrNotFound) { // creates the schema
+			t.Fatal(err)
+		}
+	})
+	q := quoteIdent(schema)
+	sqlExec(t, url, `INSERT INTO `+q+`.tasks (id, name, state, snapshot, due, owner, lease_until, wait_name, result, error) VALUES
+		('nullsnap', 'wf', 'running', NULL, now(), NULL, NULL, NULL, NULL, NULL),
+		('zombie', 'wf', 'zombie', '\x01', now(), NULL, NULL, NULL, NULL, NULL),
+		('ghost', 'wf', 'sleeping', '\x02', now(), 'ghost', NULL, NULL, NULL, NULL),
+		('noname', 'wf', 'waiting', '\x03', now(), NULL, NULL, NULL, NULL, NULL),
+		('nodue', 'wf', 'running', '\x04', NULL, NULL, NULL, NULL, NULL, NULL),
+		('garbage', '', 'done', '\xdeadbeef', NULL, NULL, NULL, 'x', '\x00', 'boom')`)
+	sqlExec(t, url, `INSERT INTO `+q+`.signals (task_id, name, value) VALUES ('noname', 'x', NULL), ('nobody', 'y', '\x05')`)
+	inCo(t, func(co *stackful.Co) {
+		cl, err := s.Claim(co, "w", time.Minute, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[durable.ID]durable.Claimed{}
+		for _, c := range cl {
+			got[c.ID] = c
+		}
+		if len(got) != 3 || got["nullsnap"].Snapshot != nil || string(got["ghost"].Snapshot) != "\x02" ||
+			len(got["noname"].Signals) != 1 || got["noname"].Signals[0].Value != nil {
+			t.Fatalf("claimed %+v", cl)
+		}
+		info, err := s.Get(co, "zombie")
+		if err != nil || info.State != 0 || info.Error == "" {
+			t.Fatalf("zombie: %v %+v", err, info)
+		}
+		info, err = s.Get(co, "garbage")
+		if err != nil || info.State != durable.Done || info.Error != "boom" || string(info.Result) != "\x00" || info.Signal != "" {
+			t.Fatalf("garbage: %v %+v", err, info)
+		}
+		if _, err := s.Signal(co, "zombie", "z", nil); err != nil {
+			t.Fatalf("signal to an unknown state: %v", err)
+		}
+		// The claimed odd rows commit like any other.
+		for _, id := range []durable.ID{"nullsnap", "ghost", "noname"} {
+			if err := s.Commit(co, "w", time.Minute, &durable.Commit{ID: id, State: durable.Parked, Error: "odd"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestSignalCommitRace sends a signal concurrently with the commit that
+// makes its task wait for it, on two conns, many times over: every task
+// must end due (claimable), whichever commits first. The signal locks the
+// task's row, and the commit's wake statement runs after the commit's
+// lock; a signal that only updated waiting rows could slip between the
+// wake's snapshot and the commit's lock.
+func TestSignalCommitRace(t *testing.T) {
+	s := openTest(t)
+	const n = 200
+	inCo(t, func(co *stackful.Co) {
+		for i := range n {
+			if err := s.Create(co, durable.ID(fmt.Sprint(i)), "wf", []byte{1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cl, err := s.Claim(co, "w", time.Minute, n)
+		if err != nil || len(cl) != n {
+			t.Fatalf("claim: %v, %d", err, len(cl))
+		}
+		env := co.Env()
+		done := 0
+		for i := range n {
+			id := durable.ID(fmt.Sprint(i))
+			env.Create(func(co *stackful.Co) {
+				if err := s.Commit(co, "w", time.Minute, &durable.Commit{ID: id, State: durable.Waiting, Signal: "x", Release: true}); err != nil {
+					t.Error(err)
+				}
+				done++
+			}, nil).Resume()
+			env.Create(func(co *stackful.Co) {
+				if _, err := s.Signal(co, id, "x", []byte("v")); err != nil {
+					t.Error(err)
+				}
+				done++
+			}, nil).Resume()
+		}
+		for done < 2*n {
+			co.Sleep(time.Millisecond)
+		}
+		stuck := 0
+		for i := range n {
+			info, err := s.Get(co, durable.ID(fmt.Sprint(i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.State != durable.Waiting || info.Pending != 1 {
+				t.Fatalf("%d: %+v", i, info)
+			}
+			if info.Due.IsZero() {
+				stuck++
+			}
+		}
+		if stuck > 0 {
+			t.Fatalf("%d of %d waiting tasks with a queued signal are not due", stuck, n)
 		}
 	})
 }
