@@ -206,7 +206,10 @@ func TestChaos(t *testing.T) {
 	n := chaosCount(t)
 	const lease = 2 * time.Second
 	c := newChaosRun(t, n, lease)
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	killRng := rand.New(rand.NewPCG(seed, 1))
+	sendRng := rand.New(rand.NewPCG(seed, 2))
 	t0 := time.Now()
 	c.start(5 * time.Millisecond)
 	tStarted := time.Since(t0)
@@ -220,7 +223,7 @@ func TestChaos(t *testing.T) {
 	wg.Add(1)
 	go func() { // the chaos loop
 		defer wg.Done()
-		r := rand.New(rand.NewPCG(rng.Uint64(), 2))
+		r := killRng
 		for {
 			select {
 			case <-stop:
@@ -241,7 +244,7 @@ func TestChaos(t *testing.T) {
 	go func() { // the signals: all of step 2's, then all of step 5's
 		for step := range chaosflow.Steps {
 			if chaosflow.Receives(step) {
-				if err := c.sendSignals(step, rand.New(rand.NewPCG(rng.Uint64(), uint64(step)))); err != nil {
+				if err := c.sendSignals(step, sendRng); err != nil {
 					sendErr <- err
 					return
 				}

@@ -81,7 +81,8 @@ type proc struct {
 	done chan struct{} // closed once the process has been reaped
 }
 
-// start starts worker slot i (its earlier process must be gone).
+// start starts worker slot i (its earlier process must be gone); it may
+// be called from any goroutine (a failure is a test error).
 func (f *fleet) start(i int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -89,13 +90,15 @@ func (f *fleet) start(i int) {
 	name := fmt.Sprintf("%s%d-%d", f.prefix, i, f.starts)
 	log, err := os.Create(filepath.Join(f.logDir, name+".log"))
 	if err != nil {
-		f.t.Fatal(err)
+		f.t.Error(err)
+		return
 	}
 	cmd := exec.Command(f.bin, append([]string{"-name", name}, f.args...)...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		log.Close()
-		f.t.Fatal(err)
+		f.t.Error(err)
+		return
 	}
 	p := &proc{cmd: cmd, name: name, done: make(chan struct{})}
 	f.procs[i] = p
