@@ -67,9 +67,11 @@ type DirStore struct {
 	dir string
 	// mu guards the fields below; it is held only for in-memory work,
 	// never across I/O, and only by offload goroutines or by calls that do
-	// no I/O.
+	// no I/O; a commit waits on idle (in its offload goroutine) for a
+	// claim of the same task to finish reading it.
 	mu       sync.Mutex
-	lock     *os.File // the flock'ed LOCK file; nil once closed
+	idle     sync.Cond // on mu: broadcast when a task stops being busy
+	lock     *os.File  // the flock'ed LOCK file; nil once closed
 	tasks    map[ID]*dirTask
 	due      dueHeap // the tasks that are or will be claimable, by claimable-at time
 	nextSig  int64
@@ -116,6 +118,7 @@ func OpenDir(dir string) (*DirStore, error) {
 		return nil, fmt.Errorf("durable: OpenDir %s: lock: %w", dir, err)
 	}
 	s := &DirStore{dir: dir, lock: lock, tasks: map[ID]*dirTask{}, nextSig: 1}
+	s.idle.L = &s.mu
 	if err := s.load(); err != nil {
 		lock.Close()
 		return nil, fmt.Errorf("durable: OpenDir %s: %w", dir, err)
@@ -304,6 +307,7 @@ func (s *DirStore) create(id ID, name string, snapshot []byte) error {
 		return fmt.Errorf("durable: Create %q: %w", id, err)
 	}
 	t.creating, t.busy = false, false
+	s.idle.Broadcast()
 	s.fix(t)
 	return nil
 }
@@ -358,6 +362,7 @@ func (s *DirStore) claim(worker string, lease time.Duration, max int) ([]Claimed
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.idle.Broadcast()
 	for _, t := range ts {
 		t.busy = false
 		if err != nil {
@@ -395,9 +400,16 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 	case t.owner != worker || t.seq != c.Seq || t.state.Terminal():
 		s.mu.Unlock()
 		return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
-	case t.busy:
-		s.mu.Unlock()
-		return fmt.Errorf("durable: Commit %q by %s: another commit of it is in progress", c.ID, worker)
+	}
+	for t.busy {
+		// A Claim reading its snapshot (the lease expired and this
+		// worker claimed it again), or a commit of it that the caller
+		// did not wait for: wait for it, then check the lease again.
+		s.idle.Wait()
+		if t.owner != worker || t.seq != c.Seq || t.state.Terminal() {
+			s.mu.Unlock()
+			return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
+		}
 	}
 	t.busy = true
 	nt := *t // the record as committed
@@ -445,6 +457,7 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.busy = false
+	s.idle.Broadcast()
 	if err != nil {
 		// The file holds the old record or the new one; the index keeps
 		// the old one, and the worker, told the commit failed, commits
