@@ -107,8 +107,11 @@
 // whole snapshot (the WAL grows by about the snapshot's size plus a few
 // hundred bytes: see BenchmarkCommit). A Waiting commit adds a statement
 // to the same round trip. A claim of n tasks is one round trip returning
-// their snapshots. Signal, Renew (of any number of tasks), Release and
-// Get are one round trip each.
+// their snapshots; its index scan (due order) passes over the due tasks
+// that live leases hold, so an idle claim costs the server in proportion
+// to the running tasks in the workers' memory (tasks that sleep until
+// later or wait for a signal cost it nothing). Signal, Renew (of any
+// number of tasks), Release and Get are one round trip each.
 //
 // The tests run against the PostgreSQL of COGEN_PG_URL (.ci/dbservers)
 // and skip without one outside CI; the multi-process tests build the
