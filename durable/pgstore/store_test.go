@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,4 +232,50 @@ func TestSignalCommitRace(t *testing.T) {
 			t.Fatalf("%d of %d waiting tasks with a queued signal are not due", stuck, n)
 		}
 	})
+}
+
+// TestMigrateConcurrently opens 8 stores on one new schema at once, each
+// from its own goroutine and loop: every first call succeeds (the schema
+// is created and migrated once, under the advisory lock), and a schema
+// whose version is newer than the package's is refused.
+func TestMigrateConcurrently(t *testing.T) {
+	url := serverURL(t)
+	schema := freshSchema(t, url)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			errs <- durable.Do(func(co *stackful.Co) error {
+				s, err := OpenURL(url, Options{Schema: schema})
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				if _, err := s.Get(co, "x"); !errors.Is(err, durable.ErrNotFound) {
+					return fmt.Errorf("first Get: %v", err)
+				}
+				return nil
+			})
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if v := queryInt(t, url, `SELECT version::bigint FROM `+quoteIdent(schema)+`.schema_version`); v != schemaVersion {
+		t.Fatalf("schema version %d, want %d", v, schemaVersion)
+	}
+	sqlExec(t, url, `UPDATE `+quoteIdent(schema)+`.schema_version SET version = 99`)
+	err := durable.Do(func(co *stackful.Co) error {
+		s, err := OpenURL(url, Options{Schema: schema})
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		_, err = s.Get(co, "x")
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("a schema of version 99: %v", err)
+	}
 }
