@@ -3,6 +3,7 @@ package pgstore
 import (
 	"errors"
 	"fmt"
+	"github.com/cogen-go/cogen/client/pg"
 	"slices"
 	"strings"
 	"testing"
@@ -277,5 +278,61 @@ func TestMigrateConcurrently(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Fatalf("a schema of version 99: %v", err)
+	}
+}
+
+// TestMigrateFromV1 upgrades a schema of version 1 holding tasks (one
+// free, one under an expired lease, one under a live lease) to the
+// current version: the tasks keep their rows, and a claim takes the two
+// claimable ones.
+func TestMigrateFromV1(t *testing.T) {
+	url := serverURL(t)
+	schema := freshSchema(t, url)
+	cfg, err := pg.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inCo(t, func(co *stackful.Co) {
+		c, err := pg.Connect(co, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(co)
+		if err := migrateTo(co, c, schema, 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	q := quoteIdent(schema)
+	if v := queryInt(t, url, `SELECT version::bigint FROM `+q+`.schema_version`); v != 1 {
+		t.Fatalf("version %d after migrating to 1", v)
+	}
+	sqlExec(t, url, `INSERT INTO `+q+`.tasks (id, name, state, snapshot, due, owner, lease_until) VALUES
+		('free', 'wf', 'running', '\x01', now(), NULL, NULL),
+		('expired', 'wf', 'running', '\x02', now(), 'dead', now() - interval '1 second'),
+		('live', 'wf', 'running', '\x03', now(), 'alive', now() + interval '1 hour')`)
+	s, err := OpenURL(url, Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	inCo(t, func(co *stackful.Co) {
+		cl, err := s.Claim(co, "w", time.Minute, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, c := range cl {
+			ids = append(ids, string(c.ID))
+		}
+		slices.Sort(ids)
+		if !slices.Equal(ids, []string{"expired", "free"}) {
+			t.Fatalf("claimed %v", ids)
+		}
+	})
+	if v := queryInt(t, url, `SELECT version::bigint FROM `+q+`.schema_version`); v != schemaVersion {
+		t.Fatalf("version %d, want %d", v, schemaVersion)
+	}
+	if n := queryInt(t, url, `SELECT count(*) FROM pg_indexes WHERE schemaname = '`+schema+`' AND indexname IN ('tasks_free', 'tasks_leased')`); n != 2 {
+		t.Fatalf("%d of the version 2 indexes", n)
 	}
 }
