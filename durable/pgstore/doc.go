@@ -58,7 +58,10 @@
 //	      seq bigint, due timestamptz, wait_name text, owner text,
 //	      lease_until timestamptz, result bytea, error text,
 //	      created timestamptz, updated timestamptz)
-//	  index (due) where state in ('running', 'sleeping', 'waiting')
+//	  index tasks_free (due) where state in ('running', 'sleeping',
+//	    'waiting') and (owner is null or lease_until is null)
+//	  index tasks_leased (lease_until) where state in ('running',
+//	    'sleeping', 'waiting') and owner is not null
 //	signals(id bigserial primary key, task_id text, name text,
 //	        value bytea, sent_at timestamptz)
 //	  index (task_id, name, id)
@@ -69,10 +72,15 @@
 //
 // # Statements
 //
-// Claim is one statement: an UPDATE of the rows selected by a subquery
-// (due, not leased, earliest first, LIMIT max, FOR UPDATE SKIP LOCKED, so
-// that concurrent claims take disjoint tasks without waiting for each
-// other), joined with the tasks' queued signals. Commit is one statement
+// Claim is one statement: an UPDATE of the rows selected by two scans,
+// the free due tasks in due order (tasks_free) and the expired leases in
+// expiry order (tasks_leased), each LIMIT max and FOR UPDATE SKIP LOCKED
+// (concurrent claims take disjoint tasks without waiting for each
+// other), of which the max earliest due are taken, joined with the
+// tasks' queued signals. Neither scan passes over the tasks that live
+// leases hold, nor over sleepers not due yet or waiting tasks: an idle
+// claim costs the server the same with no task as with a million
+// sleeping. Commit is one statement
 // (the fenced UPDATE and the DELETE of the consumed signals, in a CTE)
 // and, for a Waiting commit, a second one in the same pipeline: both go
 // in one write and one Sync, so they are one transaction and one round
@@ -107,11 +115,8 @@
 // whole snapshot (the WAL grows by about the snapshot's size plus a few
 // hundred bytes: see BenchmarkCommit). A Waiting commit adds a statement
 // to the same round trip. A claim of n tasks is one round trip returning
-// their snapshots; its index scan (due order) passes over the due tasks
-// that live leases hold, so an idle claim costs the server in proportion
-// to the running tasks in the workers' memory (tasks that sleep until
-// later or wait for a signal cost it nothing). Signal, Renew (of any
-// number of tasks), Release and Get are one round trip each.
+// their snapshots. Signal, Renew (of any number of tasks), Release and
+// Get are one round trip each.
 //
 // The tests run against the PostgreSQL of COGEN_PG_URL (.ci/dbservers)
 // and skip without one outside CI; the multi-process tests build the
