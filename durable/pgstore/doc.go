@@ -78,9 +78,8 @@
 // (concurrent claims take disjoint tasks without waiting for each
 // other), of which the max earliest due are taken, joined with the
 // tasks' queued signals. Neither scan passes over the tasks that live
-// leases hold, nor over sleepers not due yet or waiting tasks: an idle
-// claim costs the server the same with no task as with a million
-// sleeping. Commit is one statement
+// leases hold, nor over sleepers not due yet or waiting tasks: what an
+// idle claim costs the server does not grow with them. Commit is one statement
 // (the fenced UPDATE and the DELETE of the consumed signals, in a CTE)
 // and, for a Waiting commit, a second one in the same pipeline: both go
 // in one write and one Sync, so they are one transaction and one round
