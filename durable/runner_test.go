@@ -566,3 +566,19 @@ func TestClaimedTwiceInProcess(t *testing.T) {
 		t.Errorf("w1 %+v; w2 %+v: want a duplicate claim by w2 and the lease lost by w1", s1, s2)
 	}
 }
+
+// TestPlainYield: a plain Yield in a durable task is a checkpoint after
+// which the task goes on (nothing else would resume it).
+func TestPlainYield(t *testing.T) {
+	st := recordSteps(t)
+	s := openDir(t, t.TempDir())
+	r := startRunner(t, s, durable.Options{})
+	start(t, s, "y", testwf.NewYielderFrame("y"))
+	if in := await(t, s, "y"); in.State != durable.Done || string(in.Result) != "yielded" || in.Seq != 3 {
+		t.Errorf("%+v, want Done at seq 3", in)
+	}
+	if got, want := st.of("y"), keys("y", 0, 1); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+	eventually(t, "stats", func() bool { return r.Stats().Checkpoints == 2 })
+}
