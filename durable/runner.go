@@ -341,25 +341,18 @@ type rec struct {
 	gone       bool      // left memory (dropped, finished, lost)
 }
 
-// The process's tasks in memory, by ID, for Receive, StepKey and SetResult.
-var table struct {
-	sync.Mutex
-	m map[ID]*rec
-}
+// table holds the process's tasks in memory (ID -> *rec), for Receive,
+// StepKey and SetResult; a sync.Map, so that their lookups from task code
+// take no lock.
+var table sync.Map
 
 // register enters rc in the table; if the process runs task rc.id
 // already, it enters nothing and returns the worker name of the runner
 // running it.
 func register(rc *rec) (runningFor string, ok bool) {
-	table.Lock()
-	defer table.Unlock()
-	if table.m == nil {
-		table.m = map[ID]*rec{}
+	if old, loaded := table.LoadOrStore(rc.id, rc); loaded {
+		return old.(*rec).ls.r.o.Worker, false
 	}
-	if old, ok := table.m[rc.id]; ok {
-		return old.ls.r.o.Worker, false
-	}
-	table.m[rc.id] = rc
 	return "", true
 }
 
@@ -369,11 +362,7 @@ func (rc *rec) forget() {
 		return
 	}
 	rc.gone = true
-	table.Lock()
-	if table.m[rc.id] == rc {
-		delete(table.m, rc.id)
-	}
-	table.Unlock()
+	table.CompareAndDelete(rc.id, rc)
 	delete(rc.ls.recs, rc.id)
 	rc.ls.r.stats.inMemory.Add(-1)
 	rc.ls.wake.Signal()
@@ -399,9 +388,8 @@ func (rc *rec) release() {
 // current returns the record of task id, which must be running in this
 // process; op names the caller for the panic.
 func current(op string, id ID) *rec {
-	table.Lock()
-	rc := table.m[id]
-	table.Unlock()
+	v, _ := table.Load(id)
+	rc, _ := v.(*rec)
 	if rc == nil {
 		panic(fmt.Sprintf("durable: %s of task %q, which is not running in this process (call it from the task's own code)", op, id))
 	}
