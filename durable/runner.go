@@ -338,6 +338,7 @@ type rec struct {
 	receiving  bool
 	result     []byte
 	leaseUntil time.Time // a margin before the lease expires
+	committing bool      // held while its checkpoint's commit is in flight
 	gone       bool      // left memory (dropped, finished, lost)
 }
 
@@ -471,6 +472,7 @@ func (rc *rec) Suspended(t *stackless.Task) {
 		return
 	}
 	stackless.Hold(t)
+	rc.committing = true
 	ls.push(&job{rec: rc, c: c, kind: jobGoOn})
 }
 
@@ -530,6 +532,7 @@ func (ls *loopState) committer(co *stackful.Co) {
 func (ls *loopState) commit(co *stackful.Co, j *job) {
 	r := ls.r
 	rc := j.rec
+	defer func() { rc.committing = false }()
 	for {
 		t0 := time.Now()
 		err := r.s.Commit(co, r.o.Worker, r.o.Lease, &j.c)
@@ -622,8 +625,9 @@ func (ls *loopState) control(co *stackful.Co) {
 }
 
 // renewer renews the leases of the loop's tasks every Lease/3 and, every
-// Lease/10, drops the tasks whose lease it could not renew in time: their
-// lease may have expired, and another worker may hold them.
+// Lease/10, drops the tasks whose lease it could not renew in time (their
+// lease may have expired, and another worker may hold them) unless they
+// are held for a commit.
 func (ls *loopState) renewer(co *stackful.Co) {
 	defer func() { ls.renewerDone = true; ls.wake.Signal() }()
 	r := ls.r
@@ -635,7 +639,9 @@ func (ls *loopState) renewer(co *stackful.Co) {
 		}
 		now := time.Now()
 		for _, rc := range ls.recs {
-			if now.After(rc.leaseUntil) {
+			// A task held for its commit runs nothing until the commit
+			// returns, which renews the lease or finds it lost.
+			if now.After(rc.leaseUntil) && !rc.committing {
 				r.stats.leaseLost.Add(1)
 				r.o.Logf("durable: task %q: lease not renewed in time, dropped", rc.id)
 				rc.drop()

@@ -582,3 +582,32 @@ func TestPlainYield(t *testing.T) {
 	}
 	eventually(t, "stats", func() bool { return r.Stats().Checkpoints == 2 })
 }
+
+// TestSlowCommitKeepsTask: a task held for a commit that takes longer than
+// its lease (renewals failing meanwhile) is not dropped: it runs nothing
+// until the commit returns, which renews the lease; it then goes on
+// without re-running a step.
+func TestSlowCommitKeepsTask(t *testing.T) {
+	st := recordSteps(t)
+	dir := openDir(t, t.TempDir())
+	h := &hookStore{Store: dir, renew: func(ids []durable.ID) ([]durable.ID, error, bool) { return nil, errors.New("store slow"), true }}
+	h.commit = func(co *stackful.Co, worker string, c *durable.Commit) (bool, error) {
+		if c.Seq == 1 {
+			co.Sleep(700 * time.Millisecond) // more than two leases
+		}
+		return false, nil
+	}
+	start(t, dir, "c", testwf.NewCounterFrame("c", 3))
+	r := startRunner(t, h, durable.Options{Lease: 300 * time.Millisecond})
+	if in := await(t, dir, "c"); in.State != durable.Done || string(in.Result) != "6" {
+		t.Errorf("ended as %+v", in)
+	}
+	if got, want := st.of("c"), keys("c", 0, 0, 1, 1, 2, 2); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q: none re-run", got, want)
+	}
+	// The runner's own claims may take the task again once its lease
+	// has expired in the store (a duplicate, left to the running copy).
+	if s := r.Stats(); s.LeaseLost != 0 || s.Claimed != 1+s.Duplicates {
+		t.Errorf("stats %+v: want no lease lost, no claim but duplicates after the first", s)
+	}
+}
