@@ -63,7 +63,9 @@ func Await(co *stackful.Co, s Store, id ID, poll time.Duration) (Info, error) {
 
 // Do runs fn on the main coroutine of a new env on a new loop, closed when
 // fn returns, and returns fn's error: how a program that is not in a
-// coroutine calls [Start], [Send], [Await] or a store's methods.
+// coroutine calls [Start], [Send], [Await] or a store's methods. It runs
+// that loop on the calling goroutine: do not call it from a coroutine
+// (which has its co to pass).
 func Do(fn func(co *stackful.Co) error) error {
 	env, err := stackful.NewEnv()
 	if err != nil {
