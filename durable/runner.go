@@ -200,7 +200,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.mu.Lock()
 	if r.running || r.stopped {
 		r.mu.Unlock()
-		return errors.New("durable: Runner.Run called twice")
+		return errors.New("durable: Runner.Run called twice, or after Close")
 	}
 	r.running = true
 	r.mu.Unlock()
