@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
@@ -24,7 +22,8 @@ import (
 // Layout of the directory (version 1, recorded in its VERSION file):
 //
 //	VERSION           "cogen durable dir 1\n"
-//	LOCK              flock'ed exclusively by the process that has it open
+//	LOCK              locked exclusively by the process that has it open
+//	                  (flock; LockFileEx on Windows), holding its process ID
 //	tasks/t-<id>      one file per task whose ID is made of [A-Za-z0-9._-]
 //	                  (up to 100 bytes, not starting with '.'), or
 //	tasks/h-<hex>     with the first 16 bytes of the ID's SHA-256 otherwise
@@ -34,7 +33,7 @@ import (
 // A task file holds the task's record and its snapshot, a signal file its
 // task's ID, name and value; each ends with a CRC-32C of its content. A
 // file is written whole to tmp/, fsynced, renamed into place, and its
-// directory fsynced: a reader, or a process restarted after a crash or a
+// directory fsynced (on Unix; Windows has no directory fsync): a reader, or a process restarted after a crash or a
 // power loss, finds the old content or the new one, never a part. A
 // commit that consumes signals records their numbers in the task file
 // before it removes their files, and Open removes the files that the last
@@ -110,9 +109,9 @@ func OpenDir(dir string) (*DirStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: OpenDir: %w", err)
 	}
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if busy, err := lockFile(lock); err != nil {
 		lock.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if busy {
 			return nil, fmt.Errorf("durable: OpenDir %s: the directory is in use by another store (process %s)", dir, lockHolder(dir))
 		}
 		return nil, fmt.Errorf("durable: OpenDir %s: lock: %w", dir, err)
@@ -629,18 +628,6 @@ func (s *DirStore) writeFile(path string, data []byte) error {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
