@@ -121,6 +121,6 @@
 // and skip without one outside CI; the multi-process tests build the
 // worker command (cmd/durworker) and run it as processes that they kill
 // with SIGKILL (TestChaos: COGEN_CHAOS_N workflows, 10,000 by default;
-// TestRecovery), and restart the server (TestServerRestart, with
-// COGEN_PG_STOP and COGEN_PG_START).
+// TestRecovery), feed rows they cannot resume (TestBadRows) and restart
+// the server (TestServerRestart, with COGEN_PG_STOP and COGEN_PG_START).
 package pgstore
