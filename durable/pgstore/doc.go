@@ -9,6 +9,10 @@
 //	r := durable.NewRunner(s, durable.Options{})
 //	err = r.Run(ctx)
 //
+// Command example/orders is the complete program to read and run first:
+// workers of a workflow that keeps a total through a pointer, one of them
+// killed with SIGKILL, the others resuming its tasks with the total right.
+//
 // # Contract
 //
 // The store implements the contract of [durable.Store] (checked by
