@@ -125,6 +125,9 @@
 // and skip without one outside CI; the multi-process tests build the
 // worker command (cmd/durworker) and run it as processes that they kill
 // with SIGKILL (TestChaos: COGEN_CHAOS_N workflows, 10,000 by default;
-// TestRecovery), feed rows they cannot resume (TestBadRows) and restart
-// the server (TestServerRestart, with COGEN_PG_STOP and COGEN_PG_START).
+// TestRecovery), feed rows they cannot resume (TestBadRows), hand a
+// killed worker's tasks to a worker built with another body of their
+// function, which parks them (TestChangedCode: internal/changeflow under
+// the build tag pgstore_changed), and restart the server
+// (TestServerRestart, with COGEN_PG_STOP and COGEN_PG_START).
 package pgstore
