@@ -94,6 +94,11 @@
 // statement, and one that comes later waits for the lock and finds the
 // task waiting. Signal is one statement (lock the task, insert the
 // signal, make a waiting task due); Renew, Release and Get are one each.
+// Delete is two in one round trip and one transaction: the task's row if
+// it has ended, then its signals, in a snapshot of their own so that a
+// signal committed while the first waited for the row goes too. List is
+// one, which scans the tasks table (no index by state) and sorts by ID in
+// byte order (COLLATE "C"): for maintenance, not a hot path.
 //
 // # Connections
 //
