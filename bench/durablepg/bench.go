@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// A Row is one line of cobench's table (cmd/cobench's Row, the fields it
+// reads).
+type Row struct {
+	Group   string  `json:"group"`
+	Measure string  `json:"measure"`
+	Model   string  `json:"model"`
+	Value   float64 `json:"value"`
+	Unit    string  `json:"unit"`
+	Base    bool    `json:"base,omitempty"`
+	Note    string  `json:"note,omitempty"`
+	Skipped bool    `json:"skipped,omitempty"`
+}
+
+const group = "durable-pg"
+
+// bench runs each engine's load in a worker child, one after the other on
+// the same server, then each engine's recovery, and writes the rows.
+func bench(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ExitOnError)
+	db := fs.String("db", "", "postgres:// URL (default COGEN_PG_URL, else a throwaway server)")
+	fsync := fs.Bool("fsync", false, "the throwaway server runs with fsync on (off by default, as in CI)")
+	engines := fs.String("engines", strings.Join(engineNames, ","), "engines to run, in this order")
+	n := fs.Int("n", 10, "steps per workflow")
+	c := fs.Int("c", 100, "workflows in flight")
+	w := fs.Int("w", 2000, "workflows per load")
+	rw := fs.Int("recover-w", 1000, "workflows of the recovery run (0: no recovery run)")
+	lease := fs.Duration("lease", 2*time.Second, "the cogen runner's lease")
+	asJSON := fs.Bool("json", false, "write the rows as JSON lines (cobench's format)")
+	fs.Parse(args)
+	url := *db
+	if url == "" {
+		url = os.Getenv("COGEN_PG_URL")
+	}
+	if url == "" {
+		pg, err := StartPostgres(*fsync)
+		if err != nil {
+			return err
+		}
+		defer pg.Stop()
+		url = pg.URL
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	names := strings.Split(*engines, ",")
+	for _, e := range names {
+		if !slices.Contains(engineNames, e) {
+			return fmt.Errorf("unknown engine %q (engines: %s)", e, strings.Join(engineNames, ", "))
+		}
+	}
+	var loads, recs []result
+	var recTimes []time.Duration
+	for _, e := range names {
+		cfg := workerConfig{engine: e, url: url, n: *n, c: *c, w: *w, lease: *lease}
+		log.Printf("%s: %d workflows of %d steps, %d in flight", e, *w, *n, *c)
+		r, err := runWorker(exe, cfg)
+		if err != nil {
+			return err
+		}
+		if r.Xor != r.Want {
+			return fmt.Errorf("%s: the workflows' results xor to %#x, want %#x", e, r.Xor, r.Want)
+		}
+		loads = append(loads, r)
+	}
+	if *rw > 0 {
+		for _, e := range names {
+			cfg := workerConfig{engine: e, url: url, n: *n, c: *c, w: *rw, lease: *lease}
+			log.Printf("%s: recovery: %d workflows, SIGKILL after %d finished", e, *rw, max(*rw/4, 1))
+			d, r, err := recovery(exe, cfg)
+			if err != nil {
+				return err
+			}
+			recs = append(recs, r)
+			recTimes = append(recTimes, d)
+		}
+	}
+	rows := makeRows(names, loads, recs, recTimes, *n, *c, *lease)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "measure\tmodel\tvalue\tunit\tnote")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%.4g\t%s\t%s\n", r.Measure, r.Model, r.Value, r.Unit, r.Note)
+	}
+	return tw.Flush()
+}
+
+// makeRows turns the workers' results into the group's rows, a measure at
+// a time; DBOS's rows are the base.
+func makeRows(names []string, loads, recs []result, recTimes []time.Duration, n, c int, lease time.Duration) []Row {
+	shape := fmt.Sprintf(", %d-step workflows, %d in flight", n, c)
+	var rows []Row
+	add := func(measure, unit string, value func(i int, r result) (float64, string)) {
+		for i, r := range loads {
+			v, note := value(i, r)
+			if v < 0 {
+				continue
+			}
+			rows = append(rows, Row{Group: group, Measure: measure + shape, Model: engineModel[names[i]], Value: v, Unit: unit, Base: names[i] == "dbos", Note: note})
+		}
+	}
+	add("workflows per second", "tasks/s", func(i int, r result) (float64, string) {
+		return float64(r.Workflows) / r.Seconds, fmt.Sprintf("%d workflows in %.2f s", r.Workflows, r.Seconds)
+	})
+	add("worker CPU per step", "µs", func(i int, r result) (float64, string) {
+		return r.WorkerCPU / float64(r.Steps) * 1e6, fmt.Sprintf("heap in use after the load %.1f MB", float64(r.Heap)/1e6)
+	})
+	add("PostgreSQL CPU per step", "µs", func(i int, r result) (float64, string) {
+		if r.PGCPU < 0 {
+			return -1, ""
+		}
+		return r.PGCPU / float64(r.Steps) * 1e6, "the server's process tree"
+	})
+	add("WAL bytes per step", "B", func(i int, r result) (float64, string) {
+		return float64(r.WAL) / float64(r.Steps), ""
+	})
+	add("table bytes per step", "B", func(i int, r result) (float64, string) {
+		return float64(r.Tables) / float64(r.Steps), "growth of the engine's tables and indexes, kept after the workflows end"
+	})
+	for i, r := range recs {
+		note := fmt.Sprintf("%d unfinished at the kill; the new worker's own start %.2f s", r.Recovered, r.RecoverSeconds)
+		if names[i] == "cogen" {
+			note += fmt.Sprintf("; lease %v", lease)
+		} else {
+			note += "; DBOS recovers its executor's workflows when it launches"
+		}
+		rows = append(rows, Row{Group: group, Measure: "recovery: SIGKILL of a worker to all its workflows finished by a new one" + shape,
+			Model: engineModel[names[i]], Value: recTimes[i].Seconds(), Unit: "s", Base: names[i] == "dbos", Note: note})
+	}
+	return rows
+}

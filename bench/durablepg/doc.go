@@ -1,0 +1,36 @@
+// Command durablepg measures durable workflows on PostgreSQL side by side:
+// cogen's durable runner with its PostgreSQL store (durable/pgstore), and
+// DBOS Transact for Go (github.com/dbos-inc/dbos-transact-golang), on the
+// same server, with the same workload, in one run:
+//
+//	durablepg bench [-db url] [-fsync] [-engines list] [-n 10] [-c 100] [-w 2000] [-recover-w 1000] [-lease 2s] [-json]
+//
+// The workload is a workflow of n steps, each a small computation (64
+// multiply-xorshift rounds over the running hash and the step's counter)
+// followed by a checkpoint: for DBOS a dbos.RunAsStep, for the runner a
+// co.Gosched, whose snapshot the store commits. c workflows are kept in
+// flight, w in all. Every workflow's result is checked (the xor of all of
+// them against the one computed here).
+//
+// Each engine's load runs in a worker child process (durablepg worker),
+// one engine after the other, each on an empty schema of its own after a
+// CHECKPOINT. The worker reports the load's wall time, its own CPU
+// (getrusage), the server's CPU (the postmaster's process tree from
+// /proc: the postmaster's time and its reaped children's, plus each live
+// child's; only when the server runs on this machine and its data
+// directory is readable), the WAL written (pg_current_wal_lsn before and
+// after) and the growth of the engine's tables.
+//
+// Recovery: a worker runs recover-w workflows and is killed with SIGKILL
+// once a quarter of them finished; a new worker starts at once, and the
+// measure is the time from the kill until no workflow is left unfinished
+// in the database. DBOS recovers, when it launches, the pending workflows
+// of its executor ID (the new worker takes the killed one's); the runner's
+// new worker claims the killed one's tasks once their lease expires.
+//
+// The database is -db, else COGEN_PG_URL, else a throwaway PostgreSQL
+// (initdb in a temporary directory, fsync off unless -fsync) when one is
+// installed; without any, bench exits with status 3. With -json the rows
+// are JSON lines in cmd/cobench's Row format (its durable-pg group runs
+// durablepg bench -json).
+package main
