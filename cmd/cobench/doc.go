@@ -75,6 +75,12 @@
 //	        database CPU per request, p99 latency. Only with -only=tfb, or
 //	        in a full run with -peers (it builds a module and takes minutes;
 //	        a full run without -peers shows a skipped row saying so)
+//	durable-pg  durable workflows on PostgreSQL (COGEN_PG_URL, or a
+//	        throwaway server), run by the nested module bench/durablepg:
+//	        cogen's durable runner with durable/pgstore beside DBOS Transact
+//	        for Go, 10-step workflows, 100 in flight; workflows per second,
+//	        worker and server CPU per step, WAL and table bytes per step,
+//	        recovery after a worker's SIGKILL. Only with -only=durable-pg
 //
 // With -peers the echo groups also measure gnet v2's echo server (one
 // event loop, and one per CPU) and the http group fasthttp's hello server
