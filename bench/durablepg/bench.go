@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -41,6 +42,7 @@ func bench(args []string, stdout io.Writer) error {
 	rw := fs.Int("recover-w", 1000, "workflows of the recovery run (0: no recovery run)")
 	lease := fs.Duration("lease", 2*time.Second, "the cogen runner's lease")
 	asJSON := fs.Bool("json", false, "write the rows as JSON lines (cobench's format)")
+	profile := fs.String("cpuprofile", "", "write each engine's CPU profile of its load to this directory (<engine>.pprof)")
 	fs.Parse(args)
 	url := *db
 	if url == "" {
@@ -68,6 +70,9 @@ func bench(args []string, stdout io.Writer) error {
 	var recTimes []time.Duration
 	for _, e := range names {
 		cfg := workerConfig{engine: e, url: url, n: *n, c: *c, w: *w, lease: *lease}
+		if *profile != "" {
+			cfg.profile = filepath.Join(*profile, e+".pprof")
+		}
 		log.Printf("%s: %d workflows of %d steps, %d in flight", e, *w, *n, *c)
 		r, err := runWorker(exe, cfg)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -105,6 +106,7 @@ type workerConfig struct {
 	killAt  int           // print "kill" once this many workflows finished (0: never)
 	recover bool          // finish the unfinished workflows and exit
 	lease   time.Duration // the cogen runner's lease
+	profile string        // write a CPU profile of the load to this file
 }
 
 func (c workerConfig) args() []string {
@@ -115,6 +117,9 @@ func (c workerConfig) args() []string {
 	}
 	if c.recover {
 		a = append(a, "-recover")
+	}
+	if c.profile != "" {
+		a = append(a, "-cpuprofile", c.profile)
 	}
 	return a
 }
@@ -141,6 +146,7 @@ func worker(args []string, stdout io.Writer) error {
 	fs.IntVar(&cfg.killAt, "kill-at", 0, `print "kill" once this many workflows finished`)
 	fs.BoolVar(&cfg.recover, "recover", false, "finish the workflows a killed worker left and exit")
 	fs.DurationVar(&cfg.lease, "lease", 2*time.Second, "the cogen runner's lease")
+	fs.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile of the load to this file")
 	fs.Parse(args)
 	ctx := context.Background()
 	p, err := newProbe(ctx, cfg.url)
@@ -176,6 +182,16 @@ func worker(args []string, stdout io.Writer) error {
 		xor      uint64
 		finished atomic.Int64
 	)
+	if cfg.profile != "" {
+		f, err := os.Create(cfg.profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	cpu0 := selfCPU()
 	t0 := time.Now()
 	err = e.load(cfg.w, cfg.c, cfg.n, func(h uint64) {
@@ -188,6 +204,9 @@ func worker(args []string, stdout io.Writer) error {
 	})
 	d := time.Since(t0)
 	cpu1 := selfCPU()
+	if cfg.profile != "" {
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		return err
 	}
