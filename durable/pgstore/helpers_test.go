@@ -1,0 +1,95 @@
+package pgstore
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/cogen-go/cogen/client/pg"
+	"github.com/cogen-go/cogen/runtime/stackful"
+)
+
+// serverURL returns COGEN_PG_URL (see .ci/dbservers): the test skips
+// without a reachable server outside CI and fails with CI=true.
+func serverURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv("COGEN_PG_URL")
+	msg := ""
+	if url == "" {
+		msg = "PostgreSQL absent: set COGEN_PG_URL (source .ci/dbservers; dbservers_start)"
+	} else if cfg, err := pg.ParseURL(url); err != nil {
+		t.Fatalf("COGEN_PG_URL: %v", err)
+	} else if c, err := net.DialTimeout("tcp", cfg.Addr, 2*time.Second); err != nil {
+		msg = fmt.Sprintf("PostgreSQL at %s (COGEN_PG_URL) not reachable: %v", cfg.Addr, err)
+	} else {
+		c.Close()
+		return url
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + "; CI=true requires it")
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// inCo runs fn in a coroutine of a throwaway env and waits for it.
+func inCo(t testing.TB, fn func(co *stackful.Co)) {
+	t.Helper()
+	env, err := stackful.NewEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	co := env.Create(fn, nil)
+	co.Resume()
+	if err := env.Run(func() bool { return co.Status() == stackful.Dead }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// freshSchema returns a schema name of its own for a test, dropped with
+// its tables when the test ends.
+func freshSchema(t testing.TB, url string) string {
+	t.Helper()
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "pgstore_test_" + hex.EncodeToString(b[:])
+	t.Cleanup(func() { sqlExec(t, url, "DROP SCHEMA IF EXISTS "+quoteIdent(schema)+" CASCADE") })
+	return schema
+}
+
+// sqlExec runs sql (simple protocol) on a conn of its own.
+func sqlExec(t testing.TB, url, sql string) {
+	t.Helper()
+	cfg, err := pg.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inCo(t, func(co *stackful.Co) {
+		c, err := pg.Connect(co, cfg)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer c.Close(co)
+		if _, err := c.Exec(co, sql); err != nil {
+			t.Errorf("%s: %v", sql, err)
+		}
+	})
+}
+
+// openTest opens a store on a fresh schema, closed when the test ends.
+func openTest(t testing.TB) *Store {
+	t.Helper()
+	url := serverURL(t)
+	s, err := OpenURL(url, Options{Schema: freshSchema(t, url)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
