@@ -39,7 +39,7 @@
 //
 //   - co.Gosched() is a checkpoint: committed, then the task continues;
 //   - co.Sleep(d) is a checkpoint with a due time: committed as Sleeping
-//     until the deadline; a sleep longer than [Options.Hold] also drops
+//     until the deadline; a sleep longer than [Options.SleepInMemory] also drops
 //     the task from the worker's memory and ends its lease, and the task
 //     is a record with a due time until some worker claims it again,
 //     so any number of far sleepers cost no worker memory;

@@ -187,6 +187,7 @@ type Info struct {
 	Error  string    // Failed, Parked
 	Owner  string    // the worker holding its lease, "" if none
 	Lease  time.Time // until when Owner holds it (may have passed)
-	// Pending counts the signals queued and not consumed.
+	// Pending counts the signals queued and not consumed (a store may
+	// drop those of a Done or Failed task).
 	Pending int
 }

@@ -482,3 +482,13 @@ func DurableName(f Frame) string {
 	}
 	return ""
 }
+
+// SleepDeadline returns the wall-clock time at which t, suspended in
+// Sleep, wakes (now if its timer has fired), and false if t is not
+// suspended in Sleep. Call it before [Hold].
+func SleepDeadline(t *Task) (time.Time, bool) {
+	if t.state != taskWaiting || t.carry != carrySleep {
+		return time.Time{}, false
+	}
+	return sleepDeadline(t), true
+}
