@@ -45,11 +45,12 @@ func BenchmarkCommit(b *testing.B) {
 
 // walLSN returns the server's current WAL position in bytes.
 func walLSN(tb testing.TB, co *stackful.Co, s *Store) int64 {
-	p, c, err := s.acquire(co)
+	h, err := s.acquire(co, laneData)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer s.release(co, p, c)
+	defer s.release(co, h)
+	c := h.c
 	st, err := c.Prepare(co, "pgstore_bench_wal", "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
 	if err != nil {
 		tb.Fatal(err)

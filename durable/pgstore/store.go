@@ -22,9 +22,11 @@ type Options struct {
 	// (created if missing). Stores with different schemas on one database
 	// are independent. Default "cogen_durable".
 	Schema string
-	// Conns bounds the conns of each loop that uses the store (a
-	// coroutine that finds them all busy waits for one in its loop).
-	// Default 4.
+	// Conns bounds the conns of each loop that uses the store for
+	// commits, creations, signals and gets (a coroutine that finds them
+	// all busy waits for one in its loop). Claim, Renew and Release have
+	// one more conn of their own, so that a worker's claims and lease
+	// renewals never queue behind its commits. Default 8.
 	Conns int
 }
 
@@ -62,7 +64,7 @@ func Open(cfg pg.Config, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("pgstore: Options.Conns %d", opts.Conns)
 	}
 	if opts.Conns == 0 {
-		opts.Conns = 4
+		opts.Conns = 8
 	}
 	s := &Store{cfg: cfg, schema: opts.Schema, conns: opts.Conns, pools: map[*loop.Loop]*loopPool{}}
 	for _, d := range stmtSQL {
@@ -87,8 +89,22 @@ func (s *Store) Schema() string { return s.schema }
 // it while the loop is open.
 type loopPool struct {
 	l    *loop.Loop
-	sem  *cosync.Semaphore
+	sem  *cosync.Semaphore // the lane of commits and the others
+	ctl  *cosync.Semaphore // the lane of Claim, Renew and Release
 	idle []*pg.Conn
+}
+
+// The lanes of a call.
+const (
+	laneData = iota
+	laneControl
+)
+
+func (p *loopPool) lane(lane int) *cosync.Semaphore {
+	if lane == laneControl {
+		return p.ctl
+	}
+	return p.sem
 }
 
 // pool returns the pool of co's loop, creating it on first use. Creating
@@ -109,7 +125,7 @@ func (s *Store) pool(co *stackful.Co) *loopPool {
 			delete(s.pools, ql)
 		}
 	}
-	p := &loopPool{l: l, sem: cosync.NewSemaphore(int64(s.conns))}
+	p := &loopPool{l: l, sem: cosync.NewSemaphore(int64(s.conns)), ctl: cosync.NewSemaphore(1)}
 	s.pools[l] = p
 	return p
 }
@@ -125,30 +141,40 @@ func (s *Store) adopt() *pg.Conn {
 	return nil
 }
 
-// acquire returns a conn of co's loop, dialling one if none is idle.
-func (s *Store) acquire(co *stackful.Co) (*loopPool, *pg.Conn, error) {
+// A held is a conn taken from a loop's pool for one call.
+type held struct {
+	p    *loopPool
+	c    *pg.Conn
+	lane int
+}
+
+// acquire returns a conn of co's loop for a call of the lane, dialling
+// one if none is idle.
+func (s *Store) acquire(co *stackful.Co, lane int) (held, error) {
 	if s.closed.Load() {
-		return nil, nil, durable.ErrClosed
+		return held{}, durable.ErrClosed
 	}
 	p := s.pool(co)
-	if err := p.sem.Acquire(co, 1); err != nil {
-		return nil, nil, fmt.Errorf("pgstore: %w", err)
+	if err := p.lane(lane).Acquire(co, 1); err != nil {
+		return held{}, fmt.Errorf("pgstore: %w", err)
 	}
+	h := held{p: p, lane: lane}
 	if n := len(p.idle); n > 0 {
-		c := p.idle[n-1]
+		h.c = p.idle[n-1]
 		p.idle[n-1] = nil
 		p.idle = p.idle[:n-1]
-		return p, c, nil
+		return h, nil
 	}
-	if c := s.adopt(); c != nil {
-		return p, c, nil
+	if h.c = s.adopt(); h.c != nil {
+		return h, nil
 	}
 	c, err := s.dial(co)
 	if err != nil {
-		p.sem.Release(1)
-		return nil, nil, err
+		p.lane(lane).Release(1)
+		return held{}, err
 	}
-	return p, c, nil
+	h.c = c
+	return h, nil
 }
 
 func (s *Store) dial(co *stackful.Co) (*pg.Conn, error) {
@@ -179,15 +205,15 @@ func (s *Store) dial(co *stackful.Co) (*pg.Conn, error) {
 	return c, nil
 }
 
-// release gives c back to p: kept if healthy and idle, closed otherwise
-// (a broken conn, a store closed meanwhile).
-func (s *Store) release(co *stackful.Co, p *loopPool, c *pg.Conn) {
-	if s.closed.Load() || c.Err() != nil || !c.Idle() || c.TxStatus() != 'I' {
+// release gives h's conn back: kept if healthy and idle, closed
+// otherwise (a broken conn, a store closed meanwhile).
+func (s *Store) release(co *stackful.Co, h held) {
+	if c := h.c; s.closed.Load() || c.Err() != nil || !c.Idle() || c.TxStatus() != 'I' {
 		c.Close(co)
 	} else {
-		p.idle = append(p.idle, c)
+		h.p.idle = append(h.p.idle, c)
 	}
-	p.sem.Release(1)
+	h.p.lane(h.lane).Release(1)
 }
 
 // Close closes the idle conns (on their loops, or at once for loops that
@@ -218,13 +244,15 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// exec runs one statement with args and reads its result into rows.
-func (s *Store) exec(co *stackful.Co, rows *pg.Rows, stmt string, args ...pg.Arg) error {
-	p, c, err := s.acquire(co)
+// exec runs one statement with args on a conn of the lane and reads its
+// result into rows.
+func (s *Store) exec(co *stackful.Co, lane int, rows *pg.Rows, stmt string, args ...pg.Arg) error {
+	h, err := s.acquire(co, lane)
 	if err != nil {
 		return err
 	}
-	defer s.release(co, p, c)
+	defer s.release(co, h)
+	c := h.c
 	if err := c.Queue(c.Stmt(stmt), args...); err != nil {
 		return fmt.Errorf("pgstore: %w", err)
 	}
@@ -265,7 +293,7 @@ func leaseArg(d time.Duration) pg.Arg {
 // Create implements [durable.Store.Create].
 func (s *Store) Create(co *stackful.Co, id durable.ID, name string, snapshot []byte) error {
 	var rows pg.Rows
-	if err := s.exec(co, &rows, "pgstore_create", idArg(id), pg.Text(name), bytesArg(snapshot), pg.Int(dueNow)); err != nil {
+	if err := s.exec(co, laneData, &rows, "pgstore_create", idArg(id), pg.Text(name), bytesArg(snapshot), pg.Int(dueNow)); err != nil {
 		return fmt.Errorf("pgstore: create %q: %w", id, err)
 	}
 	if rows.RowsAffected() == 0 {
@@ -280,7 +308,7 @@ func (s *Store) Claim(co *stackful.Co, worker string, lease time.Duration, max i
 		return nil, nil
 	}
 	var rows pg.Rows
-	if err := s.exec(co, &rows, "pgstore_claim", pg.Text(worker), leaseArg(lease), pg.Int(int64(max))); err != nil {
+	if err := s.exec(co, laneControl, &rows, "pgstore_claim", pg.Text(worker), leaseArg(lease), pg.Int(int64(max))); err != nil {
 		return nil, fmt.Errorf("pgstore: claim: %w", err)
 	}
 	// Rows: one per (task, signal) ordered by due, id, signal; the
@@ -353,11 +381,12 @@ func (s *Store) Commit(co *stackful.Co, worker string, lease time.Duration, cm *
 	}
 	consumed = append(consumed, '}')
 
-	p, c, err := s.acquire(co)
+	h, err := s.acquire(co, laneData)
 	if err != nil {
 		return fmt.Errorf("pgstore: commit %q: %w", cm.ID, err)
 	}
-	defer s.release(co, p, c)
+	defer s.release(co, h)
+	c := h.c
 	err = c.Queue(c.Stmt("pgstore_commit"), idArg(cm.ID), pg.Text(worker), pg.Int(cm.Seq),
 		bytesArg(cm.Snapshot), pg.Text(state), due, waitName, pg.Text(strconv.FormatBool(release)),
 		leaseArg(lease), result, errText, pg.Text(string(consumed)))
@@ -396,7 +425,7 @@ func (s *Store) Renew(co *stackful.Co, worker string, lease time.Duration, ids [
 		return nil, nil
 	}
 	var rows pg.Rows
-	if err := s.exec(co, &rows, "pgstore_renew", pg.Text(worker), leaseArg(lease), idsArg(ids)); err != nil {
+	if err := s.exec(co, laneControl, &rows, "pgstore_renew", pg.Text(worker), leaseArg(lease), idsArg(ids)); err != nil {
 		return nil, fmt.Errorf("pgstore: renew: %w", err)
 	}
 	held := make(map[durable.ID]bool, rows.Len())
@@ -426,7 +455,7 @@ func (s *Store) Release(co *stackful.Co, worker string, ids []durable.ID) error 
 		return nil
 	}
 	var rows pg.Rows
-	if err := s.exec(co, &rows, "pgstore_release", pg.Text(worker), idsArg(ids)); err != nil {
+	if err := s.exec(co, laneControl, &rows, "pgstore_release", pg.Text(worker), idsArg(ids)); err != nil {
 		return fmt.Errorf("pgstore: release: %w", err)
 	}
 	return nil
@@ -438,7 +467,7 @@ func (s *Store) Signal(co *stackful.Co, id durable.ID, name string, value []byte
 		value = []byte{}
 	}
 	var rows pg.Rows
-	if err := s.exec(co, &rows, "pgstore_signal", idArg(id), pg.Text(name), pg.Bytes(value)); err != nil {
+	if err := s.exec(co, laneData, &rows, "pgstore_signal", idArg(id), pg.Text(name), pg.Bytes(value)); err != nil {
 		return 0, fmt.Errorf("pgstore: signal %q to %q: %w", name, id, err)
 	}
 	if rows.Len() == 0 {
@@ -458,7 +487,7 @@ func (s *Store) Signal(co *stackful.Co, id durable.ID, name string, value []byte
 // not know is returned with State 0 and an Error saying so.
 func (s *Store) Get(co *stackful.Co, id durable.ID) (durable.Info, error) {
 	var rows pg.Rows
-	if err := s.exec(co, &rows, "pgstore_get", idArg(id)); err != nil {
+	if err := s.exec(co, laneData, &rows, "pgstore_get", idArg(id)); err != nil {
 		return durable.Info{}, fmt.Errorf("pgstore: get %q: %w", id, err)
 	}
 	if rows.Len() == 0 {
