@@ -41,6 +41,9 @@ func bench(args []string, stdout io.Writer) error {
 	w := fs.Int("w", 2000, "workflows per load")
 	rw := fs.Int("recover-w", 1000, "workflows of the recovery run (0: no recovery run)")
 	lease := fs.Duration("lease", 2*time.Second, "the cogen runner's lease")
+	loops := fs.Int("loops", 1, "the cogen runner's loops")
+	conns := fs.Int("conns", 0, "the cogen store's conns per loop (0: pgstore's default)")
+	poll := fs.Duration("poll", 0, "the cogen runner's poll for due tasks when idle (0: the runner's default)")
 	asJSON := fs.Bool("json", false, "write the rows as JSON lines (cobench's format)")
 	profile := fs.String("cpuprofile", "", "write each engine's CPU profile of its load to this directory (<engine>.pprof)")
 	fs.Parse(args)
@@ -69,7 +72,7 @@ func bench(args []string, stdout io.Writer) error {
 	var loads, recs []result
 	var recTimes []time.Duration
 	for _, e := range names {
-		cfg := workerConfig{engine: e, url: url, n: *n, c: *c, w: *w, lease: *lease}
+		cfg := workerConfig{engine: e, url: url, n: *n, c: *c, w: *w, lease: *lease, loops: *loops, conns: *conns, poll: *poll}
 		if *profile != "" {
 			cfg.profile = filepath.Join(*profile, e+".pprof")
 		}
@@ -85,7 +88,7 @@ func bench(args []string, stdout io.Writer) error {
 	}
 	if *rw > 0 {
 		for _, e := range names {
-			cfg := workerConfig{engine: e, url: url, n: *n, c: *c, w: *rw, lease: *lease}
+			cfg := workerConfig{engine: e, url: url, n: *n, c: *c, w: *rw, lease: *lease, loops: *loops, conns: *conns, poll: *poll}
 			log.Printf("%s: recovery: %d workflows, SIGKILL after %d finished", e, *rw, max(*rw/4, 1))
 			d, r, err := recovery(exe, cfg)
 			if err != nil {
@@ -146,7 +149,7 @@ func makeRows(names []string, loads, recs []result, recTimes []time.Duration, n,
 		return float64(r.Tables) / float64(r.Steps), "growth of the engine's tables and indexes, kept after the workflows end"
 	})
 	for i, r := range recs {
-		note := fmt.Sprintf("%d unfinished at the kill; the new worker's own start %.2f s", r.Recovered, r.RecoverSeconds)
+		note := fmt.Sprintf("%d unfinished at the kill; %.2f s from the new worker's start", r.Recovered, r.RecoverSeconds)
 		if names[i] == "cogen" {
 			note += fmt.Sprintf("; lease %v", lease)
 		} else {

@@ -3,7 +3,8 @@
 // DBOS Transact for Go (github.com/dbos-inc/dbos-transact-golang), on the
 // same server, with the same workload, in one run:
 //
-//	durablepg bench [-db url] [-fsync] [-engines list] [-n 10] [-c 100] [-w 2000] [-recover-w 1000] [-lease 2s] [-json]
+//	durablepg bench [-db url] [-fsync] [-engines cogen,dbos] [-n 10] [-c 100] [-w 2000] [-recover-w 1000]
+//	                [-lease 2s] [-loops 1] [-conns 0] [-poll 0] [-cpuprofile dir] [-json]
 //
 // The workload is a workflow of n steps, each a small computation (64
 // multiply-xorshift rounds over the running hash and the step's counter)
@@ -11,6 +12,14 @@
 // co.Gosched, whose snapshot the store commits. c workflows are kept in
 // flight, w in all. Every workflow's result is checked (the xor of all of
 // them against the one computed here).
+//
+// DBOS runs each workflow with dbos.RunWorkflow from c goroutines, its
+// documented way, with its defaults (a pool of 20 connections). The
+// runner's worker starts each workflow with durable.Start from a few
+// coroutines of its own env, at most c started and not finished, and runs
+// them with durable.Runner (MaxTasks c, -loops loops, the lease -lease,
+// the poll -poll, pgstore's -conns conns per loop; 0 is the library's
+// default).
 //
 // Each engine's load runs in a worker child process (durablepg worker),
 // one engine after the other, each on an empty schema of its own after a

@@ -51,14 +51,14 @@ func usage() {
 }
 
 // engineNames are the engines the benchmark knows, in the order they run.
-var engineNames = []string{"dbos"}
+var engineNames = []string{"cogen", "dbos"}
 
 // engineSchema is each engine's schema in the database.
-var engineSchema = map[string]string{"dbos": dbosSchema}
+var engineSchema = map[string]string{"cogen": cogenSchema, "dbos": dbosSchema}
 
 // pendingSQL is each engine's query counting the workflows started and
 // not finished.
-var pendingSQL = map[string]string{"dbos": dbosPending}
+var pendingSQL = map[string]string{"cogen": cogenPending, "dbos": dbosPending}
 
 // engineModel is each engine's row name.
 var engineModel = map[string]string{
@@ -106,12 +106,16 @@ type workerConfig struct {
 	killAt  int           // print "kill" once this many workflows finished (0: never)
 	recover bool          // finish the unfinished workflows and exit
 	lease   time.Duration // the cogen runner's lease
+	loops   int           // the cogen runner's loops
+	conns   int           // the cogen store's conns per loop
+	poll    time.Duration // the cogen runner's poll
 	profile string        // write a CPU profile of the load to this file
 }
 
 func (c workerConfig) args() []string {
 	a := []string{"worker", "-engine", c.engine, "-db", c.url, "-n", strconv.Itoa(c.n), "-c", strconv.Itoa(c.c),
-		"-w", strconv.Itoa(c.w), "-lease", c.lease.String()}
+		"-w", strconv.Itoa(c.w), "-lease", c.lease.String(),
+		"-loops", strconv.Itoa(c.loops), "-conns", strconv.Itoa(c.conns), "-poll", c.poll.String()}
 	if c.killAt > 0 {
 		a = append(a, "-kill-at", strconv.Itoa(c.killAt))
 	}
@@ -129,6 +133,9 @@ func openEngine(cfg workerConfig) (engine, string, error) {
 	case "dbos":
 		e, err := launchDBOS(cfg.url)
 		return e, dbosSchema, err
+	case "cogen":
+		e, err := openCogen(cfg)
+		return e, cogenSchema, err
 	}
 	return nil, "", fmt.Errorf("unknown engine %q (engines: %s)", cfg.engine, strings.Join(engineNames, ", "))
 }
@@ -146,6 +153,9 @@ func worker(args []string, stdout io.Writer) error {
 	fs.IntVar(&cfg.killAt, "kill-at", 0, `print "kill" once this many workflows finished`)
 	fs.BoolVar(&cfg.recover, "recover", false, "finish the workflows a killed worker left and exit")
 	fs.DurationVar(&cfg.lease, "lease", 2*time.Second, "the cogen runner's lease")
+	fs.IntVar(&cfg.loops, "loops", 1, "the cogen runner's loops")
+	fs.IntVar(&cfg.conns, "conns", 0, "the cogen store's conns per loop (0: pgstore's default)")
+	fs.DurationVar(&cfg.poll, "poll", 0, "the cogen runner's poll for due tasks when idle (0: the runner's default)")
 	fs.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile of the load to this file")
 	fs.Parse(args)
 	ctx := context.Background()

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/binary"
+
+	"github.com/cogen-go/cogen/durable"
+	"github.com/cogen-go/cogen/runtime/stackful"
+)
+
+//go:generate go tool cogen
+
+// Workflow is the workload's workflow on cogen's runner: n steps from
+// seed, each the step's computation followed by a checkpoint (Gosched:
+// the runner snapshots the frame, whose h is the state, and commits it
+// to the store before the next step). It records its result and tells
+// the load (finished) at the end.
+//
+//co:stackless durable
+func Workflow(co *stackful.Co, id durable.ID, seed uint64, n int) {
+	h := seed
+	for i := range n {
+		h = mix(h + uint64(i))
+		co.Gosched()
+	}
+	finish(id, h)
+}
+
+// finish records h as the task's result (8 bytes, big-endian) and calls
+// the process's onFinish hook.
+func finish(id durable.ID, h uint64) {
+	durable.SetResult(id, binary.BigEndian.AppendUint64(nil, h))
+	if f := onFinish; f != nil {
+		f(h)
+	}
+}
+
+// onFinish is called on the runner's loop when a workflow finishes (before
+// its end is committed); it must not block. Set before the runner runs.
+var onFinish func(h uint64)
