@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -45,20 +48,15 @@ func bench(args []string, stdout io.Writer) error {
 	conns := fs.Int("conns", 0, "the cogen store's conns per loop (0: pgstore's default)")
 	poll := fs.Duration("poll", 0, "the cogen runner's poll for due tasks when idle (0: the runner's default)")
 	asJSON := fs.Bool("json", false, "write the rows as JSON lines (cobench's format)")
+	sleep := fs.String("sleepers", "", "also measure the worker's heap with this many workflows asleep in the store (comma-separated, ascending; see durablepg sleepers)")
+	sleepReal := fs.Int("sleepers-real", 10000, "of the sleepers, started one by one and run to their sleep; beyond, inserted in bulk")
 	profile := fs.String("cpuprofile", "", "write each engine's CPU profile of its load to this directory (<engine>.pprof)")
 	fs.Parse(args)
-	url := *db
-	if url == "" {
-		url = os.Getenv("COGEN_PG_URL")
+	url, stop, err := database(*db, *fsync)
+	if err != nil {
+		return err
 	}
-	if url == "" {
-		pg, err := StartPostgres(*fsync)
-		if err != nil {
-			return err
-		}
-		defer pg.Stop()
-		url = pg.URL
-	}
+	defer stop()
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -99,6 +97,14 @@ func bench(args []string, stdout io.Writer) error {
 		}
 	}
 	rows := makeRows(names, loads, recs, recTimes, *n, *c, *lease)
+	if *sleep != "" {
+		log.Printf("cogen: sleepers: %s (the first %d started one by one)", *sleep, *sleepReal)
+		r, err := runSleepers(exe, url, *sleep, *sleepReal)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		for _, r := range rows {
@@ -159,4 +165,39 @@ func makeRows(names []string, loads, recs []result, recTimes []time.Duration, n,
 			Model: engineModel[names[i]], Value: recTimes[i].Seconds(), Unit: "s", Base: names[i] == "dbos", Note: note})
 	}
 	return rows
+}
+
+// runSleepers runs durablepg sleepers in a child and returns its rows.
+func runSleepers(exe, url, counts string, real int) ([]Row, error) {
+	cmd := exec.Command(exe, "sleepers", "-db", url, "-counts", counts, "-real", strconv.Itoa(real), "-json")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("sleepers: %w", err)
+	}
+	var rows []Row
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var r sleepRow
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("sleepers: %w", err)
+		}
+		how := "all started one by one and run to their sleep"
+		if r.Real < r.Count {
+			how = fmt.Sprintf("%s started and run to their sleep, the rest inserted in bulk", count(r.Real))
+		}
+		rows = append(rows, Row{Group: group, Measure: fmt.Sprintf("worker heap in use with %s workflows asleep for a year in PostgreSQL", count(r.Count)),
+			Model: engineModel["cogen"], Value: float64(r.HeapInuse) / 1e6, Unit: "MB", Base: true,
+			Note: fmt.Sprintf("%s; %d in the runner's memory; tables %.0f MB; the runner polling", how, r.InMemory, float64(r.Tables)/1e6)})
+	}
+	return rows, nil
+}
+
+// count writes n with thousands separators.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -59,3 +59,32 @@ func TestBenchSmoke(t *testing.T) {
 		}
 	}
 }
+
+// TestSleepersFlat: workflows asleep far into the future are rows in
+// PostgreSQL, not memory in the worker: with 6x as many asleep (each
+// started, run to its Sleep of a year, committed and dropped by the
+// runner), none is in the runner's memory and the worker's heap in use
+// grows by less than 100 bytes per extra sleeper (a task in memory costs
+// its frames and the runner's record, several hundred bytes).
+func TestSleepersFlat(t *testing.T) {
+	url := os.Getenv("COGEN_PG_URL")
+	if url == "" {
+		t.Skip("COGEN_PG_URL is not set (source .ci/dbservers; dbservers_start)")
+	}
+	const small, large = 500, 3000
+	rows, err := measureSleepers(url, []int{small, large}, large)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.InMemory != 0 || r.Real != r.Count {
+			t.Errorf("%d sleepers: %d in memory, %d run; want 0 in memory, all run", r.Count, r.InMemory, r.Real)
+		}
+	}
+	growth := int64(rows[1].HeapInuse) - int64(rows[0].HeapInuse)
+	if limit := int64(100 * (large - small)); growth > limit {
+		t.Errorf("heap in use grew by %d bytes from %d to %d sleepers (%d to %d), want at most %d", growth, small, large,
+			rows[0].HeapInuse, rows[1].HeapInuse, limit)
+	}
+	t.Logf("heap in use: %d sleepers %d B, %d sleepers %d B", small, rows[0].HeapInuse, large, rows[1].HeapInuse)
+}

@@ -33,6 +33,8 @@ func main() {
 		err = bench(os.Args[2:], os.Stdout)
 	case "worker":
 		err = worker(os.Args[2:], os.Stdout)
+	case "sleepers":
+		err = sleepers(os.Args[2:], os.Stdout)
 	default:
 		usage()
 	}

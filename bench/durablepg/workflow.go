@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"encoding/binary"
 
 	"github.com/cogen-go/cogen/durable"
@@ -37,3 +39,13 @@ func finish(id durable.ID, h uint64) {
 // onFinish is called on the runner's loop when a workflow finishes (before
 // its end is committed); it must not block. Set before the runner runs.
 var onFinish func(h uint64)
+
+// Sleeper sleeps for d and ends: with d far away (longer than the
+// runner's SleepInMemory), its first run commits it as Sleeping and drops
+// it from the worker's memory; it is a row with a due time until then.
+//
+//co:stackless durable
+func Sleeper(co *stackful.Co, id durable.ID, d time.Duration) {
+	co.Sleep(d)
+	durable.SetResult(id, nil)
+}

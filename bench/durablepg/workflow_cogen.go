@@ -8,6 +8,7 @@ import (
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
+	"time"
 )
 
 // WorkflowFrame is the stackless frame of Workflow: it holds the values of Workflow that live across a suspension.
@@ -33,11 +34,11 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line workflow.go:20
+//line workflow.go:22
 			f.h = f.seed
-//line workflow.go:21
+//line workflow.go:23
 			f.tmp = f.n
-//line workflow.go:21
+//line workflow.go:23
 			f.index = 0
 			fallthrough
 		case 1:
@@ -47,14 +48,14 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line workflow.go:21
+//line workflow.go:23
 			i = f.index
-//line workflow.go:22
+//line workflow.go:24
 			f.h = mix(f.h + uint64(i))
 			f.PC = 6
 			fallthrough
 		case 6:
-//line workflow.go:23
+//line workflow.go:25
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
@@ -65,23 +66,23 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 4:
-//line workflow.go:25
+//line workflow.go:27
 			finish(f.id, f.h)
 			return stackless.Done
 		default:
 			panic("cogen: WorkflowFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:76
+//line workflow_cogen.go:77
 }
 
 // Where returns the source position of Workflow's resume point (cogenrt.Locator).
 func (f *WorkflowFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:23"
+		return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:25"
 	}
-	return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:19"
+	return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:21"
 }
 
 // Durable returns the registered name and the layout fingerprint of Workflow's frame (cogenrt.DurableFrame).
@@ -118,4 +119,74 @@ func init() {
 // A compile error here means the signature of Workflow changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, durable.ID, uint64, int) = Workflow
+}
+
+// SleeperFrame is the stackless frame of Sleeper: it holds the values of Sleeper that live across a suspension.
+type SleeperFrame struct {
+	stackless.Base
+	id durable.ID
+	d  time.Duration
+}
+
+// NewSleeperFrame returns a frame that runs Sleeper when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func NewSleeperFrame(id durable.ID, d time.Duration) *SleeperFrame {
+	return &SleeperFrame{id: id, d: d}
+}
+
+// Step runs Sleeper from its resume point to its next suspension, call or return.
+func (f *SleeperFrame) Step(co *stackless.Task) stackless.Status {
+	for {
+		switch f.PC {
+		case 0:
+//line workflow.go:49
+			co.Sleep(f.d)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line workflow.go:50
+			durable.SetResult(f.id, nil)
+			return stackless.Done
+		default:
+			panic("cogen: SleeperFrame: invalid resume point")
+		}
+	}
+//line workflow_cogen.go:155
+}
+
+// Where returns the source position of Sleeper's resume point (cogenrt.Locator).
+func (f *SleeperFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:49"
+	}
+	return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:48"
+}
+
+// Durable returns the registered name and the layout fingerprint of Sleeper's frame (cogenrt.DurableFrame).
+func (f *SleeperFrame) Durable() (string, uint64) {
+	return "github.com/cogen-go/cogen/bench/durablepg.Sleeper", uint64(0xb07484558a43aa63)
+}
+
+// EncodeState writes the fields of Sleeper's frame into a snapshot (cogenrt.DurableFrame).
+func (f *SleeperFrame) EncodeState(enc *cogenrt.Encoder) {
+	enc.String(string(f.id))
+	enc.Int(int64(f.d))
+}
+
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *SleeperFrame) DecodeState(dec *cogenrt.Decoder) {
+	f.id = durable.ID(dec.String())
+	f.d = time.Duration(dec.IntN(64))
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeSleep})
+}
+func init() {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/bench/durablepg.Sleeper", uint64(0xb07484558a43aa63), func() cogenrt.DurableFrame {
+		return new(SleeperFrame)
+	})
+}
+
+// A compile error here means the signature of Sleeper changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, durable.ID, time.Duration) = Sleeper
 }
