@@ -80,7 +80,9 @@
 //	        cogen's durable runner with durable/pgstore beside DBOS Transact
 //	        for Go, 10-step workflows, 100 in flight; workflows per second,
 //	        worker and server CPU per step, WAL and table bytes per step,
-//	        recovery after a worker's SIGKILL. Only with -only=durable-pg
+//	        recovery after a worker's SIGKILL; the runner's heap with
+//	        10,000 to 1,000,000 workflows asleep in PostgreSQL. Only with
+//	        -only=durable-pg
 //
 // With -peers the echo groups also measure gnet v2's echo server (one
 // event loop, and one per CPU) and the http group fasthttp's hello server

@@ -22,21 +22,29 @@ import (
 // the durablepg command of the nested module bench/durablepg (DBOS and
 // pgx are not dependencies of this module): workflows per second, the
 // worker's and the server's CPU per step, WAL and table bytes per step,
-// and the time to finish a SIGKILLed worker's workflows in a new worker.
+// the time to finish a SIGKILLed worker's workflows in a new worker, and
+// the runner's worker heap with up to a million workflows asleep in the
+// store.
 // durablepg uses COGEN_PG_URL, or starts a throwaway PostgreSQL; without
 // either the group is a skipped row. It runs only with -only=durable-pg:
-// it builds a module and runs for a minute or more.
+// it builds a module and runs for minutes (a million rows inserted).
 
 // durablePGMeasure names the group's measures in its skipped row.
 const durablePGMeasure = "durable workflows on PostgreSQL: cogen's runner beside DBOS Transact"
 
 // durablePGSizes are durablepg bench's sizes: workflows per load and in
-// the recovery run, and -quick's.
+// the recovery run, the counts of workflows asleep in the store at which
+// the worker's heap is read (the first sleepersReal started one by one,
+// the rest inserted in bulk), and -quick's.
 const (
 	durablePGSteps, durablePGInFlight = 10, 100
 	durablePGW, durablePGRecoverW     = 5000, 2000
+	durablePGSleepers                 = "10000,100000,1000000"
+	durablePGSleepersReal             = 100000
 	durablePGQuickW                   = 1000
 	durablePGQuickRecoverW            = 500
+	durablePGQuickSleepers            = "1000,10000"
+	durablePGQuickSleepersReal        = 10000
 )
 
 func runDurablePG(s settings, p *progress) ([]Row, error) {
@@ -45,12 +53,12 @@ func runDurablePG(s settings, p *progress) ([]Row, error) {
 		return nil, fmt.Errorf("durable-pg: %w", err)
 	}
 	defer cleanup()
-	w, rw := durablePGW, durablePGRecoverW
+	w, rw, sl, slr := durablePGW, durablePGRecoverW, durablePGSleepers, durablePGSleepersReal
 	if s.quick {
-		w, rw = durablePGQuickW, durablePGQuickRecoverW
+		w, rw, sl, slr = durablePGQuickW, durablePGQuickRecoverW, durablePGQuickSleepers, durablePGQuickSleepersReal
 	}
 	args := []string{"bench", "-json", "-n", strconv.Itoa(durablePGSteps), "-c", strconv.Itoa(durablePGInFlight),
-		"-w", strconv.Itoa(w), "-recover-w", strconv.Itoa(rw)}
+		"-w", strconv.Itoa(w), "-recover-w", strconv.Itoa(rw), "-sleepers", sl, "-sleepers-real", strconv.Itoa(slr)}
 	p.step("durable-pg: %s", strings.Join(args[1:], " "))
 	cmd := exec.Command(exe, args...)
 	var stderr bytes.Buffer
