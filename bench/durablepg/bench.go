@@ -146,7 +146,7 @@ func makeRows(names []string, loads, recs []result, recTimes []time.Duration, n,
 		if r.PGCPU < 0 {
 			return -1, ""
 		}
-		return r.PGCPU / float64(r.Steps) * 1e6, "the server's process tree"
+		return r.PGCPU / float64(r.Steps) * 1e6, fmt.Sprintf("the server's process tree; %.2f transactions per step", float64(r.Xacts)/float64(r.Steps))
 	})
 	add("WAL bytes per step", "B", func(i int, r result) (float64, string) {
 		return float64(r.WAL) / float64(r.Steps), ""

@@ -93,6 +93,7 @@ type result struct {
 	Tables    int64   // growth of the engine's tables during the load
 	Xor, Want uint64  // xor of the workflows' results, and what it must be
 	Heap      uint64  // HeapInuse after the load
+	Xacts     int64   // transactions ended (committed or rolled back) in the database during the load and the engine's close
 
 	// A recovering worker's: workflows found unfinished at its start, and
 	// the seconds from its start until none was left.
@@ -181,8 +182,17 @@ func worker(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer e.close()
+	closed := false
+	defer func() {
+		if !closed {
+			e.close()
+		}
+	}()
 	if err := p.checkpoint(ctx); err != nil {
+		return err
+	}
+	x0, err := p.xacts(ctx)
+	if err != nil {
 		return err
 	}
 	s0, err := p.sample(ctx, schema)
@@ -237,6 +247,16 @@ func worker(args []string, stdout io.Writer) error {
 	if s0.cpu >= 0 && s1.cpu >= 0 {
 		r.PGCPU = s1.cpu - s0.cpu
 	}
+	// A backend reports its transaction counts when idle for a while or
+	// when it exits: the engine's connections are closed first.
+	e.close()
+	closed = true
+	time.Sleep(300 * time.Millisecond)
+	x1, err := p.xacts(ctx)
+	if err != nil {
+		return err
+	}
+	r.Xacts = x1 - x0
 	return json.NewEncoder(stdout).Encode(r)
 }
 

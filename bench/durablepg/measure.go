@@ -144,3 +144,16 @@ func (p *probe) count(ctx context.Context, query string) (int, error) {
 	err := p.conn.QueryRow(ctx, query).Scan(&n)
 	return n, err
 }
+
+// xacts returns the transactions ended in the database so far (committed
+// or rolled back)
+// (pg_stat_database, as the backends have reported them), read in a fresh
+// snapshot of the statistics.
+func (p *probe) xacts(ctx context.Context) (int64, error) {
+	if _, err := p.conn.Exec(ctx, "SELECT pg_stat_clear_snapshot()"); err != nil {
+		return 0, err
+	}
+	var n int64
+	err := p.conn.QueryRow(ctx, "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()").Scan(&n)
+	return n, err
+}
