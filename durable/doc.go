@@ -91,6 +91,13 @@
 // Worker names fence commits: each live worker of a store has its own
 // (the default is the host name, the process ID and a random suffix).
 //
+// A process runs a task at most once at a time, whatever its runners: the
+// tasks in memory are in a process-wide table by ID (which is how
+// [Receive], [StepKey] and [SetResult] find their task). A claim of a task
+// the process runs already (its lease expired while a blocked loop held
+// it) is left to the running copy; the lease is released if the claim was
+// another runner's, so that the running copy's next commit finds it lost.
+//
 // # Signals
 //
 // [Send] queues a value for a task under a name, durably: it is in the

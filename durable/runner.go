@@ -150,9 +150,10 @@ type Stats struct {
 	Failed      int64 // tasks that panicked
 	Parked      int64 // tasks whose snapshot could not be restored
 	Dropped     int64 // tasks committed and dropped from memory (far Sleep, Receive)
-	LeaseLost   int64 // tasks canceled because another worker holds them
+	LeaseLost   int64 // tasks dropped because another worker holds them, or their lease was not renewed in time
 	StoreErrors int64 // failed store calls (retried, or the task dropped)
 	InMemory    int64 // tasks in memory now
+	Duplicates  int64 // tasks claimed while this process ran them already (left to the running copy)
 }
 
 // A Runner claims due tasks from a store and runs them on its loops,
@@ -161,7 +162,7 @@ type Runner struct {
 	s     Store
 	o     Options
 	stats struct {
-		claimed, checkpoints, done, failed, parked, dropped, leaseLost, storeErrors, inMemory atomic.Int64
+		claimed, checkpoints, done, failed, parked, dropped, leaseLost, storeErrors, inMemory, duplicates atomic.Int64
 	}
 	mu      sync.Mutex
 	loops   []*loopState
@@ -185,6 +186,7 @@ func (r *Runner) Stats() Stats {
 		Claimed: r.stats.claimed.Load(), Checkpoints: r.stats.checkpoints.Load(), Done: r.stats.done.Load(),
 		Failed: r.stats.failed.Load(), Parked: r.stats.parked.Load(), Dropped: r.stats.dropped.Load(),
 		LeaseLost: r.stats.leaseLost.Load(), StoreErrors: r.stats.storeErrors.Load(), InMemory: r.stats.inMemory.Load(),
+		Duplicates: r.stats.duplicates.Load(),
 	}
 }
 
@@ -258,6 +260,7 @@ func (r *Runner) stop() {
 				ls.stopping = true
 				ls.wake.Broadcast()
 				ls.work.Broadcast()
+				ls.renewWake.Broadcast()
 			}
 		})
 	}
@@ -265,19 +268,21 @@ func (r *Runner) stop() {
 
 // loopState is one loop's; its fields belong to the loop's goroutine.
 type loopState struct {
-	r        *Runner
-	l        *loop.Loop
-	env      *stackful.Env
-	capacity int
-	recs     map[ID]*rec // the tasks in memory on this loop
-	queue    []*job      // commits to make
-	work     loop.Cond   // committers wait here for the queue
-	wake     loop.Cond   // the control coroutine waits here (capacity freed, stop)
-	inflight int         // commits being made
-	stopping bool
-	held     []ID // stopping: the leases to release
-	finished bool // the control coroutine has dropped everything: Run returns
-	exited   int  // committers that have returned
+	r           *Runner
+	l           *loop.Loop
+	env         *stackful.Env
+	capacity    int
+	recs        map[ID]*rec // the tasks in memory on this loop
+	queue       []*job      // commits to make
+	work        loop.Cond   // committers wait here for the queue
+	wake        loop.Cond   // the control coroutine waits here (capacity freed, stop)
+	renewWake   loop.Cond   // the renewer waits here (stop)
+	renewerDone bool
+	inflight    int // commits being made
+	stopping    bool
+	held        []ID // stopping: the leases to release
+	finished    bool // the control coroutine has dropped everything: Run returns
+	exited      int  // committers that have returned
 }
 
 // runLoop runs loop i until the runner stops.
@@ -303,6 +308,7 @@ func (r *Runner) runLoop(i, capacity int, ready chan<- *loopState) (err error) {
 		env.Create(ls.committer, nil).Resume()
 	}
 	env.Create(ls.control, nil).Resume()
+	env.Create(ls.renewer, nil).Resume()
 	ready <- ls
 	return env.Run(func() bool { return ls.finished && ls.exited == r.o.Committers })
 }
@@ -341,16 +347,20 @@ var table struct {
 	m map[ID]*rec
 }
 
-func register(rc *rec) {
+// register enters rc in the table; if the process runs task rc.id
+// already, it enters nothing and returns the worker name of the runner
+// running it.
+func register(rc *rec) (runningFor string, ok bool) {
 	table.Lock()
 	defer table.Unlock()
 	if table.m == nil {
 		table.m = map[ID]*rec{}
 	}
-	if _, ok := table.m[rc.id]; ok {
-		panic(fmt.Sprintf("durable: task %q claimed while it runs in this process already: two runners of one process share a store, or leases expire while their tasks run (a loop blocked longer than the lease)", rc.id))
+	if old, ok := table.m[rc.id]; ok {
+		return old.ls.r.o.Worker, false
 	}
 	table.m[rc.id] = rc
+	return "", true
 }
 
 // forget takes rc out of memory: the table, its loop's records.
@@ -587,38 +597,31 @@ func (ls *loopState) commit(co *stackful.Co, j *job) {
 	}
 }
 
-// control claims due tasks, renews the leases and stops the loop.
+// control claims due tasks and stops the loop.
 func (ls *loopState) control(co *stackful.Co) {
 	r := ls.r
-	nextRenew := time.Now().Add(r.o.Lease / 3)
 	for !ls.stopping {
-		if !time.Now().Before(nextRenew) {
-			ls.renew(co)
-			nextRenew = time.Now().Add(r.o.Lease / 3)
-			continue
-		}
 		full := false
 		if room := ls.capacity - len(ls.recs); room > 0 {
 			full = ls.claim(co, min(room, r.o.ClaimBatch))
 		}
-		if ls.stopping {
-			break
-		}
 		switch {
+		case ls.stopping:
 		case full:
 			co.Gosched() // more may be due
 		case len(ls.recs) >= ls.capacity:
-			co.Wait(&ls.wake, max(time.Until(nextRenew), time.Millisecond))
+			co.Wait(&ls.wake, -1) // until a task leaves memory
 		default:
-			co.Wait(&ls.wake, max(min(r.o.Poll, time.Until(nextRenew)), time.Millisecond))
+			co.Wait(&ls.wake, r.o.Poll)
 		}
 	}
 	// Stopping: the tasks in memory are dropped; their leases released
-	// once the commits in flight have ended.
+	// once the commits and the renewal in flight have ended.
 	for _, rc := range ls.recs {
 		rc.release()
 	}
-	for len(ls.queue) > 0 || ls.inflight > 0 {
+	ls.renewWake.Broadcast()
+	for len(ls.queue) > 0 || ls.inflight > 0 || !ls.renewerDone {
 		co.Wait(&ls.wake, 100*time.Millisecond)
 	}
 	if len(ls.held) > 0 {
@@ -628,6 +631,33 @@ func (ls *loopState) control(co *stackful.Co) {
 	}
 	ls.finished = true
 	ls.work.Broadcast()
+}
+
+// renewer renews the leases of the loop's tasks every Lease/3 and, every
+// Lease/10, drops the tasks whose lease it could not renew in time: their
+// lease may have expired, and another worker may hold them.
+func (ls *loopState) renewer(co *stackful.Co) {
+	defer func() { ls.renewerDone = true; ls.wake.Signal() }()
+	r := ls.r
+	nextRenew := time.Now().Add(r.o.Lease / 3)
+	for !ls.stopping {
+		co.Wait(&ls.renewWake, max(min(time.Until(nextRenew), r.o.Lease/10), time.Millisecond))
+		if ls.stopping {
+			return
+		}
+		now := time.Now()
+		for _, rc := range ls.recs {
+			if now.After(rc.leaseUntil) {
+				r.stats.leaseLost.Add(1)
+				r.o.Logf("durable: task %q: lease not renewed in time, dropped", rc.id)
+				rc.drop()
+			}
+		}
+		if !now.Before(nextRenew) {
+			ls.renew(co)
+			nextRenew = now.Add(r.o.Lease / 3)
+		}
+	}
 }
 
 // claim claims up to n tasks and starts them; it reports whether it got n.
@@ -648,7 +678,21 @@ func (ls *loopState) claim(co *stackful.Co, n int) bool {
 			ls.held = append(ls.held, c.ID)
 			continue
 		}
-		register(rc)
+		if other, ok := register(rc); !ok {
+			// Its lease expired while this process ran it (a loop
+			// blocked, or a store too slow for the renewals), and this
+			// claim took it again. Under the same worker name the copy
+			// in memory goes on: it holds the lease again. Under another
+			// (two runners of one process share the store) the lease is
+			// released: the running copy's next commit finds it lost and
+			// drops the task, which is then claimed afresh.
+			r.stats.duplicates.Add(1)
+			r.o.Logf("durable: task %q claimed while this process runs it already (for worker %s): left to the running copy", c.ID, other)
+			if other != r.o.Worker {
+				ls.held = append(ls.held, c.ID)
+			}
+			continue
+		}
 		ls.recs[c.ID] = rc
 		r.stats.inMemory.Add(1)
 		t, err := stackless.Restore(ls.l, c.Snapshot)
@@ -659,6 +703,12 @@ func (ls *loopState) claim(co *stackful.Co, n int) bool {
 		rc.task = t
 		stackless.Observe(t, rc)
 		t.Resume() // restored in Receive's Yield: looks for its signal
+	}
+	if len(ls.held) > 0 && !ls.stopping {
+		if err := r.s.Release(co, r.o.Worker, ls.held); err != nil {
+			r.o.Logf("durable: Release: %v", err)
+		}
+		ls.held = ls.held[:0]
 	}
 	return len(cs) == n
 }
@@ -678,13 +728,7 @@ func (ls *loopState) renew(co *stackful.Co) {
 	if err != nil {
 		r.stats.storeErrors.Add(1)
 		r.o.Logf("durable: Renew: %v", err)
-		now := time.Now()
-		for _, id := range ids {
-			if rc := ls.recs[id]; rc != nil && now.After(rc.leaseUntil) {
-				rc.drop()
-			}
-		}
-		return
+		return // the tasks are dropped when their leases run out
 	}
 	until := t0.Add(r.o.Lease - r.o.Lease/10)
 	for _, id := range ids {

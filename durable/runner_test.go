@@ -530,3 +530,55 @@ func TestCloseDuringCommit(t *testing.T) {
 		t.Errorf("s after Close: %+v, want its checkpoint committed", in)
 	}
 }
+
+// TestClaimedTwiceInProcess: two runners of one process share a store;
+// the first one's loop is blocked (a step that blocks in Go) until its
+// lease on the task has expired, so the second runner claims the task
+// while the first still has it in memory: the claim is left to the running
+// copy and its lease released; that copy's next commit finds the lease
+// lost and drops the task, which is claimed afresh and completes from its
+// last checkpoint. Nothing crashes.
+func TestClaimedTwiceInProcess(t *testing.T) {
+	st := recordSteps(t)
+	blocked := false
+	record := testwf.Step
+	testwf.Step = func(id durable.ID, key string, i int) {
+		record(id, key, i)
+		if i == 1 && !blocked {
+			blocked = true
+			time.Sleep(900 * time.Millisecond) // three leases, the loop blocked
+		}
+	}
+	dir := openDir(t, t.TempDir())
+	start(t, dir, "c", testwf.NewCounterFrame("c", 3))
+	r1 := startRunner(t, dir, durable.Options{Worker: "w1", Lease: 300 * time.Millisecond})
+	eventually(t, "w1 runs the task", func() bool { return get(t, dir, "c").Seq == 1 })
+	r2 := startRunner(t, dir, durable.Options{Worker: "w2", Lease: 300 * time.Millisecond, Poll: 10 * time.Millisecond})
+	in := await(t, dir, "c")
+	if in.State != durable.Done || string(in.Result) != "6" {
+		t.Errorf("ended as %+v", in)
+	}
+	if got, want := st.of("c"), keys("c", 0, 0, 1, 1, 1, 1, 2, 2); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+	s1, s2 := r1.Stats(), r2.Stats()
+	if s2.Duplicates == 0 || s1.LeaseLost == 0 {
+		t.Errorf("w1 %+v; w2 %+v: want a duplicate claim by w2 and the lease lost by w1", s1, s2)
+	}
+}
+
+// TestPlainYield: a plain Yield in a durable task is a checkpoint after
+// which the task goes on (nothing else would resume it).
+func TestPlainYield(t *testing.T) {
+	st := recordSteps(t)
+	s := openDir(t, t.TempDir())
+	r := startRunner(t, s, durable.Options{})
+	start(t, s, "y", testwf.NewYielderFrame("y"))
+	if in := await(t, s, "y"); in.State != durable.Done || string(in.Result) != "yielded" || in.Seq != 3 {
+		t.Errorf("%+v, want Done at seq 3", in)
+	}
+	if got, want := st.of("y"), keys("y", 0, 1); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+	eventually(t, "stats", func() bool { return r.Stats().Checkpoints == 2 })
+}
