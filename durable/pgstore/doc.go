@@ -5,7 +5,9 @@
 // worker's tasks go on running while its commits are in flight.
 //
 //	s, err := pgstore.OpenURL("postgres://app@db:5432/app?sslmode=disable", pgstore.Options{})
-//	r := durable.NewRunner(s, ...)
+//	...
+//	r := durable.NewRunner(s, durable.Options{})
+//	err = r.Run(ctx)
 //
 // # Contract
 //
@@ -84,10 +86,13 @@
 //
 // # Connections
 //
-// Each loop that uses the store has its own conns (at most
-// [Options.Conns]; a coroutine that finds them busy waits for one in its
-// loop), dialled on demand and kept while healthy; each new conn prepares
-// the statements once. The idle conns of a loop that has closed are
+// Each loop that uses the store has its own conns, dialled on demand and
+// kept while healthy; each new conn prepares the statements once. They
+// are in two lanes: commits, creations, signals and gets share
+// [Options.Conns] of them (a coroutine that finds them busy waits for one
+// in its loop), and Claim, Renew and Release have one of their own, so
+// that a worker's claims and lease renewals never queue behind its
+// commits. The idle conns of a loop that has closed are
 // adopted by the next loop that needs one, so that short-lived
 // environments (durable.Do) do not dial every time. Close closes the idle
 // conns (on their loop's next iteration while it runs, at once for a
@@ -95,8 +100,9 @@
 //
 // # Costs
 //
-// Per checkpoint: one round trip, one write of the Bind and Execute
-// messages (about 150 bytes plus the snapshot), and in PostgreSQL one
+// Per checkpoint: one round trip, one write of the Bind, Execute and Sync
+// messages (about 180 bytes plus the snapshot; the reply is about 40),
+// and in PostgreSQL one
 // UPDATE of the task's row, which writes a new row version carrying the
 // whole snapshot (the WAL grows by about the snapshot's size plus a few
 // hundred bytes: see BenchmarkCommit). A Waiting commit adds a statement
@@ -105,6 +111,9 @@
 // Get are one round trip each.
 //
 // The tests run against the PostgreSQL of COGEN_PG_URL (.ci/dbservers)
-// and skip without one outside CI; the chaos tests build the worker
-// command (cmd/durworker) and run it as processes.
+// and skip without one outside CI; the multi-process tests build the
+// worker command (cmd/durworker) and run it as processes that they kill
+// with SIGKILL (TestChaos: COGEN_CHAOS_N workflows, 10,000 by default;
+// TestRecovery), and restart the server (TestServerRestart, with
+// COGEN_PG_STOP and COGEN_PG_START).
 package pgstore

@@ -58,7 +58,13 @@ func freshSchema(t testing.TB, url string) string {
 	var b [6]byte
 	rand.Read(b[:])
 	schema := "pgstore_test_" + hex.EncodeToString(b[:])
-	t.Cleanup(func() { sqlExec(t, url, "DROP SCHEMA IF EXISTS "+quoteIdent(schema)+" CASCADE") })
+	t.Cleanup(func() {
+		if t.Failed() && os.Getenv("COGEN_PG_KEEP") != "" {
+			t.Logf("schema %s kept (COGEN_PG_KEEP)", schema)
+			return
+		}
+		sqlExec(t, url, "DROP SCHEMA IF EXISTS "+quoteIdent(schema)+" CASCADE")
+	})
 	return schema
 }
 
@@ -92,4 +98,59 @@ func openTest(t testing.TB) *Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// query runs sql (extended protocol, no parameters) on a conn of its own
+// and returns its rows (int columns in binary: read them with Int).
+func query(t testing.TB, url, sql string) *pg.Rows {
+	t.Helper()
+	cfg, err := pg.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := &pg.Rows{}
+	inCo(t, func(co *stackful.Co) {
+		c, err := pg.Connect(co, cfg)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer c.Close(co)
+		st, err := c.Prepare(co, "", sql)
+		if err == nil {
+			err = c.Queue(st)
+		}
+		if err == nil {
+			err = c.Send(co)
+		}
+		if err == nil {
+			err = c.Next(co, rows)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", sql, err)
+		}
+	})
+	return rows
+}
+
+// queryInt runs a query of one int8 value.
+func queryInt(t testing.TB, url, sql string) int64 {
+	t.Helper()
+	rows := query(t, url, sql)
+	if rows.Len() != 1 {
+		t.Fatalf("%s: %d rows", sql, rows.Len())
+	}
+	n, err := rows.Int(0, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return n
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if workerDir != "" {
+		os.RemoveAll(workerDir)
+	}
+	os.Exit(code)
 }

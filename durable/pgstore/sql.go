@@ -60,10 +60,12 @@ var stmtSQL = []pg.StmtDef{
 	ORDER BY c.due, c.id, s.id`},
 
 	// commit: $1 id, $2 worker, $3 seq, $4 snapshot (NULL keeps it), $5
-	// state (a Done task's snapshot is dropped), $6 due, $7 wait name, $8 release, $9 lease (ms), $10 result,
-	// $11 error, $12 consumed signal ids (int8[] in text). Fenced: the row
-	// changes only if the worker holds the lease at the seq it read; the
-	// consumed signals are deleted only then.
+	// state (a Done task's snapshot is dropped), $6 due, $7 wait name, $8
+	// release, $9 lease (ms), $10 result, $11 error, $12 consumed signal
+	// ids (int8[] in text). Fenced by owner and seq (not by the lease's
+	// expiry: the contract lets a worker whose lease ran out commit as
+	// long as nobody claimed the task); the consumed signals are deleted
+	// only if the row changed.
 	{Name: "pgstore_commit", SQL: `WITH u AS (
 		UPDATE S.tasks SET snapshot = CASE WHEN $5 = 'done' THEN NULL ELSE COALESCE($4, snapshot) END,
 			seq = seq + 1, state = $5,
