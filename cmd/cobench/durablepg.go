@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,8 +62,10 @@ func runDurablePG(s settings, p *progress) ([]Row, error) {
 		"-w", strconv.Itoa(w), "-recover-w", strconv.Itoa(rw), "-sleepers", sl, "-sleepers-real", strconv.Itoa(slr)}
 	p.step("durable-pg: %s", strings.Join(args[1:], " "))
 	cmd := exec.Command(exe, args...)
+	// durablepg logs each phase on its standard error: passed through as
+	// it comes, and kept for the reason of a skip.
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Stderr = io.MultiWriter(os.Stderr, &stderr)
 	var out []byte
 	err = p.during(func() (err error) {
 		out, err = cmd.Output()
@@ -75,7 +78,7 @@ func runDurablePG(s settings, p *progress) ([]Row, error) {
 		return []Row{skipRow("durable-pg", durablePGMeasure, strings.TrimPrefix(why, "durablepg: skipped: "))}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("durable-pg: %v\n%s", err, stderr.Bytes())
+		return nil, fmt.Errorf("durable-pg: %v", err)
 	}
 	var rows []Row
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -85,9 +88,6 @@ func runDurablePG(s settings, p *progress) ([]Row, error) {
 			return nil, fmt.Errorf("durable-pg: %q: %w", sc.Text(), err)
 		}
 		rows = append(rows, r)
-	}
-	if stderr.Len() > 0 {
-		fmt.Fprintf(os.Stderr, "%s", stderr.Bytes())
 	}
 	return rows, nil
 }
