@@ -188,8 +188,8 @@ func runSleepers(exe, url, counts string, real int) ([]Row, error) {
 		}
 		rows = append(rows, Row{Group: group, Measure: fmt.Sprintf("worker heap in use with %s workflows asleep for a year in PostgreSQL", count(r.Count)),
 			Model: engineModel["cogen"], Value: float64(r.HeapInuse) / 1e6, Unit: "MB", Base: true,
-			Note: fmt.Sprintf("%s; %d in the runner's memory; the least of 3 reads after GCs, the runner polling (most %.2f MB); tables %.0f MB",
-				how, r.InMemory, float64(r.HeapMax)/1e6, float64(r.Tables)/1e6)})
+			Note: fmt.Sprintf("%s; %d in the runner's memory; the least of 3 reads after GCs, the runner polling (most %.2f MB); tables %.0f MB; idle polling: worker %.0f ms, server %.0f ms of CPU per second",
+				how, r.InMemory, float64(r.HeapMax)/1e6, float64(r.Tables)/1e6, r.IdleCPU*1e3, r.IdlePGCPU*1e3)})
 	}
 	return rows, nil
 }

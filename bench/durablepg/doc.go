@@ -37,6 +37,18 @@
 // of its executor ID (the new worker takes the killed one's); the runner's
 // new worker claims the killed one's tasks once their lease expires.
 //
+// Sleepers (bench -sleepers counts, or on its own):
+//
+//	durablepg sleepers [-db url] [-counts 10000,100000,1000000] [-real 100000] [-json]
+//
+// A runner with the library's defaults runs Sleeper workflows, which
+// sleep for a year, to their co.Sleep, where each is committed as
+// Sleeping and dropped from the worker's memory; at each count the
+// worker's heap in use is read (after GCs, three times, the least
+// reported) while the runner polls the store. Beyond -real the rows are
+// inserted in bulk with COPY (each one's not-started snapshot, state
+// sleeping, due in a year) rather than started one by one.
+//
 // The database is -db, else COGEN_PG_URL, else a throwaway PostgreSQL
 // (initdb in a temporary directory, fsync off unless -fsync) when one is
 // installed; without any, bench exits with status 3. With -json the rows

@@ -49,6 +49,7 @@ type sleepRow struct {
 	Tables    int64   // bytes of the store's tables
 	Rate      float64 // workflows per second started and run to their Sleep (the real ones of this step)
 	IdleCPU   float64 // the worker's CPU seconds over a second of polling with every workflow asleep
+	IdlePGCPU float64 // the server's over that second (0 when unknown)
 }
 
 func sleepers(args []string, stdout io.Writer) error {
@@ -85,14 +86,14 @@ func sleepers(args []string, stdout io.Writer) error {
 		}
 		return nil
 	}
-	fmt.Fprintf(stdout, "%10s %10s %14s %10s %14s %14s %12s\n", "sleeping", "run", "heap in use", "in memory", "table bytes", "started/s", "idle CPU/s")
+	fmt.Fprintf(stdout, "%10s %10s %14s %10s %14s %14s %12s %12s\n", "sleeping", "run", "heap in use", "in memory", "table bytes", "started/s", "idle CPU/s", "server's")
 	for _, r := range rows {
 		rate := "-"
 		if r.Rate > 0 {
 			rate = fmt.Sprintf("%.0f", r.Rate)
 		}
-		fmt.Fprintf(stdout, "%10d %10d %12.2f MB %10d %11.1f MB %14s %10.3f s\n", r.Count, r.Real, float64(r.HeapInuse)/1e6, r.InMemory,
-			float64(r.Tables)/1e6, rate, r.IdleCPU)
+		fmt.Fprintf(stdout, "%10d %10d %12.2f MB %10d %11.1f MB %14s %10.3f s %10.3f s\n", r.Count, r.Real, float64(r.HeapInuse)/1e6, r.InMemory,
+			float64(r.Tables)/1e6, rate, r.IdleCPU, r.IdlePGCPU)
 	}
 	return nil
 }
@@ -141,9 +142,9 @@ func measureSleepers(url string, steps []int, real int) ([]sleepRow, error) {
 		// A few polls of the runner with every workflow asleep; then
 		// three reads of the heap, half a second apart, each after two
 		// collections (what sync.Pools hold survives the first one).
-		cpu0 := selfCPU()
+		cpu0, pg0 := selfCPU(), serverCPU(p)
 		time.Sleep(time.Second)
-		row.IdleCPU = selfCPU() - cpu0
+		row.IdleCPU, row.IdlePGCPU = selfCPU()-cpu0, serverCPU(p)-pg0
 		for i := range 3 {
 			if i > 0 {
 				time.Sleep(500 * time.Millisecond)
@@ -252,4 +253,12 @@ func database(url string, fsync bool) (string, func(), error) {
 		return "", nil, err
 	}
 	return pg.URL, func() { pg.Stop() }, nil
+}
+
+// serverCPU is the server's CPU seconds so far, 0 when unknown.
+func serverCPU(p *probe) float64 {
+	if p.postmaster == 0 {
+		return 0
+	}
+	return treeCPU(p.postmaster)
 }
