@@ -155,7 +155,8 @@ func makeRows(names []string, loads, recs []result, recTimes []time.Duration, n,
 		return float64(r.Tables) / float64(r.Steps), "growth of the engine's tables and indexes, kept after the workflows end"
 	})
 	for i, r := range recs {
-		note := fmt.Sprintf("%d unfinished at the kill; %.2f s from the new worker's start", r.Recovered, r.RecoverSeconds)
+		note := fmt.Sprintf("%d unfinished at the kill; from the new worker's start: %.2f s to the first finished, %.2f s to the last",
+			r.Recovered, r.FirstSeconds, r.RecoverSeconds)
 		if names[i] == "cogen" {
 			note += fmt.Sprintf("; lease %v", lease)
 		} else {

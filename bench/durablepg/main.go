@@ -95,9 +95,11 @@ type result struct {
 	Heap      uint64  // HeapInuse after the load
 	Xacts     int64   // transactions ended (committed or rolled back) in the database during the load and the engine's close
 
-	// A recovering worker's: workflows found unfinished at its start, and
-	// the seconds from its start until none was left.
+	// A recovering worker's: workflows found unfinished at its start, the
+	// seconds from its start until the first of them finished, and until
+	// none was left.
 	Recovered      int     `json:",omitempty"`
+	FirstSeconds   float64 `json:",omitempty"`
 	RecoverSeconds float64 `json:",omitempty"`
 }
 
@@ -277,6 +279,9 @@ func recoverWorker(ctx context.Context, cfg workerConfig, p *probe, start time.T
 		n, err := p.count(ctx, pendingSQL[cfg.engine])
 		if err != nil {
 			return err
+		}
+		if n < left && r.FirstSeconds == 0 {
+			r.FirstSeconds = time.Since(start).Seconds()
 		}
 		if n == 0 {
 			break
