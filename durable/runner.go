@@ -63,7 +63,9 @@ func Await(co *stackful.Co, s Store, id ID, poll time.Duration) (Info, error) {
 
 // Do runs fn on the main coroutine of a new env on a new loop, closed when
 // fn returns, and returns fn's error: how a program that is not in a
-// coroutine calls [Start], [Send], [Await] or a store's methods.
+// coroutine calls [Start], [Send], [Await] or a store's methods. It runs
+// that loop on the calling goroutine: do not call it from a coroutine
+// (which has its co to pass).
 func Do(fn func(co *stackful.Co) error) error {
 	env, err := stackful.NewEnv()
 	if err != nil {
@@ -198,7 +200,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.mu.Lock()
 	if r.running || r.stopped {
 		r.mu.Unlock()
-		return errors.New("durable: Runner.Run called twice")
+		return errors.New("durable: Runner.Run called twice, or after Close")
 	}
 	r.running = true
 	r.mu.Unlock()
@@ -338,28 +340,22 @@ type rec struct {
 	receiving  bool
 	result     []byte
 	leaseUntil time.Time // a margin before the lease expires
+	committing bool      // held while its checkpoint's commit is in flight
 	gone       bool      // left memory (dropped, finished, lost)
 }
 
-// The process's tasks in memory, by ID, for Receive, StepKey and SetResult.
-var table struct {
-	sync.Mutex
-	m map[ID]*rec
-}
+// table holds the process's tasks in memory (ID -> *rec), for Receive,
+// StepKey and SetResult; a sync.Map, so that their lookups from task code
+// take no lock.
+var table sync.Map
 
 // register enters rc in the table; if the process runs task rc.id
 // already, it enters nothing and returns the worker name of the runner
 // running it.
 func register(rc *rec) (runningFor string, ok bool) {
-	table.Lock()
-	defer table.Unlock()
-	if table.m == nil {
-		table.m = map[ID]*rec{}
+	if old, loaded := table.LoadOrStore(rc.id, rc); loaded {
+		return old.(*rec).ls.r.o.Worker, false
 	}
-	if old, ok := table.m[rc.id]; ok {
-		return old.ls.r.o.Worker, false
-	}
-	table.m[rc.id] = rc
 	return "", true
 }
 
@@ -369,11 +365,7 @@ func (rc *rec) forget() {
 		return
 	}
 	rc.gone = true
-	table.Lock()
-	if table.m[rc.id] == rc {
-		delete(table.m, rc.id)
-	}
-	table.Unlock()
+	table.CompareAndDelete(rc.id, rc)
 	delete(rc.ls.recs, rc.id)
 	rc.ls.r.stats.inMemory.Add(-1)
 	rc.ls.wake.Signal()
@@ -399,9 +391,8 @@ func (rc *rec) release() {
 // current returns the record of task id, which must be running in this
 // process; op names the caller for the panic.
 func current(op string, id ID) *rec {
-	table.Lock()
-	rc := table.m[id]
-	table.Unlock()
+	v, _ := table.Load(id)
+	rc, _ := v.(*rec)
 	if rc == nil {
 		panic(fmt.Sprintf("durable: %s of task %q, which is not running in this process (call it from the task's own code)", op, id))
 	}
@@ -483,6 +474,7 @@ func (rc *rec) Suspended(t *stackless.Task) {
 		return
 	}
 	stackless.Hold(t)
+	rc.committing = true
 	ls.push(&job{rec: rc, c: c, kind: jobGoOn})
 }
 
@@ -542,6 +534,7 @@ func (ls *loopState) committer(co *stackful.Co) {
 func (ls *loopState) commit(co *stackful.Co, j *job) {
 	r := ls.r
 	rc := j.rec
+	defer func() { rc.committing = false }()
 	for {
 		t0 := time.Now()
 		err := r.s.Commit(co, r.o.Worker, r.o.Lease, &j.c)
@@ -634,8 +627,9 @@ func (ls *loopState) control(co *stackful.Co) {
 }
 
 // renewer renews the leases of the loop's tasks every Lease/3 and, every
-// Lease/10, drops the tasks whose lease it could not renew in time: their
-// lease may have expired, and another worker may hold them.
+// Lease/10, drops the tasks whose lease it could not renew in time (their
+// lease may have expired, and another worker may hold them) unless they
+// are held for a commit.
 func (ls *loopState) renewer(co *stackful.Co) {
 	defer func() { ls.renewerDone = true; ls.wake.Signal() }()
 	r := ls.r
@@ -647,7 +641,9 @@ func (ls *loopState) renewer(co *stackful.Co) {
 		}
 		now := time.Now()
 		for _, rc := range ls.recs {
-			if now.After(rc.leaseUntil) {
+			// A task held for its commit runs nothing until the commit
+			// returns, which renews the lease or finds it lost.
+			if now.After(rc.leaseUntil) && !rc.committing {
 				r.stats.leaseLost.Add(1)
 				r.o.Logf("durable: task %q: lease not renewed in time, dropped", rc.id)
 				rc.drop()

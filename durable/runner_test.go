@@ -582,3 +582,85 @@ func TestPlainYield(t *testing.T) {
 	}
 	eventually(t, "stats", func() bool { return r.Stats().Checkpoints == 2 })
 }
+
+// TestSlowCommitKeepsTask: a task held for a commit that takes longer than
+// its lease (renewals failing meanwhile) is not dropped: it runs nothing
+// until the commit returns, which renews the lease; it then goes on
+// without re-running a step.
+func TestSlowCommitKeepsTask(t *testing.T) {
+	st := recordSteps(t)
+	dir := openDir(t, t.TempDir())
+	h := &hookStore{Store: dir, renew: func(ids []durable.ID) ([]durable.ID, error, bool) { return nil, errors.New("store slow"), true }}
+	h.commit = func(co *stackful.Co, worker string, c *durable.Commit) (bool, error) {
+		if c.Seq == 1 {
+			co.Sleep(700 * time.Millisecond) // more than two leases
+		}
+		return false, nil
+	}
+	start(t, dir, "c", testwf.NewCounterFrame("c", 3))
+	r := startRunner(t, h, durable.Options{Lease: 300 * time.Millisecond})
+	if in := await(t, dir, "c"); in.State != durable.Done || string(in.Result) != "6" {
+		t.Errorf("ended as %+v", in)
+	}
+	if got, want := st.of("c"), keys("c", 0, 0, 1, 1, 2, 2); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q: none re-run", got, want)
+	}
+	// The runner's own claims may take the task again once its lease
+	// has expired in the store (a duplicate, left to the running copy).
+	if s := r.Stats(); s.LeaseLost != 0 || s.Claimed != 1+s.Duplicates {
+		t.Errorf("stats %+v: want no lease lost, no claim but duplicates after the first", s)
+	}
+}
+
+// TestManyTasks: tasks of every kind on a runner of two loops whose memory
+// holds fewer tasks than there are: every task completes once, with its
+// result, and nothing is left in memory or leased.
+func TestManyTasks(t *testing.T) {
+	s := openDir(t, t.TempDir())
+	const counters, approvers, sleepers = 200, 60, 60
+	want := map[durable.ID]string{}
+	do(t, func(co *stackful.Co) error {
+		for i := range counters {
+			id := durable.ID(fmt.Sprint("c", i))
+			want[id] = fmt.Sprint((i%6 + 1) * (i%6 + 2) / 2)
+			if err := durable.Start(co, s, id, testwf.NewCounterFrame(id, i%6+1)); err != nil {
+				return err
+			}
+		}
+		for i := range approvers {
+			id := durable.ID(fmt.Sprint("a", i))
+			want[id] = fmt.Sprintf("%d-1,%d-2", i, i)
+			if err := durable.Start(co, s, id, testwf.NewApproverFrame(id, "go", 2)); err != nil {
+				return err
+			}
+		}
+		for i := range sleepers {
+			id := durable.ID(fmt.Sprint("s", i))
+			want[id] = "woke"
+			if err := durable.Start(co, s, id, testwf.NewSleeperFrame(id, time.Duration(i%3)*150*time.Millisecond)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	r := startRunner(t, s, durable.Options{Loops: 2, MaxTasks: 40, ClaimBatch: 8, SleepInMemory: 100 * time.Millisecond, Poll: 5 * time.Millisecond})
+	do(t, func(co *stackful.Co) error {
+		for n := 1; n <= 2; n++ {
+			for i := range approvers {
+				if err := durable.Send(co, s, durable.ID(fmt.Sprint("a", i)), "go", fmt.Appendf(nil, "%d-%d", i, n)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	for id, res := range want {
+		if in := await(t, s, id); in.State != durable.Done || string(in.Result) != res || in.Owner != "" {
+			t.Errorf("%s: %+v, want done with %q", id, in, res)
+		}
+	}
+	eventually(t, "nothing in memory", func() bool { return r.Stats().InMemory == 0 })
+	if st := r.Stats(); st.Done != counters+approvers+sleepers || st.LeaseLost != 0 || st.StoreErrors != 0 || st.Duplicates != 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
