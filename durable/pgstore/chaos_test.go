@@ -199,9 +199,11 @@ func (c *chaosRun) check() {
 // SIGKILL every 200-500 ms and restarts it. Every workflow must complete
 // with its result, each step's effect be recorded once, no signal be
 // left, and no lease of a killed worker outlast the kill by more than the
-// lease time (and a second of slack). How soon other workers claim those
-// tasks depends on their load (each lives about a second here); it is
-// reported, and TestRecovery measures it on a quiet fleet.
+// lease time (and 3 s of slack: a commit the worker sent just before it
+// died is still applied, and renews the lease from when the server runs
+// it). How soon other workers claim those tasks depends on their load
+// (each lives about a second here); it is reported, and TestRecovery
+// measures it on a quiet fleet.
 func TestChaos(t *testing.T) {
 	n := chaosCount(t)
 	const lease = 2 * time.Second
@@ -266,7 +268,7 @@ func TestChaos(t *testing.T) {
 		for owner, o := range owners {
 			if at, ok := killed[owner]; ok {
 				worst = max(worst, now.Sub(at))
-				if o.until.After(at.Add(lease + time.Second)) {
+				if o.until.After(at.Add(lease + 3*time.Second)) {
 					t.Errorf("%d tasks leased by %s until %v, %v after it was killed (lease %v)",
 						o.n, owner, o.until, o.until.Sub(at), lease)
 				}

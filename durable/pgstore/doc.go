@@ -58,7 +58,10 @@
 //	      seq bigint, due timestamptz, wait_name text, owner text,
 //	      lease_until timestamptz, result bytea, error text,
 //	      created timestamptz, updated timestamptz)
-//	  index (due) where state in ('running', 'sleeping', 'waiting')
+//	  index tasks_free (due) where state in ('running', 'sleeping',
+//	    'waiting') and (owner is null or lease_until is null)
+//	  index tasks_leased (lease_until) where state in ('running',
+//	    'sleeping', 'waiting') and owner is not null
 //	signals(id bigserial primary key, task_id text, name text,
 //	        value bytea, sent_at timestamptz)
 //	  index (task_id, name, id)
@@ -69,10 +72,14 @@
 //
 // # Statements
 //
-// Claim is one statement: an UPDATE of the rows selected by a subquery
-// (due, not leased, earliest first, LIMIT max, FOR UPDATE SKIP LOCKED, so
-// that concurrent claims take disjoint tasks without waiting for each
-// other), joined with the tasks' queued signals. Commit is one statement
+// Claim is one statement: an UPDATE of the rows selected by two scans,
+// the free due tasks in due order (tasks_free) and the expired leases in
+// expiry order (tasks_leased), each LIMIT max and FOR UPDATE SKIP LOCKED
+// (concurrent claims take disjoint tasks without waiting for each
+// other), of which the max earliest due are taken, joined with the
+// tasks' queued signals. Neither scan passes over the tasks that live
+// leases hold, nor over sleepers not due yet or waiting tasks: what an
+// idle claim costs the server does not grow with them. Commit is one statement
 // (the fenced UPDATE and the DELETE of the consumed signals, in a CTE)
 // and, for a Waiting commit, a second one in the same pipeline: both go
 // in one write and one Sync, so they are one transaction and one round
@@ -114,6 +121,6 @@
 // and skip without one outside CI; the multi-process tests build the
 // worker command (cmd/durworker) and run it as processes that they kill
 // with SIGKILL (TestChaos: COGEN_CHAOS_N workflows, 10,000 by default;
-// TestRecovery), and restart the server (TestServerRestart, with
-// COGEN_PG_STOP and COGEN_PG_START).
+// TestRecovery), feed rows they cannot resume (TestBadRows) and restart
+// the server (TestServerRestart, with COGEN_PG_STOP and COGEN_PG_START).
 package pgstore

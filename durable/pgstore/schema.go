@@ -9,7 +9,7 @@ import (
 )
 
 // schemaVersion is the version the migrations below reach.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // migrations[i] takes the schema from version i to i+1; "S." stands for
 // the store's schema (quoted). A migration is never edited once released:
@@ -39,6 +39,14 @@ var migrations = []string{
 		sent_at timestamptz NOT NULL DEFAULT now()
 	);
 	CREATE INDEX signals_task ON S.signals (task_id, name, id);`,
+
+	// 2: claims scan the free tasks and the expired leases apart, never
+	// the tasks that live leases hold.
+	`DROP INDEX S.tasks_due;
+	CREATE INDEX tasks_free ON S.tasks (due)
+		WHERE state IN ('running', 'sleeping', 'waiting') AND (owner IS NULL OR lease_until IS NULL);
+	CREATE INDEX tasks_leased ON S.tasks (lease_until)
+		WHERE state IN ('running', 'sleeping', 'waiting') AND owner IS NOT NULL;`,
 }
 
 // quoteIdent quotes a PostgreSQL identifier.
@@ -57,6 +65,11 @@ func sqlIn(schema, sql string) string {
 // lock and migrates, the others wait for it and then find the version
 // current. A schema newer than this package's is refused.
 func migrate(co *stackful.Co, c *pg.Conn, schema string) error {
+	return migrateTo(co, c, schema, schemaVersion)
+}
+
+// migrateTo is migrate up to version (the tests start from older ones).
+func migrateTo(co *stackful.Co, c *pg.Conn, schema string, version int) error {
 	q := quoteIdent(schema)
 	lit := "'" + strings.ReplaceAll(schema, "'", "''") + "'"
 	var b strings.Builder
@@ -70,11 +83,11 @@ func migrate(co *stackful.Co, c *pg.Conn, schema string) error {
 	b.WriteString("DO $cogen$ DECLARE v int; BEGIN\n")
 	fmt.Fprintf(&b, "SELECT version INTO v FROM %s.schema_version;\n", q)
 	fmt.Fprintf(&b, "IF v > %d THEN RAISE EXCEPTION 'pgstore: schema %%: version %% is newer than this library''s (%d)', %s, v; END IF;\n",
-		schemaVersion, schemaVersion, lit)
-	for i, m := range migrations {
+		version, version, lit)
+	for i, m := range migrations[:version] {
 		fmt.Fprintf(&b, "IF v < %d THEN\nEXECUTE %s;\nEND IF;\n", i+1, dollarQuote(sqlIn(schema, m)))
 	}
-	fmt.Fprintf(&b, "UPDATE %s.schema_version SET version = %d;\n", q, schemaVersion)
+	fmt.Fprintf(&b, "UPDATE %s.schema_version SET version = %d;\n", q, version)
 	b.WriteString("END $cogen$;\nCOMMIT;")
 	if _, err := c.Exec(co, b.String()); err != nil {
 		if c.Err() == nil && c.TxStatus() != 'I' {

@@ -41,17 +41,28 @@ var stmtSQL = []pg.StmtDef{
 
 	// claim: $1 worker, $2 lease (ms), $3 limit. The due tasks not held
 	// by a live lease (an owner without a lease time holds none), earliest
-	// due first, skipping rows that a
-	// concurrent claim has locked. One row per (task, queued signal), or
-	// one with NULL signal columns; the snapshot is on a task's first row
-	// only.
-	{Name: "pgstore_claim", SQL: `WITH c AS (
+	// due first, skipping rows that a concurrent claim has locked. Two
+	// index scans, so that neither passes over the tasks that live leases
+	// hold: the free tasks in due order (tasks_free), the expired leases
+	// in expiry order (tasks_leased); the $3 earliest due of both are
+	// claimed (the others they locked are unlocked when the statement
+	// ends). One row per (task, queued signal), or one with NULL signal
+	// columns; the snapshot is on a task's first row only.
+	{Name: "pgstore_claim", SQL: `WITH free AS (
+		SELECT id, due FROM S.tasks
+		WHERE state IN ('running', 'sleeping', 'waiting') AND (owner IS NULL OR lease_until IS NULL)
+			AND due <= now()
+		ORDER BY due LIMIT $3 FOR UPDATE SKIP LOCKED),
+	expired AS (
+		SELECT id, due FROM S.tasks
+		WHERE state IN ('running', 'sleeping', 'waiting') AND owner IS NOT NULL AND lease_until < now()
+			AND due <= now()
+		ORDER BY lease_until LIMIT $3 FOR UPDATE SKIP LOCKED),
+	d AS (
+		SELECT id FROM (SELECT * FROM free UNION ALL SELECT * FROM expired) x ORDER BY due LIMIT $3),
+	c AS (
 		UPDATE S.tasks t SET owner = $1, lease_until = ` + withParam(leaseParam, "$2") + `
-		FROM (SELECT id FROM S.tasks
-			WHERE state IN ('running', 'sleeping', 'waiting') AND due <= now()
-				AND (owner IS NULL OR coalesce(lease_until, '-infinity') < now())
-			ORDER BY due LIMIT $3 FOR UPDATE SKIP LOCKED) d
-		WHERE t.id = d.id
+		FROM d WHERE t.id = d.id
 		RETURNING t.id, t.name, t.snapshot, t.seq, t.due)
 	SELECT c.id, c.name,
 		CASE WHEN row_number() OVER (PARTITION BY c.id ORDER BY s.id) = 1 THEN c.snapshot END,

@@ -3,7 +3,9 @@ package pgstore
 import (
 	"errors"
 	"fmt"
+	"github.com/cogen-go/cogen/client/pg"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,4 +233,106 @@ func TestSignalCommitRace(t *testing.T) {
 			t.Fatalf("%d of %d waiting tasks with a queued signal are not due", stuck, n)
 		}
 	})
+}
+
+// TestMigrateConcurrently opens 8 stores on one new schema at once, each
+// from its own goroutine and loop: every first call succeeds (the schema
+// is created and migrated once, under the advisory lock), and a schema
+// whose version is newer than the package's is refused.
+func TestMigrateConcurrently(t *testing.T) {
+	url := serverURL(t)
+	schema := freshSchema(t, url)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			errs <- durable.Do(func(co *stackful.Co) error {
+				s, err := OpenURL(url, Options{Schema: schema})
+				if err != nil {
+					return err
+				}
+				defer s.Close()
+				if _, err := s.Get(co, "x"); !errors.Is(err, durable.ErrNotFound) {
+					return fmt.Errorf("first Get: %v", err)
+				}
+				return nil
+			})
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if v := queryInt(t, url, `SELECT version::bigint FROM `+quoteIdent(schema)+`.schema_version`); v != schemaVersion {
+		t.Fatalf("schema version %d, want %d", v, schemaVersion)
+	}
+	sqlExec(t, url, `UPDATE `+quoteIdent(schema)+`.schema_version SET version = 99`)
+	err := durable.Do(func(co *stackful.Co) error {
+		s, err := OpenURL(url, Options{Schema: schema})
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		_, err = s.Get(co, "x")
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("a schema of version 99: %v", err)
+	}
+}
+
+// TestMigrateFromV1 upgrades a schema of version 1 holding tasks (one
+// free, one under an expired lease, one under a live lease) to the
+// current version: the tasks keep their rows, and a claim takes the two
+// claimable ones.
+func TestMigrateFromV1(t *testing.T) {
+	url := serverURL(t)
+	schema := freshSchema(t, url)
+	cfg, err := pg.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inCo(t, func(co *stackful.Co) {
+		c, err := pg.Connect(co, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(co)
+		if err := migrateTo(co, c, schema, 1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	q := quoteIdent(schema)
+	if v := queryInt(t, url, `SELECT version::bigint FROM `+q+`.schema_version`); v != 1 {
+		t.Fatalf("version %d after migrating to 1", v)
+	}
+	sqlExec(t, url, `INSERT INTO `+q+`.tasks (id, name, state, snapshot, due, owner, lease_until) VALUES
+		('free', 'wf', 'running', '\x01', now(), NULL, NULL),
+		('expired', 'wf', 'running', '\x02', now(), 'dead', now() - interval '1 second'),
+		('live', 'wf', 'running', '\x03', now(), 'alive', now() + interval '1 hour')`)
+	s, err := OpenURL(url, Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	inCo(t, func(co *stackful.Co) {
+		cl, err := s.Claim(co, "w", time.Minute, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, c := range cl {
+			ids = append(ids, string(c.ID))
+		}
+		slices.Sort(ids)
+		if !slices.Equal(ids, []string{"expired", "free"}) {
+			t.Fatalf("claimed %v", ids)
+		}
+	})
+	if v := queryInt(t, url, `SELECT version::bigint FROM `+q+`.schema_version`); v != schemaVersion {
+		t.Fatalf("version %d, want %d", v, schemaVersion)
+	}
+	if n := queryInt(t, url, `SELECT count(*) FROM pg_indexes WHERE schemaname = '`+schema+`' AND indexname IN ('tasks_free', 'tasks_leased')`); n != 2 {
+		t.Fatalf("%d of the version 2 indexes", n)
+	}
 }
