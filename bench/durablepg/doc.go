@@ -16,7 +16,8 @@
 // DBOS runs each workflow with dbos.RunWorkflow from c goroutines, its
 // documented way, with its defaults (a pool of 20 connections). The
 // runner's worker starts each workflow with durable.Start from a few
-// coroutines of its own env, at most c started and not finished, and runs
+// coroutines of its own env, at most c started and not committed as done
+// (Runner.Stats), and runs
 // them with durable.Runner (MaxTasks c, -loops loops, the lease -lease,
 // the poll -poll, pgstore's -conns conns per loop; 0 is the library's
 // default).
@@ -28,7 +29,9 @@
 // /proc: the postmaster's time and its reaped children's, plus each live
 // child's; only when the server runs on this machine and its data
 // directory is readable), the WAL written (pg_current_wal_lsn before and
-// after) and the growth of the engine's tables.
+// after), the growth of the engine's tables, and the transactions ended
+// in the database (pg_stat_database, read once the engine's connections
+// have closed).
 //
 // Recovery: a worker runs recover-w workflows and is killed with SIGKILL
 // once a quarter of them finished; a new worker starts at once, and the
