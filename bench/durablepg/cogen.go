@@ -94,8 +94,8 @@ func (e *cogenEngine) load(w, c, n int, done func(uint64)) error {
 	slots := cosync.NewSemaphore(int64(c))
 	slots.Bind(env.Loop())
 	done0 := e.runner.Stats().Done
-	onFinish = done
-	defer func() { onFinish = nil }()
+	onFinish.Store(&done)
+	defer onFinish.Store(nil)
 	var next atomic.Int64
 	var startErr error
 	for range cogenStarters {

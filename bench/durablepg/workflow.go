@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sync/atomic"
 	"time"
 
 	"encoding/binary"
@@ -31,14 +32,16 @@ func Workflow(co *stackful.Co, id durable.ID, seed uint64, n int) {
 // the process's onFinish hook.
 func finish(id durable.ID, h uint64) {
 	durable.SetResult(id, binary.BigEndian.AppendUint64(nil, h))
-	if f := onFinish; f != nil {
-		f(h)
+	if f := onFinish.Load(); f != nil {
+		(*f)(h)
 	}
 }
 
 // onFinish is called on the runner's loop when a workflow finishes (before
-// its end is committed); it must not block. Set before the runner runs.
-var onFinish func(h uint64)
+// its end is committed); it must not block. Atomic: the load sets it on
+// its goroutine, the runner's loop reads it, and only the database orders
+// the two.
+var onFinish atomic.Pointer[func(h uint64)]
 
 // Sleeper sleeps for d and ends: with d far away (longer than the
 // runner's SleepInMemory), its first run commits it as Sleeping and drops

@@ -34,11 +34,11 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line workflow.go:22
+//line workflow.go:23
 			f.h = f.seed
-//line workflow.go:23
+//line workflow.go:24
 			f.tmp = f.n
-//line workflow.go:23
+//line workflow.go:24
 			f.index = 0
 			fallthrough
 		case 1:
@@ -48,14 +48,14 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line workflow.go:23
-			i = f.index
 //line workflow.go:24
+			i = f.index
+//line workflow.go:25
 			f.h = mix(f.h + uint64(i))
 			f.PC = 6
 			fallthrough
 		case 6:
-//line workflow.go:25
+//line workflow.go:26
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
@@ -66,7 +66,7 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 4:
-//line workflow.go:27
+//line workflow.go:28
 			finish(f.id, f.h)
 			return stackless.Done
 		default:
@@ -80,9 +80,9 @@ func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 func (f *WorkflowFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:25"
+		return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:26"
 	}
-	return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:21"
+	return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:22"
 }
 
 // Durable returns the registered name and the layout fingerprint of Workflow's frame (cogenrt.DurableFrame).
@@ -139,12 +139,12 @@ func (f *SleeperFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line workflow.go:49
+//line workflow.go:52
 			co.Sleep(f.d)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line workflow.go:50
+//line workflow.go:53
 			durable.SetResult(f.id, nil)
 			return stackless.Done
 		default:
@@ -158,9 +158,9 @@ func (f *SleeperFrame) Step(co *stackless.Task) stackless.Status {
 func (f *SleeperFrame) Where() string {
 	switch f.PC {
 	case 0:
-		return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:49"
+		return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:52"
 	}
-	return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:48"
+	return "github.com/cogen-go/cogen/bench/durablepg/workflow.go:51"
 }
 
 // Durable returns the registered name and the layout fingerprint of Sleeper's frame (cogenrt.DurableFrame).
