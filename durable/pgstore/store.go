@@ -364,9 +364,6 @@ func (s *Store) Commit(co *stackful.Co, worker string, lease time.Duration, cm *
 		waitName = pg.Text(cm.Signal)
 	case durable.Done:
 		result = bytesArg(cm.Result)
-		if cm.Result == nil {
-			result = pg.Null()
-		}
 	}
 	if cm.Error != "" {
 		errText = pg.Text(cm.Error)
