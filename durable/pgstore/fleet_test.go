@@ -71,6 +71,8 @@ type fleet struct {
 	args   []string
 	logDir string
 
+	stable bool // a restarted slot keeps its name (see TestRecoverySameName)
+
 	mu      sync.Mutex
 	procs   []*proc
 	starts  int
@@ -117,6 +119,9 @@ func (f *fleet) start(i int) {
 	defer f.mu.Unlock()
 	f.starts++
 	name := fmt.Sprintf("%s%d-%d", f.prefix, i, f.starts)
+	if f.stable {
+		name = fmt.Sprintf("%s%d", f.prefix, i)
+	}
 	log, err := os.Create(filepath.Join(f.logDir, name+".log"))
 	if err != nil {
 		f.t.Error(err)

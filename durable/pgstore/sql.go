@@ -103,6 +103,12 @@ var stmtSQL = []pg.StmtDef{
 	{Name: "pgstore_release", SQL: `UPDATE S.tasks SET owner = NULL, lease_until = NULL
 		WHERE id = ANY($2::text[]) AND owner = $1`},
 
+	// release_worker: $1 worker. Every lease the worker name holds (the
+	// state and owner conditions let it use tasks_leased). Returns the ids.
+	{Name: "pgstore_release_worker", SQL: `UPDATE S.tasks SET owner = NULL, lease_until = NULL
+		WHERE state IN ('running', 'sleeping', 'waiting') AND owner IS NOT NULL AND owner = $1
+		RETURNING id`},
+
 	// renew: $1 worker, $2 lease (ms), $3 ids (text[] in text). Returns
 	// the ids renewed.
 	{Name: "pgstore_renew", SQL: `UPDATE S.tasks SET lease_until = ` + withParam(leaseParam, "$2") + `

@@ -458,6 +458,16 @@ func (s *Store) Release(co *stackful.Co, worker string, ids []durable.ID) error 
 	return nil
 }
 
+// ReleaseWorker implements [durable.WorkerReleaser]: one statement over
+// the leased tasks.
+func (s *Store) ReleaseWorker(co *stackful.Co, worker string) (int, error) {
+	var rows pg.Rows
+	if err := s.exec(co, laneControl, &rows, "pgstore_release_worker", pg.Text(worker)); err != nil {
+		return 0, fmt.Errorf("pgstore: release the leases of %q: %w", worker, err)
+	}
+	return rows.Len(), nil
+}
+
 // Signal implements [durable.Store.Signal].
 func (s *Store) Signal(co *stackful.Co, id durable.ID, name string, value []byte) (int64, error) {
 	if value == nil {
