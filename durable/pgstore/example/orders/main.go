@@ -24,11 +24,14 @@
 //	sleep 1; kill -9 $!              # kill it mid-run
 //	/tmp/orders -worker -name B &    # worker B takes over
 //	/tmp/orders -check 1000          # waits for every order, compares its total
+//	/tmp/orders -forget              # deletes the records of the done orders
 //
 // -check waits until orders 1 to n have ended, compares each total with
 // [Expected] (the total of an uninterrupted run) and the order's ledger
 // rows with its lines (one row per line, however often a step ran), and
-// exits with status 1 on any difference. -reset drops the schema. For a
+// exits with status 1 on any difference. -forget then deletes the
+// records of the orders that are done (a store keeps every record until
+// it is deleted: durable.Store's List and Delete). -reset drops the schema. For a
 // throwaway server on this machine: source .ci/dbservers;
 // dbservers_start (from the repository's root) sets COGEN_PG_URL.
 //
@@ -80,6 +83,7 @@ func main() {
 	poll := flag.Duration("poll", 200*time.Millisecond, "how often an idle worker claims")
 	start := flag.Int("start", 0, "start orders order-1 to order-n and send their \"paid\" signals")
 	check := flag.Int("check", 0, "wait for orders order-1 to order-n and check their totals and ledger rows")
+	forget := flag.Bool("forget", false, "delete the records of the orders that are done (after -check)")
 	reset := flag.Bool("reset", false, "drop the schema and its tables")
 	lines := flag.Int("lines", 6, "lines per order (-start, -check)")
 	nap := flag.Duration("nap", 10*time.Millisecond, "the Sleep of every other line (-start)")
@@ -97,7 +101,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if *start == 0 && *check == 0 && !*worker {
+	if *start == 0 && *check == 0 && !*worker && !*forget {
 		return
 	}
 	if err := execSQL(cfg, LedgerDDL(q)); err != nil {
@@ -125,6 +129,32 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if *forget {
+		if err := forgetDone(s); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// forgetDone deletes the records of the tasks that are done, a page at a
+// time: a store keeps every record until it is deleted.
+func forgetDone(s durable.Store) error {
+	return durable.Do(func(co *stackful.Co) error {
+		n := 0
+		for {
+			page, err := s.List(co, durable.Done, "", 100)
+			if err != nil || len(page) == 0 {
+				log.Printf("deleted %d done orders", n)
+				return err
+			}
+			for _, in := range page {
+				if err := s.Delete(co, in.ID); err != nil {
+					return err
+				}
+				n++
+			}
+		}
+	})
 }
 
 // OrderID is the ID of order n.

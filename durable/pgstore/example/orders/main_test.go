@@ -164,7 +164,8 @@ func worker(t *testing.T, url, schema, name string) *exec.Cmd {
 // line (every other line sleeps 300 ms, so none is near its end), SIGKILL, worker B
 // takes over, and -check finds every total and every ledger right. The
 // totals are compared with those of an uninterrupted run too (one worker,
-// never killed, on a schema of its own).
+// never killed, on a schema of its own). -forget then deletes every
+// record.
 func TestKillResume(t *testing.T) {
 	url := serverURL(t)
 	const n, lines = 100, 6
@@ -211,5 +212,11 @@ func TestKillResume(t *testing.T) {
 		if got[id] != w {
 			t.Errorf("%s: total %s after the kill, %s uninterrupted", id, got[id], w)
 		}
+	}
+	if out, err := orders("-url", url, "-schema", killed, "-forget").CombinedOutput(); err != nil || !strings.Contains(string(out), fmt.Sprintf("deleted %d done orders", n)) {
+		t.Fatalf("-forget: %v\n%s", err, out)
+	}
+	if left := queryInt(t, url, `SELECT count(*) FROM `+quoteIdent(killed)+`.tasks`); left != 0 {
+		t.Errorf("%d task records left after -forget", left)
 	}
 }
