@@ -403,6 +403,14 @@ func current(op string, id ID) *rec {
 // number of the checkpoint the step started from. A step re-run after a
 // crash has the same key; any other step of any task has another one. Call
 // it from the task's own code.
+//
+// The key is the same on a re-run only if the re-run reaches the call from
+// the same checkpoint: call it right after a checkpoint (Gosched, Sleep),
+// before anything that reads state outside the task. [Receive] is not a
+// checkpoint when the signal is already there (it was claimed with the
+// task): a step that polls outside state, then receives, may reach
+// StepKey from another checkpoint on a re-run. Put a co.Gosched() after
+// such a Receive.
 func StepKey(id ID) string {
 	return fmt.Sprintf("%s/%d", id, current("StepKey", id).seq)
 }
