@@ -75,6 +75,15 @@ func Flow(co *stackful.Co) string {
 	return lib.Receive(co, "x")
 }
 `
+	// multiUse refers to lib's generated constructor outside marked
+	// functions: while lib has no generated file, an expected error.
+	multiUse = `package caller
+
+import "multi/lib"
+
+// NewSum is lib's generated constructor.
+var NewSum = lib.NewSumFrame
+`
 	// The second version marks a new function of lib that caller calls:
 	// lib's and caller's generated files from the first version are stale.
 	multiLib2 = multiLib + `
@@ -101,7 +110,8 @@ func Both(co *stackful.Co) int {
 // generated in the same run (listed before or after it, from a clean
 // state or over stale generated files), in an earlier run or in a later
 // one (go generate ./... runs cogen package by package, in path order),
-// and go vet -vettool=cogen, which sees the other package's frames only,
+// also when it refers to that package's generated names outside marked
+// functions, and go vet -vettool=cogen, which sees the other package's frames only,
 // agrees.
 func TestMultiPackage(t *testing.T) {
 	dir := t.TempDir()
@@ -169,6 +179,7 @@ func TestMultiPackage(t *testing.T) {
 
 	write("lib/lib.go", multiLib)
 	write("caller/caller.go", multiCaller)
+	write("caller/use.go", multiUse)
 	// The reference: lib generated on its own, then caller, which sees
 	// lib's frames.
 	run("./lib")
