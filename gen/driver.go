@@ -175,7 +175,10 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 	// import them); any other error stops everything.
 	var loadErrs []string
 	var done []analyzed
-	names := map[string]bool{} // generated names, in every package
+	// The names generated files will declare: true for those of the
+	// packages analyzed (which they may use unqualified), false for those
+	// of the other packages of srcMarks (qualified only).
+	names := map[string]bool{}
 	for _, marks := range src {
 		for key := range marks {
 			recv, name, ok := strings.Cut(key, ".")
@@ -183,7 +186,7 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 				recv, name = "", recv
 			}
 			frame, ctor := frameNamesOf(recv, name)
-			names[frame], names[ctor] = true, true
+			names[frame], names[ctor] = false, false
 		}
 	}
 	var diags []string
@@ -252,11 +255,13 @@ type analyzedPkg struct {
 
 type analyzed = analyzedPkg
 
-var undefinedRE = regexp.MustCompile(`^undefined: (?:\w+\.)?(\w+)$`)
+var undefinedRE = regexp.MustCompile(`^undefined: (\w+\.)?(\w+)$`)
 
 // unexpectedErrors returns the errors of a package other than references
 // to the names generated files will declare (outside marked functions):
-// a package may use its generated frames, which do not exist yet.
+// a package may use its generated frames, which do not exist yet, and
+// those of the other packages cogen read the directives of, qualified
+// (names[name] is whether it may be unqualified).
 //
 // The compiler that go list runs stops after 10 errors with a line
 // "too many errors": that line is expected when every other error of the
@@ -277,13 +282,13 @@ func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]boo
 				continue
 			}
 			lines++
-			pos, name := e.Pos, ""
+			pos, qual, name := e.Pos, "", ""
 			if m := undefinedRE.FindStringSubmatch(line); m != nil {
-				name = m[1]
+				qual, name = m[1], m[2]
 			} else if m := posUndefinedRE.FindStringSubmatch(line); m != nil {
-				pos, name = m[1], m[2]
+				pos, qual, name = m[1], m[2], m[3]
 			}
-			if !names[name] || inMarked(done, pos) {
+			if unqual, ok := names[name]; !ok || !unqual && qual == "" || inMarked(done, pos) {
 				expected = false
 			}
 		}
@@ -300,7 +305,7 @@ func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]boo
 	return out
 }
 
-var posUndefinedRE = regexp.MustCompile(`^(.*): undefined: (?:\w+\.)?(\w+)$`)
+var posUndefinedRE = regexp.MustCompile(`^(.*): undefined: (\w+\.)?(\w+)$`)
 
 // inMarked reports whether an error position (file:line:col) is inside a
 // marked function.

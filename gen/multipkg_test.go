@@ -223,6 +223,12 @@ func TestMultiPackage(t *testing.T) {
 	if out, code := cogen(t, dir, "-n", "./..."); code != 0 {
 		t.Errorf("cogen -n ./... right after generating: exit %d\n%s", code, out)
 	}
+	// Only caller's own generated names may be referred to unqualified.
+	write("caller/bad.go", "package caller\n\nvar _ = NewSumFrame\n")
+	if out, code := cogen(t, dir, "./caller"); code != 1 || !strings.Contains(out, "undefined: NewSumFrame") {
+		t.Errorf("an unqualified reference to lib's generated name: exit %d\n%s", code, out)
+	}
+	os.Remove(filepath.Join(dir, "caller", "bad.go"))
 	if testing.Short() {
 		return
 	}
