@@ -80,7 +80,11 @@ func Do(fn func(co *stackful.Co) error) error {
 type Options struct {
 	// Worker names the runner in the store: unique among the live workers
 	// of a store (commits are fenced by it). Default: host name, process
-	// ID and 8 random hex digits.
+	// ID and 8 random hex digits. A runner given a name takes back, when
+	// it starts, the tasks its store still leases to that name (a
+	// predecessor's, killed: see [WorkerReleaser]), so a worker restarted
+	// under a stable name resumes its tasks at once rather than after
+	// Lease.
 	Worker string
 	// Lease is how long a claim or a renewal holds a task (default 10 s).
 	// A killed worker's tasks are resumed elsewhere after at most Lease +
@@ -108,9 +112,12 @@ type Options struct {
 	// Logf reports what the runner cannot return: store errors, tasks
 	// parked or failed. Default: log.Printf.
 	Logf func(format string, args ...any)
+
+	named bool // Worker was given, not made by defaults
 }
 
 func (o *Options) defaults() {
+	o.named = o.Worker != ""
 	if o.Worker == "" {
 		host, _ := os.Hostname()
 		var b [4]byte
@@ -205,6 +212,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.running = true
 	r.mu.Unlock()
 	defer close(r.done)
+	r.releasePredecessor()
 	per := r.o.MaxTasks / r.o.Loops
 	errs := make(chan error, r.o.Loops)
 	ready := make(chan *loopState, r.o.Loops)
@@ -234,6 +242,29 @@ func (r *Runner) Run(ctx context.Context) error {
 		}
 	}
 	return first
+}
+
+// releasePredecessor ends the leases the store still holds under the
+// runner's given name (see [WorkerReleaser]) before any loop claims: they
+// were a dead predecessor's, and the loops' first claims take the tasks.
+// A failure is logged, not returned: the tasks then come back when their
+// leases expire, as with any other dead worker's.
+func (r *Runner) releasePredecessor() {
+	wr, ok := r.s.(WorkerReleaser)
+	if !ok || !r.o.named {
+		return
+	}
+	var n int
+	err := Do(func(co *stackful.Co) (err error) {
+		n, err = wr.ReleaseWorker(co, r.o.Worker)
+		return err
+	})
+	switch {
+	case err != nil:
+		r.o.Logf("durable: runner %s: ending the leases of a predecessor of the same name: %v (its tasks come back when the leases expire)", r.o.Worker, err)
+	case n > 0:
+		r.o.Logf("durable: runner %s: took back %d tasks leased to a predecessor of the same name", r.o.Worker, n)
+	}
 }
 
 // Close stops the runner as the end of Run's context does, and waits for

@@ -158,7 +158,7 @@ func makeRows(names []string, loads, recs []result, recTimes []time.Duration, n,
 		note := fmt.Sprintf("%d unfinished at the kill; from the new worker's start: %.2f s to the first finished, %.2f s to the last",
 			r.Recovered, r.FirstSeconds, r.RecoverSeconds)
 		if names[i] == "cogen" {
-			note += fmt.Sprintf("; lease %v", lease)
+			note += fmt.Sprintf("; the new worker takes the killed one's name and its leases (%v) at its start", lease)
 		} else {
 			note += "; DBOS recovers its executor's workflows when it launches"
 		}

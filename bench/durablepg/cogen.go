@@ -60,6 +60,7 @@ func openCogen(cfg workerConfig) (*cogenEngine, error) {
 		return nil, fmt.Errorf("cogen: opening the store: %w", err)
 	}
 	r := durable.NewRunner(st, durable.Options{
+		Worker:   cogenWorker,
 		Lease:    cfg.lease,
 		MaxTasks: cfg.c,
 		Loops:    cfg.loops,
@@ -71,6 +72,12 @@ func openCogen(cfg workerConfig) (*cogenEngine, error) {
 	go func() { e.ran <- r.Run(ctx) }()
 	return e, nil
 }
+
+// cogenWorker is the worker name of every runner of the benchmark, as
+// dbosExecutor is DBOS's executor ID: one worker runs at a time, and the
+// one that replaces a killed one takes its name, and with it (at its
+// start, durable.WorkerReleaser) the killed one's tasks.
+const cogenWorker = "durablepg"
 
 func (e *cogenEngine) close() {
 	e.stop()

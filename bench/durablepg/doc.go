@@ -38,7 +38,9 @@
 // measure is the time from the kill until no workflow is left unfinished
 // in the database. DBOS recovers, when it launches, the pending workflows
 // of its executor ID (the new worker takes the killed one's); the runner's
-// new worker claims the killed one's tasks once their lease expires.
+// new worker takes the killed one's name likewise, and with it, when it
+// starts, the tasks leased to that name (durable.WorkerReleaser), without
+// waiting for the leases to expire.
 //
 // Sleepers (bench -sleepers counts, or on its own):
 //

@@ -94,6 +94,60 @@ func TestRecovery(t *testing.T) {
 	}
 }
 
+// TestRecoverySameName kills a worker holding 100 running tasks and
+// starts it again under the same name: the new process ends the leases
+// its predecessor held ([durable.WorkerReleaser]) and claims the tasks at
+// once, without waiting for the leases (10 s here) to expire.
+func TestRecoverySameName(t *testing.T) {
+	const (
+		m     = 100
+		lease = 10 * time.Second
+	)
+	c := newChaosRun(t, 0, lease)
+	until := time.Now().Add(2 * time.Minute)
+	err := parallel(m, func(co *stackful.Co, i int) error {
+		return durable.Start(co, c.s, flowID(i), chaosflow.NewSpinFrame(flowID(i), 100*time.Millisecond, until))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &fleet{t: t, prefix: "same", bin: buildWorker(t), args: []string{"-url", c.url, "-schema", c.schema, "-lease", lease.String(), "-poll", "100ms"},
+		logDir: t.TempDir(), procs: make([]*proc, 1), stable: true}
+	t.Cleanup(a.stop)
+	a.start(0)
+	name := a.name(0)
+	seqs := func() (owned int, sum int64) {
+		rows := query(t, c.url, `SELECT owner = '`+name+`' AND lease_until > now(), seq FROM `+c.q+`.tasks`)
+		for i := range rows.Len() {
+			if rows.Text(i, 0) == "t" {
+				owned++
+			}
+			n, _ := rows.Int(i, 1)
+			sum += n
+		}
+		return owned, sum
+	}
+	if !waitFor(30*time.Second, func() bool { n, _ := seqs(); return n == m }) {
+		n, _ := seqs()
+		t.Fatalf("worker %s holds %d of %d tasks after 30 s", name, n, m)
+	}
+	a.kill(0)
+	killed := time.Now()
+	_, before := seqs()
+	a.start(0)
+	// Resumed: every task committed again (seq moved) under the new process.
+	var after int64
+	if !waitFor(lease/2, func() bool { _, after = seqs(); return after >= before+2*m }) {
+		t.Fatalf("%v after the kill, the restarted worker has committed %d checkpoints (want at least %d): it waits for its predecessor's leases",
+			time.Since(killed).Round(time.Millisecond), after-before, 2*m)
+	}
+	recovery := time.Since(killed)
+	t.Logf("%d tasks resumed by the restarted %s %v after the kill (lease %v)", m, name, recovery.Round(time.Millisecond), lease)
+	for _, e := range a.failures() {
+		t.Errorf("a worker exited on its own: %s", e)
+	}
+}
+
 // TestServerRestart stops the PostgreSQL server (COGEN_PG_STOP) while
 // three workers run 1,000 workflows, starts it again (COGEN_PG_START)
 // once the workers' leases (2 s) have run out, and checks that the

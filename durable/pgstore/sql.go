@@ -103,6 +103,12 @@ var stmtSQL = []pg.StmtDef{
 	{Name: "pgstore_release", SQL: `UPDATE S.tasks SET owner = NULL, lease_until = NULL
 		WHERE id = ANY($2::text[]) AND owner = $1`},
 
+	// release_worker: $1 worker. Every lease the worker name holds (the
+	// state and owner conditions let it use tasks_leased). Returns the ids.
+	{Name: "pgstore_release_worker", SQL: `UPDATE S.tasks SET owner = NULL, lease_until = NULL
+		WHERE state IN ('running', 'sleeping', 'waiting') AND owner IS NOT NULL AND owner = $1
+		RETURNING id`},
+
 	// renew: $1 worker, $2 lease (ms), $3 ids (text[] in text). Returns
 	// the ids renewed.
 	{Name: "pgstore_renew", SQL: `UPDATE S.tasks SET lease_until = ` + withParam(leaseParam, "$2") + `
@@ -128,6 +134,27 @@ var stmtSQL = []pg.StmtDef{
 		micros("due") + `, ` + micros("lease_until") + `,
 		(SELECT count(*) FROM S.signals s WHERE s.task_id = t.id)
 		FROM S.tasks t WHERE id = $1`},
+
+	// delete: $1 task id. Deletes the task if it has ended; returns how
+	// many rows it deleted and the task's state before (NULL: no task).
+	{Name: "pgstore_delete", SQL: `WITH d AS (DELETE FROM S.tasks
+			WHERE id = $1 AND state IN ('done', 'failed', 'parked') RETURNING id)
+		SELECT (SELECT count(*) FROM d), (SELECT state FROM S.tasks WHERE id = $1)`},
+
+	// delete_signals: $1 task id. Run after delete in the same
+	// transaction, in a snapshot of its own: it sees the signals that a
+	// Signal committed while delete waited for the task's row (a later
+	// Signal finds no task and queues nothing).
+	{Name: "pgstore_delete_signals", SQL: `DELETE FROM S.signals
+		WHERE task_id = $1 AND NOT EXISTS (SELECT 1 FROM S.tasks WHERE id = $1)`},
+
+	// list: $1 state ('' for any), $2 after, $3 max. The columns are
+	// get's, then the id.
+	{Name: "pgstore_list", SQL: `SELECT name, state, seq, result, error, owner, wait_name, ` +
+		micros("due") + `, ` + micros("lease_until") + `,
+		(SELECT count(*) FROM S.signals s WHERE s.task_id = t.id), id
+		FROM S.tasks t WHERE ($1 = '' OR state = $1) AND id COLLATE "C" > $2
+		ORDER BY id COLLATE "C" LIMIT $3`},
 }
 
 // appendTextArray appends the text form of a text[] holding ss.
