@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/durable"
-	"github.com/cogen-go/cogen/durable/testdata/testwf"
+	"github.com/cogen-go/cogen/durable/internal/testwf"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 )
