@@ -68,6 +68,9 @@ func NewBackend(b Backend) (*Loop, error) {
 	}
 	l := withPoller(p)
 	l.backend = got
+	if c, ok := p.(interface{ completion() compPoller }); ok {
+		l.comp = c.completion()
+	}
 	return l, nil
 }
 

@@ -63,15 +63,23 @@ type uringPoller struct {
 	// wakeBad is set when the wake poll completed with an error or as a
 	// single shot: multishot poll does not work (init's probe).
 	wakeBad bool
+
+	// Completion I/O (uring_comp_linux.go); bufs is nil without it.
+	bufs      *bufRing
+	conns     []*compConn // by slot
+	freeSlots []uint32
+	compGen   uint32
+	freeBufs  [][]byte // send buffers for reuse
 }
 
-// User data: bits 0-31 an fd number, 32-61 a generation (never 0), bit 62
-// marks the cancellation of that fd's poll, bit 63 the poller's own
+// User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61
+// marks completion I/O (uring_comp_linux.go: a different layout), bit 62
+// the cancellation of that fd's poll or request, bit 63 the poller's own
 // requests.
 const (
 	udWake   = 1<<63 | 1 // the eventfd's poll
 	udCancel = 1 << 62   // | pollData: an ASYNC_CANCEL of that poll (success posts nothing)
-	genLimit = 1 << 30
+	genLimit = 1 << 29   // bits 61-63 are flags
 )
 
 // pollData is the user_data of fd's poll of generation gen (0 < gen < genLimit).
@@ -173,6 +181,7 @@ func (p *uringPoller) init() error {
 	if p.wakeBad {
 		return &uringUnavailable{why: "kernel lacks multishot IORING_OP_POLL_ADD (Linux 5.13)"}
 	}
+	p.initComp()
 	return nil
 }
 
@@ -276,7 +285,7 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
 	for _, h := range p.held {
-		if h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+		if h.c != nil && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
 			p.n++
 			fn(h.fd, h.ev)
 		}
@@ -337,6 +346,10 @@ func (p *uringPoller) complete(c *cqe) {
 		}
 		return
 	}
+	if c.userData&(udCancel|udComp) == udComp {
+		p.completeComp(c)
+		return
+	}
 	if c.userData&udCancel != 0 {
 		// A cancellation failed: ENOENT, the poll ended already; EALREADY,
 		// it is completing (not expected of a poll): ask again.
@@ -372,7 +385,7 @@ func (p *uringPoller) complete(c *cqe) {
 	if p.fn == nil {
 		// Reaped outside wait (submit makes room when the kernel is out of
 		// it): keep the event for the next wait.
-		p.held = append(p.held, heldEvent{fd, gen, ev})
+		p.held = append(p.held, heldEvent{fd: fd, gen: gen, ev: ev})
 		return
 	}
 	p.n++
@@ -385,6 +398,7 @@ type heldEvent struct {
 	fd  int
 	gen uint32
 	ev  Events
+	c   *compConn // for an fd in completion mode: delivered unless c is closed by then
 }
 
 func (p *uringPoller) wake() error {
@@ -406,6 +420,7 @@ func (p *uringPoller) wake() error {
 
 func (p *uringPoller) close() error {
 	err := p.r.close()
+	p.closeComp()
 	if p.efd >= 0 {
 		if cerr := unix.Close(p.efd); cerr != nil && err == nil {
 			err = os.NewSyscallError("close", cerr)

@@ -140,6 +140,11 @@ func (f *acceptFrame) Step(t *Task) Status {
 		}
 		f.delay = 0
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		if l := t.w.Loop(); l.Completion() {
+			// The handler reads and writes fd through the task: let the
+			// loop receive and send for it (loop.RegisterCompletion).
+			l.RegisterCompletion(fd)
+		}
 		f.spawn(f.newHandler(fd))
 	}
 }

@@ -1,0 +1,101 @@
+package loop
+
+import "errors"
+
+// Completion mode. An fd registered with [Loop.RegisterCompletion] on a
+// backend that has completion I/O (io_uring) is not read and written with
+// read(2) and write(2) after readiness: the loop keeps a receive in flight
+// that fills a buffer of its own (from a ring of buffers it shares with the
+// kernel), and sends from a copy of what was written. TryRead and
+// TryReadStream copy from the received buffer; TryWrite copies into the
+// send queue and returns, and the send is submitted with the iteration's
+// other requests, in the same io_uring_enter that waits for completions.
+// On other backends RegisterCompletion is Register.
+//
+// compConn is that state, kept by the loop core (comp_unix.go) and the
+// backend (its compPoller) together; only the loop goroutine touches it.
+//
+// Invariants:
+//   - rdata is non-empty only while rbid names the provided buffer that
+//     holds it; the buffer goes back to the ring (release) when rdata is
+//     consumed or the fd is unregistered, never while rdata still points
+//     into it.
+//   - at most one receive (recving) and one send (sending) are in flight;
+//     a send's buffer (out) is not touched until its completion, so pend
+//     collects what is written meanwhile, sent in order after it.
+//   - closed is set once, by detach; completions for a closed conn only
+//     settle its bookkeeping (a late buffer is released), never reach an FD.
+type compConn struct {
+	fd int
+
+	rdata   []byte // unread bytes of the received chunk
+	rbid    int32  // the provided buffer holding rdata; -1 for none
+	rerr    error  // with rdone: the error that ended the stream (nil: end of file)
+	rdone   bool   // the stream ended: reads return rerr (or 0) from now on
+	recving bool   // a receive is in flight
+	polling bool   // a readiness poll is in flight (raw mode)
+	raw     bool   // the buffer ring ran dry: reads are read(2) until EAGAIN
+
+	out     []byte // the in-flight send's bytes; out[outOff:] not yet sent
+	outOff  int
+	pend    []byte // written while out was in flight
+	sending bool
+	werr    error // a send's error, returned by the next write
+
+	closed  bool // detached from its FD
+	closeFD bool // close fd when the last send completes (FD.Close with sends in flight)
+
+	slot, gen uint32 // the backend's handle
+}
+
+// compSendLimit is how many bytes may wait to be sent (pend) before a
+// write waits for a send to complete.
+const compSendLimit = 64 << 10
+
+// A compPoller is a poller with completion I/O; its methods run on the
+// loop goroutine and queue requests that the next wait submits.
+//
+//   - attach takes fd into completion mode and starts its receive;
+//   - recv starts a receive into a provided buffer (or, when the ring is
+//     dry, a readiness poll: c.raw);
+//   - release gives c.rbid back to the ring;
+//   - send submits out[outOff:];
+//   - detach ends c (closed): it cancels the receive or poll in flight and
+//     releases the buffer held; with closing set and a send in flight, it
+//     keeps the fd open until the sends complete and closes it then, and
+//     reports deferred.
+type compPoller interface {
+	attach(fd int, c *compConn) error
+	recv(c *compConn)
+	release(c *compConn)
+	send(c *compConn)
+	detach(c *compConn, closing bool) (deferred bool)
+	buf() []byte // an empty send buffer, for out or pend
+	flush()      // submit what is queued, without waiting
+}
+
+// errNotComp is attach's refusal of an fd it cannot serve (not a stream
+// socket): the fd is registered for readiness instead.
+var errNotComp = errors.New("loop: fd not eligible for completion I/O")
+
+// compTake moves up to len(p) received bytes of c into p; once c's buffer
+// is consumed it goes back to the ring and the next receive starts.
+func (l *Loop) compTake(c *compConn, p []byte) int {
+	n := copy(p, c.rdata)
+	c.rdata = c.rdata[n:]
+	if n > 0 && len(c.rdata) == 0 {
+		l.comp.release(c)
+		if !c.rdone && !c.recving && !c.polling {
+			l.comp.recv(c)
+		}
+	}
+	return n
+}
+
+// compFlush submits the requests the iteration queued, so that they do not
+// wait for the next one (Run and RunOnce call it before returning).
+func (l *Loop) compFlush() {
+	if l.comp != nil && !l.closed {
+		l.comp.flush()
+	}
+}
