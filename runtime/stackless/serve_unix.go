@@ -73,7 +73,11 @@ func (s *Server) track(t *Task) {
 // Shutdown closes the listener, then runs the loop until every
 // connection's task has finished; tasks still running after limit are
 // canceled ([Task.Cancel]), which makes their handlers close their
-// connections on their error paths. It re-panics a handler's panic, and
+// connections on their error paths. Cancel is sticky, unlike the stackful
+// model's: every later wait of a canceled task returns [ErrCanceled] at
+// once, so a canceled task cannot block again, and Shutdown returns unless
+// a handler loops forever ignoring that error, which holds the loop itself
+// (as a goroutine spinning forever would hold its thread). It re-panics a handler's panic, and
 // returns the accept loop's lasting error, if any. Call it on the loop's
 // goroutine while the loop is not running; a second call does nothing.
 func (s *Server) Shutdown(limit time.Duration) error {
