@@ -95,3 +95,15 @@ func logOnce(flag *atomic.Bool, format string, args ...any) {
 		log.Printf(format, args...)
 	}
 }
+
+// WaitCalls reports the system calls the loop's backend has made to submit
+// and wait: every io_uring_enter on io_uring (the iteration's, and those
+// that make room in a full submission queue or submit a close's
+// cancellation), and false on the other backends, whose waits are the
+// iterations counted in [Stats].Polls. Call it on the loop goroutine.
+func (l *Loop) WaitCalls() (uint64, bool) {
+	if c, ok := l.poller.(interface{ enterCalls() uint64 }); ok {
+		return c.enterCalls(), true
+	}
+	return 0, false
+}

@@ -62,8 +62,8 @@ const (
 	compBufGroup = 0
 
 	// compFreeMax bounds the send buffers kept for reuse.
-	compFreeMax  = 256
-	compFreeSize = 4096
+	compFreeMax  = 4096
+	compFreeSize = 512
 )
 
 // bufRingReg is struct io_uring_buf_reg.
@@ -263,6 +263,8 @@ func (p *uringPoller) send(c *compConn) {
 	e.opFlags, e.userData = unix.MSG_NOSIGNAL, compData(c, compSend)
 	c.sending = true
 }
+
+func (p *uringPoller) enterCalls() uint64 { return p.r.enters }
 
 // buf returns an empty send buffer.
 func (p *uringPoller) buf() []byte {
