@@ -17,24 +17,30 @@ import "errors"
 //
 // Invariants:
 //   - rdata is non-empty only while rbid names the provided buffer that
-//     holds it; the buffer goes back to the ring (release) when rdata is
-//     consumed or the fd is unregistered, never while rdata still points
-//     into it.
-//   - at most one receive (recving) and one send (sending) are in flight;
-//     a send's buffer (out) is not touched until its completion, so pend
-//     collects what is written meanwhile, sent in order after it.
+//     holds it, and more holds the chunks received after it, in order;
+//     a buffer goes back to the ring (release) when its bytes are consumed
+//     or the fd is unregistered, never while rdata still points into it.
+//   - at most one receive (recving: multishot, so it stays in flight
+//     across completions) and one send (sending) are in flight; a send's
+//     buffer (out) is not touched until its completion, so pend collects
+//     what is written meanwhile, sent in order after it.
+//   - a connection holds at most about compMaxChunks buffers: past that
+//     its receive is canceled (stopping), and started again once the
+//     reader has consumed them.
 //   - closed is set once, by detach; completions for a closed conn only
 //     settle its bookkeeping (a late buffer is released), never reach an FD.
 type compConn struct {
 	fd int
 
-	rdata   []byte // unread bytes of the received chunk
-	rbid    int32  // the provided buffer holding rdata; -1 for none
-	rerr    error  // with rdone: the error that ended the stream (nil: end of file)
-	rdone   bool   // the stream ended: reads return rerr (or 0) from now on
-	recving bool   // a receive is in flight
-	polling bool   // a readiness poll is in flight (raw mode)
-	raw     bool   // the buffer ring ran dry: reads are read(2) until EAGAIN
+	rdata    []byte      // unread bytes of the received chunk
+	rbid     int32       // the provided buffer holding rdata; -1 for none
+	more     []compChunk // chunks received after rdata's
+	stopping bool        // the receive is being canceled: too many chunks held
+	rerr     error       // with rdone: the error that ended the stream (nil: end of file)
+	rdone    bool        // the stream ended: reads return rerr (or 0) from now on
+	recving  bool        // a receive is in flight
+	polling  bool        // a readiness poll is in flight (raw mode)
+	raw      bool        // the buffer ring ran dry: reads are read(2) until EAGAIN
 
 	out     []byte // the in-flight send's bytes; out[outOff:] not yet sent
 	outOff  int
@@ -48,6 +54,25 @@ type compConn struct {
 	slot, gen uint32 // the backend's handle
 }
 
+// A compChunk is a received chunk waiting behind rdata.
+type compChunk struct {
+	bid  int32
+	data []byte
+}
+
+// buffered is how many received bytes c holds.
+func (c *compConn) buffered() int {
+	n := len(c.rdata)
+	for _, k := range c.more {
+		n += len(k.data)
+	}
+	return n
+}
+
+// compMaxChunks is how many received chunks a connection may hold before
+// its receive is stopped.
+const compMaxChunks = 4
+
 // compSendLimit is how many bytes may wait to be sent (pend) before a
 // write waits for a send to complete.
 const compSendLimit = 64 << 10
@@ -58,7 +83,8 @@ const compSendLimit = 64 << 10
 //   - attach takes fd into completion mode and starts its receive;
 //   - recv starts a receive into a provided buffer (or, when the ring is
 //     dry, a readiness poll: c.raw);
-//   - release gives c.rbid back to the ring;
+//   - release gives c.rbid back to the ring and moves the next chunk of
+//     more, if any, into rdata;
 //   - send submits out[outOff:];
 //   - detach ends c (closed): it cancels the receive or poll in flight and
 //     releases the buffer held; with closing set and a send in flight, it
@@ -78,16 +104,21 @@ type compPoller interface {
 // socket): the fd is registered for readiness instead.
 var errNotComp = errors.New("loop: fd not eligible for completion I/O")
 
-// compTake moves up to len(p) received bytes of c into p; once c's buffer
-// is consumed it goes back to the ring and the next receive starts.
+// compTake moves up to len(p) received bytes of c into p, across chunks;
+// each consumed buffer goes back to the ring, and once none is held and
+// the receive has ended, the next one starts.
 func (l *Loop) compTake(c *compConn, p []byte) int {
-	n := copy(p, c.rdata)
-	c.rdata = c.rdata[n:]
-	if n > 0 && len(c.rdata) == 0 {
-		l.comp.release(c)
-		if !c.rdone && !c.recving && !c.polling {
-			l.comp.recv(c)
+	n := 0
+	for n < len(p) && len(c.rdata) > 0 {
+		m := copy(p[n:], c.rdata)
+		c.rdata = c.rdata[m:]
+		n += m
+		if len(c.rdata) == 0 {
+			l.comp.release(c)
 		}
+	}
+	if len(c.rdata) == 0 && !c.rdone && !c.recving && !c.polling {
+		l.comp.recv(c)
 	}
 	return n
 }

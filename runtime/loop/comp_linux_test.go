@@ -129,11 +129,11 @@ func readPeer(t *testing.T, l *Loop, b, n int, limit time.Duration) []byte {
 			got = append(got, buf[:m]...)
 			continue
 		}
-		if err != nil && err != unix.EAGAIN {
+		if err != nil && err != unix.EAGAIN && err != unix.ECONNRESET {
 			t.Fatalf("peer read: %v", err)
 		}
-		if m == 0 && err == nil {
-			break // end of file
+		if m == 0 && err == nil || err == unix.ECONNRESET {
+			break // end of file; or closed with bytes unread, which resets
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("peer got %d of %d bytes in %v", len(got), n, limit)
@@ -430,5 +430,70 @@ func TestCompRingDry(t *testing.T) {
 		if fs[i].cx.raw {
 			t.Errorf("conn %d still in raw mode once the ring has buffers", i)
 		}
+	}
+}
+
+// TestCompSlowReader: a connection whose reader does not read stops
+// receiving once it holds compMaxChunks buffers (what one iteration's
+// multishot receive took from the socket at most), so more data waits in
+// the socket, not in the ring; everything arrives in order once it reads.
+func TestCompSlowReader(t *testing.T) {
+	l, p := newCompLoop(t)
+	f, b := compPair(t, l)
+	var data []byte
+	for i := range 400 {
+		data = append(data, bytes.Repeat([]byte{byte('a' + i%26)}, 1000)...)
+	}
+	if err := unix.SetNonblock(b, false); err != nil {
+		t.Fatal(err)
+	}
+	next := make(chan int)
+	wrote := make(chan error, 2)
+	go func() {
+		off := 0
+		for end := range next {
+			var err error
+			for ; off < end && err == nil; off += 1000 {
+				_, err = unix.Write(b, data[off:off+1000])
+			}
+			wrote <- err
+		}
+	}()
+	settle := func() {
+		for range 30 {
+			l.RunOnce()
+			time.Sleep(time.Millisecond)
+		}
+	}
+	next <- 20000
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	held := p.bufs.out
+	if held < compMaxChunks || f.cx.recving {
+		t.Fatalf("after 20 kB unread: %d buffers held, receive in flight %v; want >= %d and stopped", held, f.cx.recving, compMaxChunks)
+	}
+	next <- 40000
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	if p.bufs.out != held {
+		t.Fatalf("a stopped connection took %d more buffers", p.bufs.out-held)
+	}
+	next <- len(data)
+	close(next)
+	r := newCompReader(l, f.Fd(), 1500)
+	r.read(-1)
+	runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= len(data) || r.err != nil })
+	if !bytes.Equal(r.got, data) {
+		t.Fatalf("read %d bytes, %v; want %d; first difference at %d", len(r.got), r.err, len(data), firstDiff(r.got, data))
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if p.bufs.out != 0 {
+		t.Errorf("%d buffers held after everything was read", p.bufs.out)
 	}
 }

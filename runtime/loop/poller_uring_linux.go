@@ -70,6 +70,9 @@ type uringPoller struct {
 	freeSlots []uint32
 	compGen   uint32
 	freeBufs  [][]byte // send buffers for reuse
+	// noMultishot is set when the kernel refused a multishot receive:
+	// receives are single-shot from then on.
+	noMultishot bool
 }
 
 // User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61
@@ -362,7 +365,9 @@ func (p *uringPoller) complete(c *cqe) {
 	if c.userData&udCancel != 0 {
 		// A cancellation failed: ENOENT, the poll ended already; EALREADY,
 		// it is completing (not expected of a poll): ask again.
-		if c.res == -int32(unix.EALREADY) {
+		// A receive in completion mode (udComp) is not asked again: it
+		// is completing, and its user data may name its successor soon.
+		if c.res == -int32(unix.EALREADY) && c.userData&udComp == 0 {
 			p.cancel(c.userData &^ udCancel)
 		}
 		return

@@ -29,7 +29,7 @@ func (a *readAhead) take(p []byte) int {
 // takes them first.
 func (f *FD) Buffered() int {
 	if f.cx != nil {
-		return len(f.cx.rdata)
+		return f.cx.buffered()
 	}
 	if f.ahead == nil {
 		return 0

@@ -53,6 +53,7 @@ const (
 	iouOpRecv = 27
 
 	iouSQEBufferSelect = 1 << 5
+	iouRecvMultishot   = 1 << 1 // sqe.ioprio of IORING_OP_RECV (Linux 6.0)
 	iouCQEFBuffer      = 1 << 0
 	iouCQEBufferShift  = 16
 
@@ -225,13 +226,16 @@ func (p *uringPoller) recv(c *compConn) {
 		p.compPollAdd(c)
 		return
 	}
-	c.raw = false
+	c.raw, c.stopping = false, false
 	e, err := p.sqe()
 	if err != nil {
 		c.rdone, c.rerr = true, err
 		return
 	}
 	e.opcode, e.flags, e.fd, e.bufIndex, e.userData = iouOpRecv, iouSQEBufferSelect, int32(c.fd), compBufGroup, compData(c, compRecv)
+	if !p.noMultishot {
+		e.ioprio = iouRecvMultishot
+	}
 	c.recving = true
 }
 
@@ -250,6 +254,22 @@ func (p *uringPoller) release(c *compConn) {
 		p.bufs.put(uint16(c.rbid))
 		c.rbid, c.rdata = -1, nil
 	}
+	if len(c.more) > 0 {
+		c.rbid, c.rdata = c.more[0].bid, c.more[0].data
+		n := copy(c.more, c.more[1:])
+		c.more[n] = compChunk{}
+		c.more = c.more[:n]
+	}
+}
+
+// queue appends a received chunk to c's.
+func (p *uringPoller) queue(c *compConn, bid int32, n int) {
+	data := p.bufs.data(uint16(bid), n)
+	if c.rbid < 0 {
+		c.rbid, c.rdata = bid, data
+		return
+	}
+	c.more = append(c.more, compChunk{bid, data})
 }
 
 func (p *uringPoller) send(c *compConn) {
@@ -284,7 +304,10 @@ func (p *uringPoller) recycle(b []byte) {
 
 func (p *uringPoller) detach(c *compConn, closing bool) bool {
 	c.closed = true
-	p.release(c)
+	for c.rbid >= 0 {
+		p.release(c)
+	}
+	c.more = nil
 	if c.recving {
 		p.cancel(compData(c, compRecv))
 	}
@@ -341,7 +364,9 @@ func (p *uringPoller) completeComp(cq *cqe) {
 	}
 	switch kind {
 	case compRecv:
-		c.recving = false
+		if cq.flags&iouCQEFMore == 0 {
+			c.recving = false
+		}
 		if c.closed {
 			if bid >= 0 {
 				p.bufs.put(uint16(bid))
@@ -351,10 +376,27 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		}
 		switch res := cq.res; {
 		case res > 0 && bid >= 0:
-			c.rbid, c.rdata = bid, p.bufs.data(uint16(bid), int(res))
+			p.queue(c, bid, int(res))
+			if c.recving && !c.stopping && len(c.more)+1 >= compMaxChunks {
+				c.stopping = true // the reader lags: stop taking buffers
+				p.cancel(compData(c, compRecv))
+			}
+		case res == -int32(unix.ECANCELED):
+			// Stopped for holding too many chunks (or by a cancellation
+			// that outlived the receive it was meant for): start again
+			// if the reader has consumed them meanwhile.
+			c.stopping = false
+			if c.rbid < 0 && !c.recving {
+				p.recv(c)
+			}
+			return
 		case res == -int32(unix.ENOBUFS):
 			c.raw = true
 			p.compPollAdd(c)
+			return
+		case res == -int32(unix.EINVAL) && !p.noMultishot:
+			p.noMultishot = true // a kernel without multishot receive (Linux 6.0)
+			p.recv(c)
 			return
 		case res == -int32(unix.EINTR) || res == -int32(unix.EAGAIN):
 			p.recv(c)
@@ -367,6 +409,9 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			if res < 0 {
 				c.rerr = os.NewSyscallError("recv", unix.Errno(-res))
 			}
+		}
+		if !c.recving && !c.rdone && !c.stopping && c.rbid < 0 {
+			p.recv(c) // a multishot receive the kernel ended (a full completion queue)
 		}
 		p.compNotify(c, EventIn)
 	case compPoll:
