@@ -30,28 +30,43 @@ import "errors"
 //   - closed is set once, by detach; completions for a closed conn only
 //     settle its bookkeeping (a late buffer is released), never reach an FD.
 type compConn struct {
-	fd int
+	*compExt // the rarely used state; noExt, shared and empty, until written
 
-	rdata    []byte      // unread bytes of the received chunk
-	rbid     int32       // the provided buffer holding rdata; -1 for none
-	more     []compChunk // chunks received after rdata's
-	stopping bool        // the receive is being canceled: too many chunks held
-	rerr     error       // with rdone: the error that ended the stream (nil: end of file)
-	rdone    bool        // the stream ended: reads return rerr (or 0) from now on
-	recving  bool        // a receive is in flight
-	polling  bool        // a readiness poll is in flight (raw mode)
-	raw      bool        // the buffer ring ran dry: reads are read(2) until EAGAIN
+	rdata []byte // unread bytes of the received chunk
+	out   []byte // the in-flight send's bytes; out[outOff:] not yet sent
 
-	out     []byte // the in-flight send's bytes; out[outOff:] not yet sent
-	outOff  int
-	pend    []byte // written while out was in flight
-	sending bool
-	werr    error // a send's error, returned by the next write
+	fd, outOff int32
+	slot, gen  uint32 // the backend's handle
+	rbid       int32  // the provided buffer holding rdata; -1 for none
 
-	closed  bool // detached from its FD
-	closeFD bool // close fd when the last send completes (FD.Close with sends in flight)
+	rdone    bool // the stream ended: reads return rerr (or 0) from now on
+	recving  bool // a receive is in flight
+	stopping bool // the receive is being canceled: too many chunks held
+	polling  bool // a readiness poll is in flight (raw mode)
+	raw      bool // the buffer ring ran dry: reads are read(2) until EAGAIN
+	sending  bool
+	closed   bool // detached from its FD
+	closeFD  bool // close fd when the last send completes (FD.Close with sends in flight)
+}
 
-	slot, gen uint32 // the backend's handle
+// compExt is the part of a compConn that an idle connection does not
+// need, kept out of line so that a compConn fits 96 bytes.
+type compExt struct {
+	more []compChunk // chunks received after rdata's
+	pend []byte      // written while out was in flight
+	rerr error       // with rdone: the error that ended the stream (nil: end of file)
+	werr error       // a send's error, returned by the next write
+}
+
+// noExt is every compConn's compExt until one is written (ext).
+var noExt compExt
+
+// ext returns c's own compExt, for writing.
+func (c *compConn) ext() *compExt {
+	if c.compExt == &noExt {
+		c.compExt = new(compExt)
+	}
+	return c.compExt
 }
 
 // A compChunk is a received chunk waiting behind rdata.

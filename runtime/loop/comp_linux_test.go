@@ -497,3 +497,38 @@ func TestCompSlowReader(t *testing.T) {
 		t.Errorf("%d buffers held after everything was read", p.bufs.out)
 	}
 }
+
+// TestCompRingGrows: the ring starts with compBufFirst buffers, so that a
+// loop whose receives complete a few at a time pages in only those; when
+// more connections hold data at once it hands out more before running
+// dry, and no connection falls back to readiness.
+func TestCompRingGrows(t *testing.T) {
+	l, p := newCompLoop(t)
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	for range 3 * compBufFirst {
+		write(t, b, "ping")
+		r.got = r.got[:0]
+		r.read(-1)
+		runUntil(t, l, 5*time.Second, func() bool { return len(r.got) > 0 })
+	}
+	if p.bufs.made != compBufFirst {
+		t.Fatalf("one connection's round trips: %d buffers made, want %d", p.bufs.made, compBufFirst)
+	}
+	const conns = 3 * compBufFirst
+	fs := make([]*FD, conns)
+	for i := range fs {
+		var peer int
+		fs[i], peer = compPair(t, l)
+		write(t, peer, "data")
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return p.bufs.out == conns })
+	if p.bufs.made < conns {
+		t.Fatalf("%d connections holding data: %d buffers made", conns, p.bufs.made)
+	}
+	for i, f := range fs {
+		if f.cx.raw {
+			t.Fatalf("conn %d fell back to readiness while the ring could grow", i)
+		}
+	}
+}

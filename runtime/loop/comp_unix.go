@@ -34,7 +34,7 @@ func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
 	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
 		return l.Register(fd)
 	}
-	c := &compConn{}
+	c := &compConn{compExt: &noExt}
 	if err := l.comp.attach(fd, c); err != nil {
 		if err == errNotComp {
 			return l.Register(fd)
@@ -84,7 +84,7 @@ func (l *Loop) compRead(w *Waiter, f *FD, p []byte, timeout time.Duration) (int,
 			}
 			return n, false, nil
 		case err != unix.EAGAIN:
-			c.rdone, c.rerr = true, os.NewSyscallError("read", err)
+			c.rdone, c.ext().rerr = true, os.NewSyscallError("read", err)
 			return 0, false, c.rerr
 		}
 		l.comp.recv(c)
@@ -118,11 +118,12 @@ func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int
 		}
 	}
 	if n < len(p) {
-		if c.pend == nil {
-			c.pend = l.comp.buf()
+		x := c.ext()
+		if x.pend == nil {
+			x.pend = l.comp.buf()
 		}
-		m := min(len(p)-n, compSendLimit-len(c.pend))
-		c.pend = append(c.pend, p[n:n+m]...)
+		m := min(len(p)-n, compSendLimit-len(x.pend))
+		x.pend = append(x.pend, p[n:n+m]...)
 		n += m
 	}
 	if n == len(p) {

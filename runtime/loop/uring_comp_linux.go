@@ -101,9 +101,14 @@ var (
 // from (its head is the kernel's), and the buffers. We publish buffers by
 // storing the tail; out counts the buffers the kernel has handed to us
 // (completions with IORING_CQE_F_BUFFER) and we have not given back, so
-// the ring holds n-out and never overflows.
+// the ring holds made-out and never overflows. Buffers are handed out
+// made at a time, doubling when a quarter of them is left (grow): a
+// loop that never has many receives completed at once touches only the
+// first few pages of the mapping (a ring cycles through all the buffers
+// it has, so handing all n out at once would page in all of them).
 type bufRing struct {
-	n    int // buffers (and ring entries)
+	n    int // ring entries: the most buffers
+	made int // buffers handed to the ring so far (bids 0..made-1); grows to n
 	ring []bufEntry
 	mem  []byte // ring, mapped
 	bufs []byte // buffer memory, mapped
@@ -130,12 +135,34 @@ func newBufRing(ringFD int) (*bufRing, error) {
 		b.unmap()
 		return nil, os.NewSyscallError("io_uring_register(PBUF_RING)", errno)
 	}
-	for i := range b.n {
-		b.fill(uint16(i))
-	}
-	b.out = 0
-	b.publish()
+	b.grow(min(compBufFirst, b.n))
 	return b, nil
+}
+
+// compBufFirst is how many buffers the ring starts with.
+const compBufFirst = 64
+
+// grow hands buffers made..made+k-1 to the ring, and reports whether
+// there were any.
+func (b *bufRing) grow(k int) bool {
+	k = min(k, b.n-b.made)
+	for i := range k {
+		b.fill(uint16(b.made + i))
+		b.out++ // fill counts a buffer coming back
+	}
+	b.made += k
+	b.publish()
+	return k > 0
+}
+
+// low reports whether the ring is short of buffers, and grows it if it
+// can; it is false while buffers are left.
+func (b *bufRing) low() bool {
+	if b.made-b.out > b.made/4 {
+		return false
+	}
+	b.grow(b.made)
+	return b.out >= b.made
 }
 
 // fill puts buffer bid at the tail without publishing it.
@@ -212,7 +239,7 @@ func (p *uringPoller) attach(fd int, c *compConn) error {
 		p.conns = append(p.conns, nil)
 	}
 	p.compGen = (p.compGen + 1) & compGenMask
-	c.gen, c.fd, c.rbid = p.compGen, fd, -1
+	c.gen, c.fd, c.rbid = p.compGen, int32(fd), -1
 	p.conns[c.slot] = c
 	p.recv(c)
 	return nil
@@ -221,7 +248,7 @@ func (p *uringPoller) attach(fd int, c *compConn) error {
 // recv starts c's receive into a provided buffer, or, when none is left,
 // waits for readiness (raw mode).
 func (p *uringPoller) recv(c *compConn) {
-	if p.bufs.out >= p.bufs.n {
+	if p.bufs.low() {
 		c.raw = true
 		p.compPollAdd(c)
 		return
@@ -229,10 +256,10 @@ func (p *uringPoller) recv(c *compConn) {
 	c.raw, c.stopping = false, false
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, c.rerr = true, err
+		c.rdone, c.ext().rerr = true, err
 		return
 	}
-	e.opcode, e.flags, e.fd, e.bufIndex, e.userData = iouOpRecv, iouSQEBufferSelect, int32(c.fd), compBufGroup, compData(c, compRecv)
+	e.opcode, e.flags, e.fd, e.bufIndex, e.userData = iouOpRecv, iouSQEBufferSelect, c.fd, compBufGroup, compData(c, compRecv)
 	if !p.noMultishot {
 		e.ioprio = iouRecvMultishot
 	}
@@ -242,10 +269,10 @@ func (p *uringPoller) recv(c *compConn) {
 func (p *uringPoller) compPollAdd(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, c.rerr = true, err
+		c.rdone, c.ext().rerr = true, err
 		return
 	}
-	e.opcode, e.fd, e.opFlags, e.userData = iouOpPollAdd, int32(c.fd), unix.POLLIN|unix.POLLRDHUP, compData(c, compPoll)
+	e.opcode, e.fd, e.opFlags, e.userData = iouOpPollAdd, c.fd, unix.POLLIN|unix.POLLRDHUP, compData(c, compPoll)
 	c.polling = true
 }
 
@@ -254,11 +281,11 @@ func (p *uringPoller) release(c *compConn) {
 		p.bufs.put(uint16(c.rbid))
 		c.rbid, c.rdata = -1, nil
 	}
-	if len(c.more) > 0 {
-		c.rbid, c.rdata = c.more[0].bid, c.more[0].data
-		n := copy(c.more, c.more[1:])
-		c.more[n] = compChunk{}
-		c.more = c.more[:n]
+	if x := c.compExt; len(x.more) > 0 {
+		c.rbid, c.rdata = x.more[0].bid, x.more[0].data
+		n := copy(x.more, x.more[1:])
+		x.more[n] = compChunk{}
+		x.more = x.more[:n]
 	}
 }
 
@@ -269,17 +296,18 @@ func (p *uringPoller) queue(c *compConn, bid int32, n int) {
 		c.rbid, c.rdata = bid, data
 		return
 	}
-	c.more = append(c.more, compChunk{bid, data})
+	x := c.ext()
+	x.more = append(x.more, compChunk{bid, data})
 }
 
 func (p *uringPoller) send(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.werr, c.sending = err, false
+		c.ext().werr, c.sending = err, false
 		return
 	}
 	rest := c.out[c.outOff:]
-	e.opcode, e.fd, e.addr, e.len = iouOpSend, int32(c.fd), uint64(uintptr(unsafe.Pointer(&rest[0]))), uint32(len(rest))
+	e.opcode, e.fd, e.addr, e.len = iouOpSend, c.fd, uint64(uintptr(unsafe.Pointer(&rest[0]))), uint32(len(rest))
 	e.opFlags, e.userData = unix.MSG_NOSIGNAL, compData(c, compSend)
 	c.sending = true
 }
@@ -296,6 +324,16 @@ func (p *uringPoller) buf() []byte {
 	return make([]byte, 0, compFreeSize)
 }
 
+// dropSends recycles c's send buffers.
+func (p *uringPoller) dropSends(c *compConn) {
+	p.recycle(c.out)
+	c.out = nil
+	if x := c.compExt; x != &noExt {
+		p.recycle(x.pend)
+		x.pend = nil
+	}
+}
+
 func (p *uringPoller) recycle(b []byte) {
 	if cap(b) == compFreeSize && len(p.freeBufs) < compFreeMax {
 		p.freeBufs = append(p.freeBufs, b[:0])
@@ -307,7 +345,6 @@ func (p *uringPoller) detach(c *compConn, closing bool) bool {
 	for c.rbid >= 0 {
 		p.release(c)
 	}
-	c.more = nil
 	if c.recving {
 		p.cancel(compData(c, compRecv))
 	}
@@ -333,11 +370,9 @@ func (p *uringPoller) settle(c *compConn) {
 	}
 	if c.closeFD {
 		c.closeFD = false
-		unix.Close(c.fd)
+		unix.Close(int(c.fd))
 	}
-	p.recycle(c.out)
-	p.recycle(c.pend)
-	c.out, c.pend = nil, nil
+	p.dropSends(c)
 	if int(c.slot) < len(p.conns) && p.conns[c.slot] == c {
 		p.conns[c.slot] = nil
 		p.freeSlots = append(p.freeSlots, c.slot)
@@ -351,6 +386,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 	if cq.flags&iouCQEFBuffer != 0 {
 		bid = int32(cq.flags >> iouCQEBufferShift)
 		p.bufs.out++
+		p.bufs.low() // grow before the ring runs dry
 	}
 	var c *compConn
 	if int(slot) < len(p.conns) {
@@ -377,7 +413,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		switch res := cq.res; {
 		case res > 0 && bid >= 0:
 			p.queue(c, bid, int(res))
-			if c.recving && !c.stopping && len(c.more)+1 >= compMaxChunks {
+			if c.recving && !c.stopping && len(c.compExt.more)+1 >= compMaxChunks {
 				c.stopping = true // the reader lags: stop taking buffers
 				p.cancel(compData(c, compRecv))
 			}
@@ -391,8 +427,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			}
 			return
 		case res == -int32(unix.ENOBUFS):
-			c.raw = true
-			p.compPollAdd(c)
+			p.recv(c) // grows the ring, or falls back to readiness
 			return
 		case res == -int32(unix.EINVAL) && !p.noMultishot:
 			p.noMultishot = true // a kernel without multishot receive (Linux 6.0)
@@ -407,7 +442,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			}
 			c.rdone = true
 			if res < 0 {
-				c.rerr = os.NewSyscallError("recv", unix.Errno(-res))
+				c.ext().rerr = os.NewSyscallError("recv", unix.Errno(-res))
 			}
 		}
 		if !c.recving && !c.rdone && !c.stopping && c.rbid < 0 {
@@ -422,14 +457,16 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		}
 		p.compNotify(c, EventIn)
 	case compSend:
-		if cq.res < 0 || cq.res == 0 && c.outOff < len(c.out) {
+		if cq.res < 0 || cq.res == 0 && int(c.outOff) < len(c.out) {
 			c.sending = false
 			if cq.res < 0 {
-				c.werr = os.NewSyscallError("send", unix.Errno(-cq.res))
+				c.ext().werr = os.NewSyscallError("send", unix.Errno(-cq.res))
 			} else {
-				c.werr = os.NewSyscallError("send", unix.EPIPE)
+				c.ext().werr = os.NewSyscallError("send", unix.EPIPE)
 			}
-			c.pend = c.pend[:0]
+			if x := c.compExt; x != &noExt {
+				x.pend = x.pend[:0]
+			}
 			if c.closed {
 				p.settle(c)
 				return
@@ -437,20 +474,18 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			p.compNotify(c, EventOut|EventErr)
 			return
 		}
-		c.outOff += int(cq.res)
+		c.outOff += cq.res
 		switch {
-		case c.outOff < len(c.out):
+		case int(c.outOff) < len(c.out):
 			p.send(c) // the rest of a short send
 			return
-		case len(c.pend) > 0:
+		case len(c.pend) > 0 && (!c.closed || c.closeFD):
 			c.out, c.pend, c.outOff = c.pend, c.out[:0], 0
 			p.send(c)
 		default:
 			c.sending = false
 			c.outOff = 0
-			p.recycle(c.out)
-			p.recycle(c.pend)
-			c.out, c.pend = nil, nil
+			p.dropSends(c)
 			if c.closed {
 				p.settle(c)
 				return
@@ -466,11 +501,11 @@ func (p *uringPoller) completeComp(cq *cqe) {
 // wait when reaped outside one).
 func (p *uringPoller) compNotify(c *compConn, ev Events) {
 	if p.fn == nil {
-		p.held = append(p.held, heldEvent{fd: c.fd, ev: ev, c: c})
+		p.held = append(p.held, heldEvent{fd: int(c.fd), ev: ev, c: c})
 		return
 	}
 	p.n++
-	p.fn(c.fd, ev)
+	p.fn(int(c.fd), ev)
 }
 
 // closeComp closes the fds FD.Close left to the poller; the ring's close
@@ -479,7 +514,7 @@ func (p *uringPoller) closeComp() {
 	for _, c := range p.conns {
 		if c != nil && c.closeFD {
 			c.closeFD = false
-			unix.Close(c.fd)
+			unix.Close(int(c.fd))
 		}
 	}
 	p.conns, p.freeSlots = nil, nil
