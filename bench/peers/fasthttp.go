@@ -2,14 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"time"
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/cogen-go/cogen/internal/bench"
-	"github.com/cogen-go/cogen/internal/echoload"
 	"github.com/cogen-go/cogen/internal/hello"
 )
 
@@ -29,16 +26,9 @@ func waitingHelloHandler(ctx *fasthttp.RequestCtx) {
 	helloHandler(ctx)
 }
 
-// StartHTTP starts fasthttp's server with the hello handler on a free port
-// of 127.0.0.1 and returns its address and the function that stops it.
-func StartHTTP(model string) (addr string, stop func() error, err error) {
-	return startHTTP(model, helloHandler)
-}
-
-func startHTTP(model string, h fasthttp.RequestHandler) (addr string, stop func() error, err error) {
-	if model != "fasthttp" {
-		return "", nil, fmt.Errorf("unknown HTTP model %q", model)
-	}
+// startFasthttp starts fasthttp's server with the handler h on a free
+// port of 127.0.0.1 and returns its address and the function that stops it.
+func startFasthttp(h fasthttp.RequestHandler) (addr string, stop func() error, err error) {
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
@@ -53,27 +43,4 @@ func startHTTP(model string, h fasthttp.RequestHandler) (addr string, stop func(
 		}
 		return err
 	}, nil
-}
-
-// RunHTTP serves one HTTP load window (cfg.Addr and cfg.HTTP are filled
-// in) with the hello server of the model and returns what the load client
-// measured; LoopPolls is -1.
-func RunHTTP(model string, cfg echoload.Config) (bench.LoadResult, error) {
-	return runHTTP(model, cfg, helloHandler)
-}
-
-// RunHTTPWait is RunHTTP with a handler that waits hello.DefaultWait
-// before answering (cobench's "http-wait" rows).
-func RunHTTPWait(model string, cfg echoload.Config) (bench.LoadResult, error) {
-	return runHTTP(model, cfg, waitingHelloHandler)
-}
-
-func runHTTP(model string, cfg echoload.Config, h fasthttp.RequestHandler) (bench.LoadResult, error) {
-	addr, stop, err := startHTTP(model, h)
-	if err != nil {
-		return bench.LoadResult{}, err
-	}
-	cfg.Addr, cfg.HTTP = addr, true
-	res, err := bench.ServeLoad(cfg, func(time.Duration) error { return stop() }, nil)
-	return bench.LoadResult{Result: res, LoopPolls: -1}, err
 }

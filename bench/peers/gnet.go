@@ -9,9 +9,6 @@ import (
 
 	"github.com/panjf2000/gnet/v2"
 	"golang.org/x/sys/unix"
-
-	"github.com/cogen-go/cogen/internal/bench"
-	"github.com/cogen-go/cogen/internal/echoload"
 )
 
 // echoServer is gnet's echo server, as its examples write it: every
@@ -39,18 +36,16 @@ func (s *echoServer) OnTraffic(c gnet.Conn) gnet.Action {
 // result goes).
 type stderrLogger struct{}
 
-func (stderrLogger) Debugf(string, ...any)            {}
-func (stderrLogger) Infof(string, ...any)             {}
-func (stderrLogger) Warnf(format string, args ...any) { log.Printf("gnet: "+format, args...) }
-func (stderrLogger) Errorf(format string, args ...any) {
-	log.Printf("gnet: "+format, args...)
-}
+func (stderrLogger) Debugf(string, ...any)             {}
+func (stderrLogger) Infof(string, ...any)              {}
+func (stderrLogger) Warnf(format string, args ...any)  { logStderr("gnet: "+format, args...) }
+func (stderrLogger) Errorf(format string, args ...any) { logStderr("gnet: "+format, args...) }
 func (stderrLogger) Fatalf(format string, args ...any) { log.Fatalf("gnet: "+format, args...) }
 
-// StartEcho starts a gnet echo server of the model ("gnet/1": one event
+// startGnet starts a gnet echo server of the model ("gnet/1": one event
 // loop; "gnet/N": one per CPU, gnet's multicore mode) on a free port of
 // 127.0.0.1 and returns its address and the function that stops it.
-func StartEcho(model string) (addr string, stop func() error, err error) {
+func startGnet(model string) (addr string, stop func() error, err error) {
 	var opts []gnet.Option
 	switch model {
 	case "gnet/1":
@@ -91,17 +86,4 @@ func StartEcho(model string) (addr string, stop func() error, err error) {
 		return "", nil, fmt.Errorf("gnet: listener address %v: %v", sa, err)
 	}
 	return "127.0.0.1:" + strconv.Itoa(in4.Port), stop, nil
-}
-
-// RunEcho serves one load window (cfg.Addr is filled in) with the gnet
-// echo server of the model and returns what the load client measured.
-// gnet's event loops are not observable: LoopPolls is -1.
-func RunEcho(model string, cfg echoload.Config) (bench.LoadResult, error) {
-	addr, stop, err := StartEcho(model)
-	if err != nil {
-		return bench.LoadResult{}, err
-	}
-	cfg.Addr = addr
-	res, err := bench.ServeLoad(cfg, func(time.Duration) error { return stop() }, nil)
-	return bench.LoadResult{Result: res, LoopPolls: -1}, err
 }

@@ -36,6 +36,8 @@ type task struct {
 	// epoll, the other rows' backend (set explicitly, whatever the
 	// parent's environment says).
 	Backend string `json:",omitempty"`
+	// Wrk makes wrk the load client of an HTTP row (wrk.go).
+	Wrk bool `json:",omitempty"`
 }
 
 // echoLoadTimeout is how long the load client may take beyond its window
@@ -117,9 +119,9 @@ func (t task) run() (any, error) {
 	case "echo":
 		return bench.RunEcho(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
 	case "http":
-		return bench.RunHTTP(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
+		return bench.RunHTTP(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout, Wrk: t.Wrk})
 	case "http-wait":
-		return bench.RunHTTPWait(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout})
+		return bench.RunHTTPWait(t.Mode, echoload.Config{Conns: t.Conns, Duration: t.D, Timeout: t.D + echoLoadTimeout, Wrk: t.Wrk})
 	case "hang":
 		return nil, hang()
 	case "scale":

@@ -76,13 +76,17 @@
 //	        in a full run with -peers (it builds a module and takes minutes;
 //	        a full run without -peers shows a skipped row saying so)
 //
-// With -peers the echo groups also measure gnet v2's echo server (one
-// event loop, and one per CPU) and the http group fasthttp's hello server
-// (and, for the waiting rows, the same after a time.Sleep of 1 ms),
-// served the same load by the same client. They live in the nested module
-// bench/peers, so that this module does not depend on them: cobench builds
-// that module's binary (go build, which fetches gnet and fasthttp from the
-// module proxy the first time) into a temporary directory and runs it as
+// With -peers the echo groups also measure the echo servers of gnet v2,
+// cloudwego/netpoll and lesismal/nbio (each with one event loop or
+// poller, and with one per CPU; netpoll runs its handlers on its goroutine
+// pool, as it does by default) and the http group the hello servers of
+// fasthttp and nbio's nbhttp (one poller, handlers on its task pool; and,
+// for the waiting rows, the same after a time.Sleep of 1 ms), served the
+// same load by the same client. netpoll writes with sendmsg, which
+// /proc/self/io does not count: its rows have no system-call figure. They
+// live in the nested module bench/peers, so that this module does not
+// depend on them: cobench builds that module's binary (go build, which
+// fetches the peers from the module proxy the first time) into a temporary directory and runs it as
 // those rows' child process. -peers needs the source tree: run it from the
 // repository.
 //
@@ -131,7 +135,12 @@
 //
 //	-quick    a short run (about 20 s once built): fewer coroutines, short windows
 //	-long     longer windows, more rounds, 1,000,000 coroutines for memory
-//	-peers    also measure gnet and fasthttp (built from bench/peers)
+//	-peers    also measure gnet, netpoll, nbio, fasthttp and nbhttp (built from bench/peers)
+//	-wrk      also serve the HTTP hello load with wrk, TechEmpower's load
+//	          generator (Debian's package wrk), as the client: requests/s,
+//	          latency p50 and p99, server CPU per request, each note giving
+//	          the built-in client's figure and the ratio (see wrk.go); the
+//	          tfb group runs each workload with wrk too (tfb bench -wrk)
 //	-coroswitch also measure the stackful switch and create rows in a
 //	          build with the cogen_coroswitch tag (runtime/stackful on the
 //	          raw runtime.coroswitch), built from the source tree; their

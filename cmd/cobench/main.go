@@ -31,8 +31,9 @@ func main() {
 // options are the command line's.
 type options struct {
 	quick, long bool
-	peers       bool // add the peers' rows (bench/peers: gnet, fasthttp)
+	peers       bool // add the peers' rows (bench/peers: gnet, netpoll, nbio, fasthttp, nbhttp)
 	coroswitch  bool // add the stackful rows of a cogen_coroswitch build
+	wrk         bool // serve the http group's hello load with wrk too (wrk.go)
 	only        map[string]bool
 	format      string
 	out, svg    string
@@ -49,8 +50,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.quick, "quick", false, "a short run (about 20 s once built): fewer coroutines, short windows")
 	fs.BoolVar(&o.long, "long", false, "longer windows, more rounds, 1,000,000 coroutines for memory")
 	only := fs.String("only", "", "comma-separated groups to run: "+strings.Join(groups, ","))
-	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet echo, fasthttp hello), built from bench/peers")
+	fs.BoolVar(&o.peers, "peers", false, "also measure the peers (gnet, netpoll, nbio echo; fasthttp, nbhttp hello), built from bench/peers")
 	fs.BoolVar(&o.coroswitch, "coroswitch", false, "also measure the stackful switch and create rows in a build with the cogen_coroswitch tag (built from the source tree)")
+	fs.BoolVar(&o.wrk, "wrk", false, "also serve the HTTP hello load (and the tfb group's workloads) with wrk, TechEmpower's load generator (Debian's package wrk), as the client")
 	fs.StringVar(&o.format, "format", "markdown", "output format: markdown, json or csv")
 	fs.StringVar(&o.out, "o", "", "write the table to this file instead of standard output")
 	fs.StringVar(&o.svg, "svg", defaultSVG(), "write a bar chart of every measure, with axes, to this SVG file (off: no chart)")

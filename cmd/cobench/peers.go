@@ -9,23 +9,28 @@ import (
 	"slices"
 )
 
-// The peers' servers live in the nested module bench/peers (gnet and
-// fasthttp are not dependencies of this module): with -peers, cobench
+// The peers' servers live in the nested module bench/peers (gnet, netpoll,
+// nbio and fasthttp are not dependencies of this module): with -peers, cobench
 // builds that module's binary into a temporary directory and runs it
 // instead of itself as the child of a peer's row. The binary speaks the
 // child protocol of child.go and serves the same load client.
 
 // peerModels are the peers' servers by load kind, with their row names.
 var peerModels = map[string][]string{
-	"echo":      {"gnet/1", "gnet/N"},
-	"http":      {"fasthttp"},
-	"http-wait": {"fasthttp"},
+	"echo":      {"gnet/1", "gnet/N", "netpoll/1", "netpoll/N", "nbio/1", "nbio/N"},
+	"http":      {"fasthttp", "nbhttp"},
+	"http-wait": {"fasthttp", "nbhttp"},
 }
 
 var peerNames = map[string]string{
-	"gnet/1":   "gnet (1 loop)",
-	"gnet/N":   "gnet (N loops)",
-	"fasthttp": "fasthttp",
+	"gnet/1":    "gnet (1 loop)",
+	"gnet/N":    "gnet (N loops)",
+	"netpoll/1": "netpoll (1 poller, handlers on its goroutine pool)",
+	"netpoll/N": "netpoll (N pollers, handlers on its goroutine pool)",
+	"nbio/1":    "nbio (1 poller)",
+	"nbio/N":    "nbio (N pollers)",
+	"fasthttp":  "fasthttp",
+	"nbhttp":    "nbhttp (nbio, 1 poller, handlers on its task pool)",
 }
 
 // peersExe is the built peers binary; empty without -peers.
@@ -53,7 +58,7 @@ func childExe(t task) (string, error) {
 // in (bench/peers, see buildNested), sets peersExe, and returns the function
 // that removes it.
 func buildPeers(p *progress) (cleanup func(), err error) {
-	exe, rm, err := buildNested(p, filepath.Join("bench", "peers"), ".", "peers", "gnet, fasthttp")
+	exe, rm, err := buildNested(p, filepath.Join("bench", "peers"), ".", "peers", "gnet, netpoll, nbio, fasthttp")
 	if err != nil {
 		return nil, fmt.Errorf("-peers: %w", err)
 	}

@@ -54,6 +54,7 @@ type settings struct {
 	conns     []int         // echo connection counts
 	httpConns int
 	peers     bool // the load groups also run the peers' servers
+	wrk       bool // the http group also runs with wrk as the client
 	coro      bool // the stackful micro rows again in a cogen_coroswitch build
 	quick     bool
 }
@@ -79,6 +80,7 @@ func settingsFor(o *options) settings {
 		s.memN = o.memN
 	}
 	s.peers = o.peers
+	s.wrk = o.wrk
 	s.coro = o.coroswitch
 	s.quick = o.quick
 	return s
@@ -222,6 +224,11 @@ func run(o *options) ([]Row, error) {
 			}
 			return rows, nil
 		}); err != nil {
+			return nil, err
+		}
+	}
+	if s.wrk && sel("http") {
+		if err := phase("http (wrk)", func() ([]Row, error) { return runWrk(s, p, rows) }); err != nil { // wrk.go
 			return nil, err
 		}
 	}

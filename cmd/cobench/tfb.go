@@ -42,6 +42,9 @@ func runTFB(s settings, p *progress) ([]Row, error) {
 		servers = append(servers, "net/http", "fasthttp")
 	}
 	args := []string{"bench", "-json", "-servers", strings.Join(servers, ","), "-d", s.window.String()}
+	if s.wrk {
+		args = append(args, "-wrk") // wrk.go
+	}
 	if s.quick {
 		args = append(args, "-tests", "json,db,queries=20,fortunes,plaintext", "-warmup", "200ms", "-plaintext-conns", "1024")
 	}

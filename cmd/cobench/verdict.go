@@ -40,7 +40,8 @@ func family(model string) string {
 		return famStackless
 	case strings.HasPrefix(m, "stackful"):
 		return famStackful
-	case strings.HasPrefix(m, "gnet"), strings.HasPrefix(m, "fasthttp"):
+	case strings.HasPrefix(m, "gnet"), strings.HasPrefix(m, "fasthttp"),
+		strings.HasPrefix(m, "netpoll"), strings.HasPrefix(m, "nbio"), strings.HasPrefix(m, "nbhttp"):
 		return famPeer
 	case strings.HasPrefix(m, "loop"):
 		return famLoop

@@ -45,6 +45,9 @@ func TestFamily(t *testing.T) {
 		"plain func call (floor)":                        famFloor,
 		"gnet (N loops)":                                 famPeer,
 		"fasthttp":                                       famPeer,
+		peerNames["netpoll/1"]:                           famPeer,
+		peerNames["nbio/N"]:                              famPeer,
+		peerNames["nbhttp"]:                              famPeer,
 		"loop wheel (both models)":                       famLoop,
 		"loop.Group Submit, loop 0 → 1 → 0":              famLoop,
 	} {

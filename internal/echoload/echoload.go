@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cogen-go/cogen/internal/wrk"
 )
 
 // childEnv holds the JSON-encoded Config of a child process.
@@ -45,6 +47,9 @@ type Config struct {
 	// Duration plus 30s, or 60s with Requests): past it the child gives up
 	// and the parent kills it.
 	Timeout time.Duration
+	// Wrk, if set, makes the load client wrk (package wrk, startWrk)
+	// instead of this package's: an HTTP run of Duration only.
+	Wrk bool `json:"-"`
 }
 
 func (c *Config) fill() error {
@@ -91,6 +96,8 @@ type Result struct {
 	// the syscr and syscw lines of /proc/self/io; -1 where that file is not
 	// available. epoll_wait and other calls are not counted.
 	ServerReads, ServerWrites int64
+	// Wrk is wrk's report, for a run with Config.Wrk.
+	Wrk *wrk.Result `json:",omitempty"`
 }
 
 // SyscallsPerReq returns the server's read and write system calls per
@@ -141,6 +148,9 @@ type Load struct {
 func Start(cfg Config) (*Load, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, err
+	}
+	if cfg.Wrk {
+		return startWrk(cfg)
 	}
 	enc, err := json.Marshal(cfg)
 	if err != nil {

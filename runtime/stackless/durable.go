@@ -321,3 +321,174 @@ func decodeSnapshot(data []byte) ([]Frame, uint8, time.Time, error) {
 	}
 	return frames, carry, deadline, nil
 }
+
+// Running durable tasks (package durable): an observer learns where a task
+// can be checkpointed, holds it there while the checkpoint is stored, and
+// discards a task it must not run further.
+
+// An Observer watches a task ([Observe]). Its methods run on the task's
+// loop goroutine, inside the loop's run of the task, and must not panic.
+type Observer interface {
+	// Suspended: the task has just suspended in Gosched, Yield or Sleep,
+	// where [Snapshot] can carry it; it may be snapshotted, held, or
+	// discarded here.
+	Suspended(t *Task)
+	// Finished: the task has returned or panicked ([Task.Panicked]), or
+	// was ended by its loop's Close ([Ended]). It is not called for a
+	// discarded task.
+	Finished(t *Task)
+}
+
+// durableState is an observed task's, behind taskMore.
+type durableState struct {
+	observer Observer
+	held     uint8         // what Unhold does: holdNone (not held), holdWake, holdSleep, holdYield
+	deadline time.Duration // holdSleep: the sleep's deadline on the loop clock
+}
+
+const (
+	holdNone  = iota
+	holdWake  // its wait had ended (Gosched, a resumed Yield, an expired Sleep): wake it
+	holdSleep // in a Sleep until deadline: sleep again until then
+	holdYield // in a Yield not resumed: leave it waiting for Resume
+)
+
+// Observe makes o t's observer (nil: none). Call it on t's loop goroutine
+// (or before the loop runs) while t is not running. A task that no
+// observer watches pays one flag test per suspension.
+func Observe(t *Task, o Observer) {
+	if t.state == taskRunning {
+		panic("stackless: Observe of a running task")
+	}
+	if o == nil {
+		t.observed = false
+		if m := t.moreIfAny(); m != nil {
+			m.durable = nil
+		}
+		return
+	}
+	m := t.more()
+	if m.durable == nil {
+		m.durable = &durableState{}
+	}
+	m.durable.observer = o
+	t.observed = true
+}
+
+// Hold keeps an observed task suspended in Gosched, Yield or Sleep from
+// running until [Unhold], even if its wait ends meanwhile (a Gosched's
+// turn comes, the sleep's deadline passes): a checkpoint's commit
+// completes before the task goes on. A Yield that was not resumed is left
+// waiting for [Task.Resume], which wakes it as before. Take the snapshot
+// before Hold (a held sleeper's deadline is kept by Hold, not by its
+// waiter). It panics unless t is observed and suspended in one of those
+// three.
+func Hold(t *Task) {
+	if !t.observed || t.state != taskWaiting || t.carry == carryNone {
+		panic("stackless: Hold of a task that is not observed and suspended in Gosched, Yield or Sleep")
+	}
+	d := t.ext.more.durable
+	if d.held != holdNone {
+		return
+	}
+	switch deadline, sleeping := t.w.Deadline(); {
+	case t.carry == carrySleep && sleeping:
+		d.held, d.deadline = holdSleep, deadline
+	case t.carry == carryYield && t.w.Armed():
+		d.held = holdYield
+		return // parked already, without a deadline
+	default:
+		d.held = holdWake
+	}
+	t.w.Disarm()
+	t.w.Park(-1)
+}
+
+// Unhold lets a task held by [Hold] go on: a Gosched, a resumed Yield or
+// an expired Sleep continues in a later iteration of the loop, a Sleep at
+// its deadline (at once if it has passed since). It does nothing if t is
+// not held.
+func Unhold(t *Task) {
+	m := t.moreIfAny()
+	if m == nil || m.durable == nil || m.durable.held == holdNone {
+		return
+	}
+	d := m.durable
+	held := d.held
+	d.held = holdNone
+	if t.state != taskWaiting || !t.w.Armed() {
+		return // canceled, or woken by its loop's Close, meanwhile
+	}
+	switch held {
+	case holdSleep:
+		t.w.Disarm()
+		t.w.Sleep(d.deadline - t.Loop().Now())
+	case holdWake:
+		t.w.Wake(loop.Ready)
+	}
+}
+
+// Ended reports whether t was ended by its loop's Close (or by
+// [Discard]) rather than by returning or panicking.
+func Ended(t *Task) bool {
+	m := t.moreIfAny()
+	return t.state == taskDone && m != nil && m.ended
+}
+
+// Discard ends t without running it further: whatever it waits for is
+// abandoned, its frames are dropped, its observer is not told, and tasks
+// in Await on it return loop.ErrClosed. It is how a task whose state lives
+// elsewhere (a checkpoint in a store) leaves a loop. A finished task is
+// left as it is. Call it on t's loop goroutine, not from t's own step.
+func Discard(t *Task) {
+	switch t.state {
+	case taskDone:
+		return
+	case taskRunning:
+		panic("stackless: Discard of a running task (from its own step)")
+	}
+	t.observed = false
+	if m := t.moreIfAny(); m != nil {
+		m.durable = nil
+	}
+	t.waking, t.yielded = false, false
+	if t.state == taskWaiting {
+		t.w.Disarm()
+	}
+	t.end()
+}
+
+// SnapshotFrame encodes f as a task that has not started, without a loop:
+// what [Restore] turns into a task that runs f from its entry. f must be
+// a durable frame (its function marked //co:stackless durable) that no
+// task runs.
+func SnapshotFrame(f Frame) ([]byte, error) {
+	if f == nil {
+		panic("stackless: SnapshotFrame of a nil frame")
+	}
+	data, err := Snapshot(&Task{top: f})
+	if err != nil {
+		return nil, fmt.Errorf("stackless: SnapshotFrame: %w", err)
+	}
+	return data, nil
+}
+
+// DurableName returns the name under which f's durable function is
+// registered (the one snapshots carry), or "" if f is not durable.
+func DurableName(f Frame) string {
+	if df, ok := f.(cogenrt.DurableFrame); ok {
+		name, _ := df.Durable()
+		return name
+	}
+	return ""
+}
+
+// SleepDeadline returns the wall-clock time at which t, suspended in
+// Sleep, wakes (now if its timer has fired), and false if t is not
+// suspended in Sleep. Call it before [Hold].
+func SleepDeadline(t *Task) (time.Time, bool) {
+	if t.state != taskWaiting || t.carry != carrySleep {
+		return time.Time{}, false
+	}
+	return sleepDeadline(t), true
+}

@@ -75,8 +75,8 @@ const (
 // is embedded, and what fewer tasks need lives out of line, allocated on
 // first use: in ext (48 bytes) the callers of a nested call and the handle
 // protocol's operation slot, which a task blocked on a cosync primitive
-// needs; behind ext.more (160 bytes) a Poll's state, a Write's progress,
-// the tasks awaiting it and a panic value.
+// needs; behind ext.more (128 bytes) a Poll's state, a Write's progress,
+// the tasks awaiting it, a panic value and a durable task's observer.
 //
 // The fields a switch touches (top, the flags, the head of the waiter) come
 // first so that a resume reads one cache line of the task.
@@ -88,12 +88,13 @@ type Task struct {
 	yielded  bool  // suspended in Yield: Resume may wake it
 	closing  bool  // an operation consumed a LoopClosed wake-up: blocking again ends the task
 	carry    uint8 // while waiting: the carriable operation it waits in (durable.go), or carryNone
+	observed bool  // an Observer watches it (durable.go): told of carriable suspensions and of the end
 	w        loop.Waiter
 	ext      *taskExt
 }
 
 // taskExt holds what a nested or blocked task needs beyond the Task, so
-// that a task blocked on a channel costs 48 bytes here, not the 208 of
+// that a task blocked on a channel costs 48 bytes here, not the 176 of
 // taskExt and taskMore together.
 type taskExt struct {
 	callers []Frame   // the frames below top, outermost first
@@ -108,8 +109,9 @@ type taskMore struct {
 	deadline   time.Duration // of a Poll that waits, on the loop clock; <0: none
 	pollStreak int           // Polls in a row that returned without suspending
 	joiners    loop.Cond     // tasks in Await on this one
-	panicked   bool
 	panicVal   any
+	durable    *durableState // an observed task's (Observe, durable.go)
+	panicked   bool
 	ended      bool // ended by the loop's Close rather than by returning
 }
 
@@ -213,6 +215,8 @@ func (t *Task) Run() {
 			}
 			if t.closing {
 				t.end() // blocked again after the loop closed: it would never finish
+			} else if t.observed && t.carry != carryNone {
+				t.ext.more.durable.observer.Suspended(t)
 			}
 			return
 		case Call:
@@ -353,6 +357,10 @@ func (t *Task) finish() {
 	t.w.Kill()
 	if m != nil {
 		m.joiners.Broadcast()
+	}
+	if t.observed {
+		t.observed = false
+		m.durable.observer.Finished(t)
 	}
 }
 

@@ -2,7 +2,7 @@
 // PostgreSQL with the servers of package tfb, one server at a time in a
 // child process, so that each server's CPU is its own:
 //
-//	tfb bench [-db url] [-servers list] [-tests list] [-d 2s] [-conns 256] [-json]
+//	tfb bench [-db url] [-servers list] [-tests list] [-d 2s] [-conns 256] [-wrk] [-json]
 //	tfb validate [-db url] [-servers list]
 //	tfb serve -server name -db url
 //
@@ -122,6 +122,7 @@ func bench(args []string, validateOnly bool) {
 	plainConns := fs.Int("plaintext-conns", 16384, "connections of the plaintext test (bounded by the fd limit)")
 	pool := fs.Int("pool", tfb.DefaultPool, "database conns of every server")
 	asJSON := fs.Bool("json", false, "print cobench rows as JSON lines")
+	useWrk := fs.Bool("wrk", false, "after each window of the built-in client, run the workload again with wrk (TechEmpower's load generator, Debian's package wrk) and report both (wrk.go)")
 	fs.Parse(args)
 
 	url := *db
@@ -184,6 +185,12 @@ func bench(args []string, validateOnly bool) {
 			// window by the requests' share of the time.
 			share := float64(*d) / float64(*d+*warm)
 			report(*asJSON, name, w, n, r, float64(cpu1-cpu0)*share, float64(db1-db0)*share)
+			if *useWrk {
+				if err := runWrk(*asJSON, name, w, n, addr, child.Process.Pid, *d, r, float64(cpu1-cpu0)*share); err != nil {
+					log.Printf("%s %s: %v", name, w.name, err)
+					failed = true
+				}
+			}
 		}
 		stopChild(child)
 	}

@@ -1,0 +1,74 @@
+// Package testwf holds the durable workflows of package durable's tests.
+//
+// It lives under testdata so that cogen runs over ./... at the root do not
+// load it together with package durable: cogen recognises durable.Receive
+// by the frame generated for it, which such a run sets aside while it
+// regenerates package durable. Regenerate it here (go generate in this
+// directory); TestWorkflowsGenerated in package durable checks it is not
+// stale.
+package testwf
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/cogen-go/cogen/durable"
+	"github.com/cogen-go/cogen/runtime/stackful"
+)
+
+//go:generate go tool cogen
+
+// Step is called by the workflows at each step with the step's key; the
+// tests set it (on the loop goroutine of the task).
+var Step = func(id durable.ID, key string, i int) {}
+
+// Counter adds 1..n through a pointer to a local, checkpointing after each
+// step, and records the sum as its result.
+//
+//co:stackless durable
+func Counter(co *stackful.Co, id durable.ID, n int) {
+	total := 0
+	p := &total
+	for i := range n {
+		*p += i + 1
+		Step(id, durable.StepKey(id), i)
+		co.Gosched()
+	}
+	durable.SetResult(id, []byte(strconv.Itoa(total)))
+}
+
+// Sleeper sleeps d, then records "woke".
+//
+//co:stackless durable
+func Sleeper(co *stackful.Co, id durable.ID, d time.Duration) {
+	Step(id, durable.StepKey(id), 0)
+	co.Sleep(d)
+	Step(id, durable.StepKey(id), 1)
+	durable.SetResult(id, []byte("woke"))
+}
+
+// Approver receives n signals named name, checkpointing after each, and
+// records their values, joined by commas.
+//
+//co:stackless durable
+func Approver(co *stackful.Co, id durable.ID, name string, n int) {
+	var got string
+	for i := range n {
+		v := durable.Receive(co, id, name)
+		Step(id, durable.StepKey(id), i)
+		co.Gosched()
+		if i > 0 {
+			got += ","
+		}
+		got += string(v)
+	}
+	durable.SetResult(id, []byte(got))
+}
+
+// Panicker checkpoints once, then panics with msg.
+//
+//co:stackless durable
+func Panicker(co *stackful.Co, id durable.ID, msg string) {
+	co.Gosched()
+	panic(msg)
+}
