@@ -532,3 +532,120 @@ func TestCompRingGrows(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCompBookkeeping drives up to three connections in completion mode
+// with a ring of four buffers through random interleavings of peer
+// writes, loop iterations, reads and writes of every size, peer reads,
+// and closes that hand the fd number to a new connection. After every
+// step: each side has read a prefix of what the other wrote, and the
+// buffers the kernel handed out are exactly those the live connections
+// hold. At the end everything written arrives.
+func FuzzCompBookkeeping(f *testing.F) {
+	f.Add([]byte{0, 5, 1, 2, 3, 3, 9, 4, 1, 2, 200, 5, 0, 0, 9, 1})
+	f.Add([]byte{0, 255, 0, 255, 1, 0, 255, 1, 2, 1, 2, 1, 5, 1, 1})
+	f.Add([]byte{3, 255, 3, 255, 3, 255, 1, 4, 1, 4, 5, 2, 0, 7})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		defer func(n int) { compBufCount = n }(compBufCount)
+		compBufCount = 4
+		l, p := newCompLoop(t)
+		type conn struct {
+			f                       *FD
+			peer                    int
+			sent, recvd, wrote, got []byte
+		}
+		var cs [3]*conn
+		open := func(i int) {
+			f, b := compPair(t, l)
+			cs[i] = &conn{f: f, peer: b}
+		}
+		for i := range cs {
+			open(i)
+		}
+		var w Waiter
+		w.Init(l, fnRunner(func() {}))
+		buf := make([]byte, 4096)
+		pattern := func(c *conn, n int) []byte {
+			out := make([]byte, n)
+			for i := range out {
+				out[i] = byte(len(c.sent) + i)
+			}
+			return out
+		}
+		peerRead := func(c *conn) {
+			for {
+				n, _ := unix.Read(c.peer, buf)
+				if n <= 0 {
+					return
+				}
+				c.got = append(c.got, buf[:n]...)
+			}
+		}
+		check := func(step int) {
+			held := 0
+			for i, c := range cs {
+				if !bytes.HasPrefix(c.sent, c.recvd) || !bytes.HasPrefix(c.wrote, c.got) {
+					t.Fatalf("step %d, conn %d: read a non-prefix", step, i)
+				}
+				if c.f.cx.rbid >= 0 {
+					held += 1 + len(c.f.cx.more)
+				}
+			}
+			if p.bufs.out != held {
+				t.Fatalf("step %d: %d buffers handed out, %d held", step, p.bufs.out, held)
+			}
+		}
+		for k := 0; k+1 < len(ops); k += 2 {
+			c, arg := cs[int(ops[k]>>4)%len(cs)], int(ops[k+1])
+			switch ops[k] % 6 {
+			case 0:
+				data := pattern(c, 1+arg*8)
+				if n, err := unix.Write(c.peer, data); err == nil {
+					c.sent = append(c.sent, data[:n]...)
+				}
+			case 1:
+				l.RunOnce()
+			case 2:
+				n, _, err := l.TryRead(&w, c.f.Fd(), buf[:1+arg*8], 0)
+				if err != nil && !errors.Is(err, ErrTimeout) {
+					t.Fatalf("read: %v", err)
+				}
+				c.recvd = append(c.recvd, buf[:n]...)
+			case 3:
+				data := bytes.Repeat([]byte{byte(arg)}, 1+arg*64)
+				n, _, err := l.TryWrite(&w, c.f.Fd(), data, 0)
+				if err != nil && !errors.Is(err, ErrTimeout) {
+					t.Fatalf("write: %v", err)
+				}
+				c.wrote = append(c.wrote, data[:n]...)
+			case 4:
+				peerRead(c)
+			case 5:
+				i := int(ops[k]>>4) % len(cs)
+				fd := c.f.Fd()
+				if err := c.f.Close(); err != nil {
+					t.Fatal(err)
+				}
+				closedFDs[fd] = true
+				open(i)
+			}
+			check(k / 2)
+		}
+		// Everything arrives: the loop runs, both sides read.
+		deadline := time.Now().Add(10 * time.Second)
+		for _, c := range cs {
+			for len(c.recvd) < len(c.sent) || len(c.got) < len(c.wrote) {
+				if time.Now().After(deadline) {
+					t.Fatalf("read %d of %d, peer got %d of %d", len(c.recvd), len(c.sent), len(c.got), len(c.wrote))
+				}
+				l.RunOnce()
+				n, _, _ := l.TryRead(&w, c.f.Fd(), buf, 0)
+				c.recvd = append(c.recvd, buf[:n]...)
+				peerRead(c)
+			}
+			if !bytes.Equal(c.recvd, c.sent) || !bytes.Equal(c.got, c.wrote) {
+				t.Fatal("bytes differ at the end")
+			}
+		}
+		check(-1)
+	})
+}
