@@ -32,6 +32,7 @@ func ServeStackless(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
 	s.tasks = map[*conn]*stackless.Task{}
 	s.run = l.Run
 	s.start = func(fd int) {
+		registerCompletion(l, fd)
 		c := s.track(fd)
 		s.tasks[c] = stackless.Spawn(l, newConnTask(c))
 	}
@@ -53,4 +54,14 @@ func (f *acceptTaskFrame) Step(t *stackless.Task) stackless.Status {
 		f.end(f.acceptLoopFrame.Result())
 	}
 	return st
+}
+
+// registerCompletion puts a stackless connection in the loop's completion
+// mode when the loop has one (io_uring): the task reads and writes it only
+// through the loop, and ShutdownWrite orders the half-close after the
+// sends (loop.RegisterCompletion).
+func registerCompletion(l *loop.Loop, fd int) {
+	if l.Completion() {
+		l.RegisterCompletion(fd)
+	}
 }

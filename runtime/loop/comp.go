@@ -1,6 +1,9 @@
 package loop
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // Completion mode. An fd registered with [Loop.RegisterCompletion] on a
 // backend that has completion I/O (io_uring) is not read and written with
@@ -47,6 +50,8 @@ type compConn struct {
 	sending  bool
 	closed   bool // detached from its FD
 	closeFD  bool // close fd when the last send completes (FD.Close with sends in flight)
+	shutWR   bool // shutdown(SHUT_WR) when the last send completes (ShutdownWrite)
+	aborted  bool // the sends are canceled (a close that does not wait, or compLinger)
 }
 
 // compExt is the part of a compConn that an idle connection does not
@@ -88,6 +93,17 @@ func (c *compConn) buffered() int {
 // its receive is stopped.
 const compMaxChunks = 4
 
+// compLinger bounds how long FD.Close's deferred close waits for the sends
+// in flight (a peer that reads nothing would hold the descriptor for
+// ever): then they are canceled and the descriptor closed.
+var compLinger = 5 * time.Second
+
+// compLingerFor arms c's linger timer after a deferred close.
+func (l *Loop) compLingerFor(c *compConn) {
+	t := new(Timer)
+	l.Reset(t, compLinger, func() { l.comp.abort(c) })
+}
+
 // compSendLimit is how many bytes may wait to be sent (pend) before a
 // write waits for a send to complete.
 const compSendLimit = 64 << 10
@@ -104,13 +120,16 @@ const compSendLimit = 64 << 10
 //   - detach ends c (closed): it cancels the receive or poll in flight and
 //     releases the buffer held; with closing set and a send in flight, it
 //     keeps the fd open until the sends complete and closes it then, and
-//     reports deferred.
+//     reports deferred, unless c holds input nobody read: then, as
+//     close(2) would reset the connection, it cancels the sends;
+//   - abort cancels c's sends (compLinger);
 type compPoller interface {
 	attach(fd int, c *compConn) error
 	recv(c *compConn)
 	release(c *compConn)
 	send(c *compConn)
 	detach(c *compConn, closing bool) (deferred bool)
+	abort(c *compConn)
 	buf() []byte // an empty send buffer, for out or pend
 	flush()      // submit what is queued, without waiting
 }

@@ -649,3 +649,83 @@ func FuzzCompBookkeeping(f *testing.F) {
 		check(-1)
 	})
 }
+
+// TestCompCloseStuckSends: FD.Close with sends a peer never reads does not
+// hold the descriptor for ever. With input left unread it closes at once,
+// as close(2) would (resetting the connection); otherwise it waits for the
+// sends up to compLinger, then cancels them and closes.
+func TestCompCloseStuckSends(t *testing.T) {
+	defer func(d time.Duration) { compLinger = d }(compLinger)
+	compLinger = 50 * time.Millisecond
+	big := make([]byte, 4<<20)
+	for _, unread := range []bool{true, false} {
+		l, p := newCompLoop(t)
+		f, b := compPair(t, l)
+		fd := f.Fd()
+		if unread {
+			write(t, b, "never read")
+			runUntil(t, l, 5*time.Second, func() bool { return f.Buffered() > 0 })
+		}
+		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+			t.Fatal(err)
+		}
+		wr := newCompWriter(l, fd, big)
+		wr.Run()
+		for range 5 {
+			l.RunOnce()
+		}
+		if !f.cx.sending {
+			t.Fatal("no send in flight")
+		}
+		closed := time.Now()
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		closedFDs[fd] = true
+		open := func() bool { _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); return err == nil }
+		if unread == open() {
+			t.Fatalf("unread input %v: descriptor open right after Close: %v", unread, open())
+		}
+		runUntil(t, l, 5*time.Second, func() bool { return countConns(p) == 0 })
+		if !unread && time.Since(closed) < compLinger {
+			t.Fatalf("the deferred close ended after %v, before the %v linger", time.Since(closed), compLinger)
+		}
+		if open() {
+			t.Fatalf("unread input %v: descriptor open after the sends were canceled", unread)
+		}
+		if got := readPeer(t, l, b, len(big)+1, 5*time.Second); len(got) >= len(big) {
+			t.Fatalf("unread input %v: the peer got all %d bytes of a canceled send", unread, len(got))
+		}
+		l.Close()
+	}
+}
+
+// TestCompShutdownWrite: ShutdownWrite right after a write the loop has
+// not sent yet half-closes after it: the peer reads every byte, then the
+// end of the stream.
+func TestCompShutdownWrite(t *testing.T) {
+	l, _ := newCompLoop(t)
+	f, b := compPair(t, l)
+	data := bytes.Repeat([]byte("half-close "), 20000)
+	wr := newCompWriter(l, f.Fd(), data[:60000])
+	wr.Run()
+	if !f.cx.sending || len(wr.data) != 0 {
+		t.Fatalf("write: %d left, send in flight %v", len(wr.data), f.cx.sending)
+	}
+	if err := l.ShutdownWrite(f.Fd()); err != nil {
+		t.Fatal(err)
+	}
+	done := peerReadAll(t, l, b)
+	var got []byte
+	runUntil(t, l, 5*time.Second, func() bool {
+		select {
+		case got = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	if !bytes.Equal(got, data[:60000]) {
+		t.Fatalf("peer read %d bytes before the end, want %d", len(got), 60000)
+	}
+}

@@ -228,7 +228,11 @@ func (f *FD) unregister(closing bool) (deferred bool, err error) {
 		l.stats.FDs--
 	}
 	if f.cx != nil {
-		return l.comp.detach(f.cx, closing && !l.closed), nil
+		deferred := l.comp.detach(f.cx, closing && !l.closed)
+		if deferred {
+			l.compLingerFor(f.cx)
+		}
+		return deferred, nil
 	}
 	if l.closed {
 		return false, nil // the poller is gone, and the registration with it

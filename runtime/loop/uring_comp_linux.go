@@ -342,6 +342,12 @@ func (p *uringPoller) recycle(b []byte) {
 
 func (p *uringPoller) detach(c *compConn, closing bool) bool {
 	c.closed = true
+	// Input left unread: close(2) resets such a connection, discarding
+	// what it had yet to send, so the sends are canceled, not waited for.
+	abort := closing && c.sending && (c.rbid >= 0 || c.stopping)
+	if abort {
+		p.abort(c)
+	}
 	for c.rbid >= 0 {
 		p.release(c)
 	}
@@ -351,13 +357,23 @@ func (p *uringPoller) detach(c *compConn, closing bool) bool {
 	if c.polling {
 		p.cancel(compData(c, compPoll))
 	}
-	deferred := closing && c.sending
+	deferred := closing && c.sending && !abort
 	c.closeFD = deferred
 	p.settle(c)
-	if c.recving || c.polling {
-		p.submit() // a receive holds the socket open: see Close above
+	if c.recving || c.polling || abort {
+		p.submit() // a request holds the socket open: see Close above
 	}
 	return deferred
+}
+
+// abort cancels c's sends: a close that does not wait for them (unread
+// input), or one that waited compLinger in vain.
+func (p *uringPoller) abort(c *compConn) {
+	if c.sending && !c.aborted {
+		c.aborted = true
+		p.cancel(compData(c, compSend))
+		p.submit()
+	}
 }
 
 func (p *uringPoller) flush() { p.submit() }
@@ -476,6 +492,12 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		}
 		c.outOff += cq.res
 		switch {
+		case c.aborted || c.closed && !c.closeFD:
+			// Canceled, or the fd is no longer ours to send on.
+			c.sending = false
+			p.dropSends(c)
+			p.settle(c)
+			return
 		case int(c.outOff) < len(c.out):
 			p.send(c) // the rest of a short send
 			return
@@ -486,6 +508,10 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			c.sending = false
 			c.outOff = 0
 			p.dropSends(c)
+			if c.shutWR && (!c.closed || c.closeFD) {
+				c.shutWR = false
+				unix.Shutdown(int(c.fd), unix.SHUT_WR)
+			}
 			if c.closed {
 				p.settle(c)
 				return
