@@ -88,7 +88,7 @@ type bufEntry struct {
 // compBufCount is the number of provided buffers, of compBufSize bytes
 // each, in one anonymous mapping that pages in as buffers are first used: a
 // power of two, at most 32768. Tests lower it to run the ring dry.
-var compBufCount = 1024
+var compBufCount = 16384
 
 var (
 	_ [40 - unsafe.Sizeof(bufRingReg{})]byte
