@@ -27,6 +27,8 @@ func ServeStackful(env *stackful.Env, lfd int, h Handler, lim Limits) *Server {
 
 // ServeStackless is ServeStackful with stackless tasks on l: the frames
 // cogen generated from the same source. Nothing runs until l does.
+// On io_uring the connections are in the loop's completion mode
+// (loop.RegisterCompletion): no read or write system call per request.
 func ServeStackless(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
 	s := newServer(l, lfd, h, lim)
 	s.tasks = map[*conn]*stackless.Task{}

@@ -70,6 +70,7 @@ type uringPoller struct {
 	freeSlots []uint32
 	compGen   uint32
 	freeBufs  [][]byte // send buffers for reuse
+	live      int      // connections in completion mode
 	// noMultishot is set when the kernel refused a multishot receive:
 	// receives are single-shot from then on.
 	noMultishot bool

@@ -156,13 +156,30 @@ func (b *bufRing) grow(k int) bool {
 }
 
 // low reports whether the ring is short of buffers, and grows it if it
-// can; it is false while buffers are left.
-func (b *bufRing) low() bool {
+// can, up to limit buffers; it is false while buffers are left.
+func (b *bufRing) low(limit int) bool {
 	if b.made-b.out > b.made/4 {
 		return false
 	}
-	b.grow(b.made)
+	if b.made < limit {
+		b.grow(min(b.made, limit-b.made))
+	}
 	return b.out >= b.made
+}
+
+// compBufPerConn and compBufFloor bound the ring's growth: at most
+// compBufPerConn buffers per connection in completion mode, and never
+// fewer than compBufFloor, so that a few connections whose readers lag
+// cannot page in the whole mapping (what a lagging reader's socket holds
+// may all land in the ring before its receive is stopped).
+const (
+	compBufPerConn = 2
+	compBufFloor   = 1024
+)
+
+// bufLimit is the most buffers the ring may have now.
+func (p *uringPoller) bufLimit() int {
+	return max(compBufFloor, compBufPerConn*p.live)
 }
 
 // fill puts buffer bid at the tail without publishing it.
@@ -240,6 +257,7 @@ func (p *uringPoller) attach(fd int, c *compConn) error {
 	}
 	p.compGen = (p.compGen + 1) & compGenMask
 	c.gen, c.fd, c.rbid = p.compGen, int32(fd), -1
+	p.live++
 	p.conns[c.slot] = c
 	p.recv(c)
 	return nil
@@ -248,7 +266,7 @@ func (p *uringPoller) attach(fd int, c *compConn) error {
 // recv starts c's receive into a provided buffer, or, when none is left,
 // waits for readiness (raw mode).
 func (p *uringPoller) recv(c *compConn) {
-	if p.bufs.low() {
+	if p.bufs.low(p.bufLimit()) {
 		c.raw = true
 		p.compPollAdd(c)
 		return
@@ -342,11 +360,17 @@ func (p *uringPoller) recycle(b []byte) {
 
 func (p *uringPoller) detach(c *compConn, closing bool) bool {
 	c.closed = true
+	p.live--
 	// Input left unread: close(2) resets such a connection, discarding
 	// what it had yet to send, so the sends are canceled, not waited for.
-	abort := closing && c.sending && (c.rbid >= 0 || c.stopping)
+	abort := closing && c.sending && (c.rbid >= 0 || c.stopping && !c.rdone)
 	if abort {
 		p.abort(c)
+	}
+	if closing && (c.rbid >= 0 || c.stopping && !c.rdone) {
+		// The kernel would reset the connection: the input is gone from
+		// its queue into ours, so say so with a zero linger.
+		resetOnClose(int(c.fd))
 	}
 	for c.rbid >= 0 {
 		p.release(c)
@@ -366,11 +390,21 @@ func (p *uringPoller) detach(c *compConn, closing bool) bool {
 	return deferred
 }
 
+// resetOnClose makes the close of fd reset the connection (SO_LINGER 0),
+// as close(2) does for a socket with input unread.
+func resetOnClose(fd int) {
+	unix.SetsockoptLinger(fd, unix.SOL_SOCKET, unix.SO_LINGER, &unix.Linger{Onoff: 1, Linger: 0})
+}
+
 // abort cancels c's sends: a close that does not wait for them (unread
-// input), or one that waited compLinger in vain.
+// input), or one that waited compLinger in vain (then the connection is
+// reset: its peer reads nothing, so a FIN would wait behind the data).
 func (p *uringPoller) abort(c *compConn) {
 	if c.sending && !c.aborted {
 		c.aborted = true
+		if c.closeFD {
+			resetOnClose(int(c.fd))
+		}
 		p.cancel(compData(c, compSend))
 		p.submit()
 	}
@@ -402,7 +436,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 	if cq.flags&iouCQEFBuffer != 0 {
 		bid = int32(cq.flags >> iouCQEBufferShift)
 		p.bufs.out++
-		p.bufs.low() // grow before the ring runs dry
+		p.bufs.low(p.bufLimit()) // grow before the ring runs dry
 	}
 	var c *compConn
 	if int(slot) < len(p.conns) {
@@ -417,7 +451,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 	switch kind {
 	case compRecv:
 		if cq.flags&iouCQEFMore == 0 {
-			c.recving = false
+			c.recving, c.stopping = false, false // the receive has ended
 		}
 		if c.closed {
 			if bid >= 0 {
@@ -437,7 +471,6 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			// Stopped for holding too many chunks (or by a cancellation
 			// that outlived the receive it was meant for): start again
 			// if the reader has consumed them meanwhile.
-			c.stopping = false
 			if c.rbid < 0 && !c.recving {
 				p.recv(c)
 			}

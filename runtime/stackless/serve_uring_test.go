@@ -87,3 +87,43 @@ func TestServeTCPCompletion(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestServeTCPCompletionHalfClose: a client writes, half-closes, and reads
+// everything back until the end of the stream (cosoak's half-close
+// client): the echo answers every byte before it closes.
+func TestServeTCPCompletionHalfClose(t *testing.T) {
+	l, err := loop.NewBackend(loop.BackendUring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if !l.Completion() {
+		t.Skip("no completion I/O on this backend:", l.Backend())
+	}
+	s, err := ServeTCP(l, "tcp4", "127.0.0.1:0", serveEcho)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runUntil(t, l, func() {
+		for i, size := range []int{100, 4000, 46161, 13419, 200000} {
+			c, err := net.DialTCP("tcp4", nil, s.Addr())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			msg := bytes.Repeat([]byte{byte('a' + i)}, size)
+			go func() {
+				c.Write(msg)
+				c.CloseWrite()
+			}()
+			got, err := io.ReadAll(c)
+			c.Close()
+			if err != nil || !bytes.Equal(got, msg) {
+				t.Errorf("%d bytes, half-closed: %d came back, %v", size, len(got), err)
+			}
+		}
+	})
+	if err := s.Shutdown(-1); err != nil {
+		t.Error(err)
+	}
+}
