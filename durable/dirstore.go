@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
@@ -24,7 +22,8 @@ import (
 // Layout of the directory (version 1, recorded in its VERSION file):
 //
 //	VERSION           "cogen durable dir 1\n"
-//	LOCK              flock'ed exclusively by the process that has it open
+//	LOCK              locked exclusively by the process that has it open
+//	                  (flock; LockFileEx on Windows), holding its process ID
 //	tasks/t-<id>      one file per task whose ID is made of [A-Za-z0-9._-]
 //	                  (up to 100 bytes, not starting with '.'), or
 //	tasks/h-<hex>     with the first 16 bytes of the ID's SHA-256 otherwise
@@ -34,7 +33,7 @@ import (
 // A task file holds the task's record and its snapshot, a signal file its
 // task's ID, name and value; each ends with a CRC-32C of its content. A
 // file is written whole to tmp/, fsynced, renamed into place, and its
-// directory fsynced: a reader, or a process restarted after a crash or a
+// directory fsynced (on Unix; Windows has no directory fsync): a reader, or a process restarted after a crash or a
 // power loss, finds the old content or the new one, never a part. A
 // commit that consumes signals records their numbers in the task file
 // before it removes their files, and Open removes the files that the last
@@ -67,9 +66,11 @@ type DirStore struct {
 	dir string
 	// mu guards the fields below; it is held only for in-memory work,
 	// never across I/O, and only by offload goroutines or by calls that do
-	// no I/O.
+	// no I/O; a commit waits on idle (in its offload goroutine) for a
+	// claim of the same task to finish reading it.
 	mu       sync.Mutex
-	lock     *os.File // the flock'ed LOCK file; nil once closed
+	idle     sync.Cond // on mu: broadcast when a task stops being busy
+	lock     *os.File  // the flock'ed LOCK file; nil once closed
 	tasks    map[ID]*dirTask
 	due      dueHeap // the tasks that are or will be claimable, by claimable-at time
 	nextSig  int64
@@ -108,14 +109,15 @@ func OpenDir(dir string) (*DirStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: OpenDir: %w", err)
 	}
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if busy, err := lockFile(lock); err != nil {
 		lock.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if busy {
 			return nil, fmt.Errorf("durable: OpenDir %s: the directory is in use by another store (process %s)", dir, lockHolder(dir))
 		}
 		return nil, fmt.Errorf("durable: OpenDir %s: lock: %w", dir, err)
 	}
 	s := &DirStore{dir: dir, lock: lock, tasks: map[ID]*dirTask{}, nextSig: 1}
+	s.idle.L = &s.mu
 	if err := s.load(); err != nil {
 		lock.Close()
 		return nil, fmt.Errorf("durable: OpenDir %s: %w", dir, err)
@@ -304,6 +306,7 @@ func (s *DirStore) create(id ID, name string, snapshot []byte) error {
 		return fmt.Errorf("durable: Create %q: %w", id, err)
 	}
 	t.creating, t.busy = false, false
+	s.idle.Broadcast()
 	s.fix(t)
 	return nil
 }
@@ -358,6 +361,7 @@ func (s *DirStore) claim(worker string, lease time.Duration, max int) ([]Claimed
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.idle.Broadcast()
 	for _, t := range ts {
 		t.busy = false
 		if err != nil {
@@ -395,9 +399,16 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 	case t.owner != worker || t.seq != c.Seq || t.state.Terminal():
 		s.mu.Unlock()
 		return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
-	case t.busy:
-		s.mu.Unlock()
-		return fmt.Errorf("durable: Commit %q by %s: another commit of it is in progress", c.ID, worker)
+	}
+	for t.busy {
+		// A Claim reading its snapshot (the lease expired and this
+		// worker claimed it again), or a commit of it that the caller
+		// did not wait for: wait for it, then check the lease again.
+		s.idle.Wait()
+		if t.owner != worker || t.seq != c.Seq || t.state.Terminal() {
+			s.mu.Unlock()
+			return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
+		}
 	}
 	t.busy = true
 	nt := *t // the record as committed
@@ -445,6 +456,7 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.busy = false
+	s.idle.Broadcast()
 	if err != nil {
 		// The file holds the old record or the new one; the index keeps
 		// the old one, and the worker, told the commit failed, commits
@@ -616,18 +628,6 @@ func (s *DirStore) writeFile(path string, data []byte) error {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

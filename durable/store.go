@@ -145,6 +145,20 @@ type Store interface {
 	Close() error
 }
 
+// A WorkerReleaser is a [Store] that can end every lease a worker name
+// holds in one call. A [Runner] whose [Options.Worker] was set (not the
+// default, which is new for every process) calls it once when it starts:
+// names are unique among live workers, so leases held under the runner's
+// own name belong to a predecessor that died, and the restarted worker
+// takes those tasks back at once instead of after their leases expire.
+// Stores that can answer it cheaply implement it (pgstore does; the
+// directory store holds leases in memory only, so a new process has none).
+type WorkerReleaser interface {
+	// ReleaseWorker ends every lease that worker holds, as Release does,
+	// and returns how many it ended.
+	ReleaseWorker(co *stackful.Co, worker string) (int, error)
+}
+
 // Claimed is one task leased by [Store.Claim].
 type Claimed struct {
 	ID       ID

@@ -76,6 +76,7 @@ var cases = []struct {
 	{"WaitingWokenBySignal", testWaitingWoken},
 	{"WaitingSignalSentWhileRunning", testWaitingSignalEarly},
 	{"ConcurrentClaims", testConcurrentClaims},
+	{"SignalCommitRace", testSignalCommitRace},
 	{"LongIDs", testLongIDs},
 	{"Closed", testClosed},
 }
@@ -504,6 +505,50 @@ func testConcurrentClaims(h *harness) {
 	}
 	if len(got) != n {
 		h.Errorf("%d tasks claimed, want %d", len(got), n)
+	}
+}
+
+// testSignalCommitRace: signals racing their tasks' Waiting commits, from
+// concurrent coroutines: whichever lands first, every task ends up due.
+func testSignalCommitRace(h *harness) {
+	const n = 100
+	for i := range n {
+		h.create(durable.ID(fmt.Sprintf("r%03d", i)), "s")
+	}
+	if cs := h.claim("w1", lease, n); len(cs) != n {
+		h.Fatalf("claimed %d", len(cs))
+	}
+	var errs []error
+	done := 0
+	for i := range n {
+		id := durable.ID(fmt.Sprintf("r%03d", i))
+		ops := []func(co *stackful.Co) error{
+			func(co *stackful.Co) error {
+				return h.s.Commit(co, "w1", lease, &durable.Commit{ID: id, Seq: 0, State: durable.Waiting, Signal: "go", Release: true})
+			},
+			func(co *stackful.Co) error { _, err := h.s.Signal(co, id, "go", nil); return err },
+		}
+		if i%2 == 1 {
+			ops[0], ops[1] = ops[1], ops[0]
+		}
+		for _, op := range ops {
+			h.env.Create(func(co *stackful.Co) {
+				if err := op(co); err != nil {
+					errs = append(errs, err)
+				}
+				done++
+			}, nil).Resume()
+		}
+	}
+	if err := h.env.Run(func() bool { return done == 2*n }); err != nil {
+		h.Fatal(err)
+	}
+	if len(errs) > 0 {
+		h.Fatal(errs)
+	}
+	cs := h.claim("w2", lease, 2*n)
+	if len(cs) != n {
+		h.Errorf("%d of %d tasks due after their signal raced their Waiting commit", len(cs), n)
 	}
 }
 

@@ -72,3 +72,14 @@ func Panicker(co *stackful.Co, id durable.ID, msg string) {
 	co.Gosched()
 	panic(msg)
 }
+
+// Yielder yields twice (plain checkpoints for a durable task), then
+// records "yielded".
+//
+//co:stackless durable
+func Yielder(co *stackful.Co, id durable.ID) {
+	co.Yield()
+	Step(id, durable.StepKey(id), 0)
+	co.Yield()
+	durable.SetResult(id, []byte("yielded"))
+}

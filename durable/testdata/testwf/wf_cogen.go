@@ -431,3 +431,82 @@ func init() {
 func _() {
 	var _ func(*stackful.Co, durable.ID, string) = Panicker
 }
+
+// YielderFrame is the stackless frame of Yielder: it holds the values of Yielder that live across a suspension.
+type YielderFrame struct {
+	stackless.Base
+	id durable.ID
+}
+
+// NewYielderFrame returns a frame that runs Yielder when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func NewYielderFrame(id durable.ID) *YielderFrame {
+	return &YielderFrame{id: id}
+}
+
+// Step runs Yielder from its resume point to its next suspension, call or return.
+func (f *YielderFrame) Step(co *stackless.Task) stackless.Status {
+	for {
+		switch f.PC {
+		case 0:
+//line wf.go:81
+			co.Yield()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line wf.go:82
+			Step(f.id, durable.StepKey(f.id), 0)
+			f.PC = 1
+			fallthrough
+		case 1:
+//line wf.go:83
+			co.Yield()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line wf.go:84
+			durable.SetResult(f.id, []byte("yielded"))
+			return stackless.Done
+		default:
+			panic("cogen: YielderFrame: invalid resume point")
+		}
+	}
+//line wf_cogen.go:475
+}
+
+// Where returns the source position of Yielder's resume point (cogenrt.Locator).
+func (f *YielderFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:81"
+	case 1:
+		return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:83"
+	}
+	return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:80"
+}
+
+// Durable returns the registered name and the layout fingerprint of Yielder's frame (cogenrt.DurableFrame).
+func (f *YielderFrame) Durable() (string, uint64) {
+	return "github.com/cogen-go/cogen/durable/testdata/testwf.Yielder", uint64(0x951fa124c2c56bcd)
+}
+
+// EncodeState writes the fields of Yielder's frame into a snapshot (cogenrt.DurableFrame).
+func (f *YielderFrame) EncodeState(enc *cogenrt.Encoder) {
+	enc.String(string(f.id))
+}
+
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *YielderFrame) DecodeState(dec *cogenrt.Decoder) {
+	f.id = durable.ID(dec.String())
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeYield}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
+}
+func init() {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/testdata/testwf.Yielder", uint64(0x951fa124c2c56bcd), func() cogenrt.DurableFrame {
+		return new(YielderFrame)
+	})
+}
+
+// A compile error here means the signature of Yielder changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, durable.ID) = Yielder
+}
