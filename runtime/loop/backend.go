@@ -10,7 +10,8 @@ import (
 // A Backend is the mechanism a loop waits with. Linux has two, chosen when
 // the loop is created: epoll, and io_uring used as a readiness engine (one
 // multishot poll per registered fd, one io_uring_enter per iteration; see
-// poller_uring_linux.go). Other platforms, and Linux under the build tag
+// poller_uring_linux.go) that also serves connections registered with
+// [Loop.RegisterCompletion] by completion (uring_comp_linux.go). Other platforms, and Linux under the build tag
 // cogen_netpoll, have the portable poller only.
 type Backend uint8
 
