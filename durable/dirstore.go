@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -92,7 +93,7 @@ type dirTask struct {
 	owner    string
 	lease    time.Time
 	busy     bool // a Create or Commit of it is writing its file
-	creating bool // the Create has not finished: it does not exist yet
+	creating bool // the Create has not finished, or a Delete has begun: it does not exist
 	idx      int  // in due, -1 if not there
 }
 
@@ -583,10 +584,106 @@ func (s *DirStore) Get(co *stackful.Co, id ID) (Info, error) {
 	if t == nil || t.creating {
 		return Info{}, fmt.Errorf("durable: Get %q: %w", id, ErrNotFound)
 	}
+	return t.info(), nil
+}
+
+func (t *dirTask) info() Info {
 	return Info{
 		ID: t.id, Name: t.name, State: t.state, Seq: t.seq, Due: t.due, Signal: t.signal,
 		Result: t.result, Error: t.err, Owner: t.owner, Lease: t.lease, Pending: len(t.signals),
-	}, nil
+	}
+}
+
+// Delete implements [Store.Delete]: it removes the task's signal files,
+// then its file (a crash between the two leaves the ended task with
+// fewer signals), and fsyncs the directories.
+func (s *DirStore) Delete(co *stackful.Co, id ID) error {
+	var err error
+	co.Offload(func() { err = s.delete(id) })
+	return err
+}
+
+func (s *DirStore) delete(id ID) error {
+	s.mu.Lock()
+	if s.lock == nil {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	t := s.tasks[id]
+	if t == nil || t.creating {
+		s.mu.Unlock()
+		return fmt.Errorf("durable: Delete %q: %w", id, ErrNotFound)
+	}
+	if !t.state.Terminal() || t.busy {
+		s.mu.Unlock()
+		return fmt.Errorf("durable: Delete %q: %w (%s)", id, ErrNotEnded, t.state)
+	}
+	// Gone for every other call from here; Create finds it still there
+	// (ErrExists) until its file is removed.
+	t.creating, t.busy = true, true
+	var files []string
+	for _, sig := range t.signals {
+		files = append(files, s.signalPath(sig.Seq))
+	}
+	for _, seq := range t.consumed {
+		files = append(files, s.signalPath(seq))
+	}
+	s.mu.Unlock()
+	err := removeFiles(files)
+	if err == nil && len(files) > 0 {
+		err = syncDir(filepath.Join(s.dir, "signals"))
+	}
+	if err == nil {
+		err = removeFiles([]string{s.taskPath(id)})
+	}
+	if err == nil {
+		err = syncDir(filepath.Join(s.dir, "tasks"))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		t.creating, t.busy = false, false
+		s.idle.Broadcast()
+		return fmt.Errorf("durable: Delete %q: %w", id, err)
+	}
+	if t.idx >= 0 {
+		heap.Remove(&s.due, t.idx)
+	}
+	delete(s.tasks, id)
+	s.idle.Broadcast()
+	return nil
+}
+
+func removeFiles(paths []string) error {
+	for _, p := range paths {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// List implements [Store.List]; it does no I/O. It sorts the IDs of the
+// tasks in state on every call.
+func (s *DirStore) List(co *stackful.Co, state State, after ID, maxN int) ([]Info, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lock == nil {
+		return nil, ErrClosed
+	}
+	var ids []ID
+	for id, t := range s.tasks {
+		if !t.creating && id > after && (state == 0 || t.state == state) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	ids = ids[:min(len(ids), max(maxN, 0))]
+	out := make([]Info, len(ids))
+	for i, id := range ids {
+		out[i] = s.tasks[id].info()
+	}
+	return out, nil
 }
 
 // Close implements [Store.Close]: it unlocks the directory. Calls in

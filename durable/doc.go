@@ -134,6 +134,12 @@
 // (PostgreSQL). Package durable/storetest checks a store against the
 // interface's contract.
 //
+// A store keeps every task's record until it is deleted, ended tasks'
+// included (their results and errors are read from them): a program that
+// starts tasks without end lists the ended ones ([Store.List], by state,
+// a page at a time) and deletes those it is done with ([Store.Delete],
+// which refuses a task that has not ended, with [ErrNotEnded]).
+//
 // # Costs
 //
 // A checkpoint costs one snapshot (proportional to the task's state) and

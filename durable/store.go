@@ -63,6 +63,8 @@ var (
 	ErrLeaseLost = errors.New("durable: lease lost")
 	// ErrClosed: an operation on a closed store.
 	ErrClosed = errors.New("durable: store closed")
+	// ErrNotEnded: Delete of a task that is not Done, Failed or Parked.
+	ErrNotEnded = errors.New("durable: task has not ended")
 )
 
 // A Store keeps durable tasks: one record per task (its snapshot, its
@@ -139,6 +141,22 @@ type Store interface {
 	// Get returns the task's record. The error wraps ErrNotFound for an
 	// unknown id.
 	Get(co *stackful.Co, id ID) (Info, error)
+
+	// Delete removes the record of task id and the signals queued for it,
+	// if the task has ended (Done, Failed or Parked); the ID is then
+	// unknown to the store, and a Create may use it again. It fails with
+	// ErrNotFound for an unknown id and ErrNotEnded for a task in any
+	// other state, and then changes nothing. A task whose record is never
+	// deleted stays in the store for good: a program that starts tasks
+	// without end deletes the ended ones it has read (List, Get).
+	Delete(co *stackful.Co, id ID) error
+
+	// List returns the records of up to max tasks in state (0: in any
+	// state), in the byte order of their IDs, from the first ID greater
+	// than after: "" starts at the first, and the last ID of a page
+	// starts the next. Tasks created, deleted or changing state while
+	// pages are read appear in the pages as of when each was read.
+	List(co *stackful.Co, state State, after ID, max int) ([]Info, error)
 
 	// Close releases what the store holds (connections, the directory's
 	// lock). Later calls fail with ErrClosed.

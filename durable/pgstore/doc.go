@@ -9,6 +9,10 @@
 //	r := durable.NewRunner(s, durable.Options{})
 //	err = r.Run(ctx)
 //
+// Command example/orders is the complete program to read and run first:
+// workers of a workflow that keeps a total through a pointer, one of them
+// killed with SIGKILL, the others resuming its tasks with the total right.
+//
 // # Contract
 //
 // The store implements the contract of [durable.Store] (checked by
@@ -90,6 +94,11 @@
 // statement, and one that comes later waits for the lock and finds the
 // task waiting. Signal is one statement (lock the task, insert the
 // signal, make a waiting task due); Renew, Release and Get are one each.
+// Delete is two in one round trip and one transaction: the task's row if
+// it has ended, then its signals, in a snapshot of their own so that a
+// signal committed while the first waited for the row goes too. List is
+// one, which scans the tasks table (no index by state) and sorts by ID in
+// byte order (COLLATE "C"): for maintenance, not a hot path.
 //
 // # Connections
 //
@@ -121,6 +130,9 @@
 // and skip without one outside CI; the multi-process tests build the
 // worker command (cmd/durworker) and run it as processes that they kill
 // with SIGKILL (TestChaos: COGEN_CHAOS_N workflows, 10,000 by default;
-// TestRecovery), feed rows they cannot resume (TestBadRows) and restart
-// the server (TestServerRestart, with COGEN_PG_STOP and COGEN_PG_START).
+// TestRecovery), feed rows they cannot resume (TestBadRows), hand a
+// killed worker's tasks to a worker built with another body of their
+// function, which parks them (TestChangedCode: internal/changeflow under
+// the build tag pgstore_changed), and restart the server
+// (TestServerRestart, with COGEN_PG_STOP and COGEN_PG_START).
 package pgstore

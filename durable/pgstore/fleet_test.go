@@ -38,6 +38,30 @@ func buildWorker(t testing.TB) string {
 	return workerBin
 }
 
+// The worker command built with the tag pgstore_changed (package
+// changeflow's other Count), once per test binary, beside the other.
+var (
+	changedOnce sync.Once
+	changedBin  string
+	changedErr  error
+)
+
+func buildChangedWorker(t testing.TB) string {
+	t.Helper()
+	buildWorker(t) // makes workerDir
+	changedOnce.Do(func() {
+		changedBin = filepath.Join(workerDir, "durworker-changed")
+		out, err := exec.Command("go", "build", "-tags", "pgstore_changed", "-o", changedBin, "./cmd/durworker").CombinedOutput()
+		if err != nil {
+			changedErr = fmt.Errorf("go build -tags pgstore_changed ./cmd/durworker: %v\n%s", err, out)
+		}
+	})
+	if changedErr != nil {
+		t.Fatal(changedErr)
+	}
+	return changedBin
+}
+
 // A fleet is a set of worker processes on one store, each slot restarted
 // by the test as it likes.
 type fleet struct {
@@ -58,6 +82,11 @@ type fleet struct {
 
 // newFleet starts n workers named prefix+slot+"-"+start number.
 func newFleet(t testing.TB, prefix string, n int, args ...string) *fleet {
+	return newFleetOf(t, buildWorker(t), prefix, n, args...)
+}
+
+// newFleetOf is newFleet with the worker command bin.
+func newFleetOf(t testing.TB, bin, prefix string, n int, args ...string) *fleet {
 	logDir, err := os.MkdirTemp("", "pgstore-fleet")
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +98,7 @@ func newFleet(t testing.TB, prefix string, n int, args ...string) *fleet {
 			os.RemoveAll(logDir)
 		}
 	})
-	f := &fleet{t: t, prefix: prefix, bin: buildWorker(t), args: args, logDir: logDir, procs: make([]*proc, n)}
+	f := &fleet{t: t, prefix: prefix, bin: bin, args: args, logDir: logDir, procs: make([]*proc, n)}
 	for i := range n {
 		f.start(i)
 	}

@@ -134,6 +134,27 @@ var stmtSQL = []pg.StmtDef{
 		micros("due") + `, ` + micros("lease_until") + `,
 		(SELECT count(*) FROM S.signals s WHERE s.task_id = t.id)
 		FROM S.tasks t WHERE id = $1`},
+
+	// delete: $1 task id. Deletes the task if it has ended; returns how
+	// many rows it deleted and the task's state before (NULL: no task).
+	{Name: "pgstore_delete", SQL: `WITH d AS (DELETE FROM S.tasks
+			WHERE id = $1 AND state IN ('done', 'failed', 'parked') RETURNING id)
+		SELECT (SELECT count(*) FROM d), (SELECT state FROM S.tasks WHERE id = $1)`},
+
+	// delete_signals: $1 task id. Run after delete in the same
+	// transaction, in a snapshot of its own: it sees the signals that a
+	// Signal committed while delete waited for the task's row (a later
+	// Signal finds no task and queues nothing).
+	{Name: "pgstore_delete_signals", SQL: `DELETE FROM S.signals
+		WHERE task_id = $1 AND NOT EXISTS (SELECT 1 FROM S.tasks WHERE id = $1)`},
+
+	// list: $1 state ('' for any), $2 after, $3 max. The columns are
+	// get's, then the id.
+	{Name: "pgstore_list", SQL: `SELECT name, state, seq, result, error, owner, wait_name, ` +
+		micros("due") + `, ` + micros("lease_until") + `,
+		(SELECT count(*) FROM S.signals s WHERE s.task_id = t.id), id
+		FROM S.tasks t WHERE ($1 = '' OR state = $1) AND id COLLATE "C" > $2
+		ORDER BY id COLLATE "C" LIMIT $3`},
 }
 
 // appendTextArray appends the text form of a text[] holding ss.

@@ -500,34 +500,107 @@ func (s *Store) Get(co *stackful.Co, id durable.ID) (durable.Info, error) {
 	if rows.Len() == 0 {
 		return durable.Info{}, fmt.Errorf("pgstore: get %q: %w", id, durable.ErrNotFound)
 	}
+	return infoAt(&rows, 0, id), nil
+}
+
+// infoAt reads row i of get's columns (list's first ten).
+func infoAt(rows *pg.Rows, i int, id durable.ID) durable.Info {
 	info := durable.Info{
 		ID:     id,
-		Name:   rows.Text(0, 0),
-		Signal: rows.Text(0, 6),
-		Error:  rows.Text(0, 4),
-		Owner:  rows.Text(0, 5),
-		Result: cloneBytes(rows.Bytes(0, 3)),
+		Name:   rows.Text(i, 0),
+		Signal: rows.Text(i, 6),
+		Error:  rows.Text(i, 4),
+		Owner:  rows.Text(i, 5),
+		Result: cloneBytes(rows.Bytes(i, 3)),
 	}
-	st := rows.Text(0, 1)
+	st := rows.Text(i, 1)
 	info.State = stateOf(st)
 	if info.State == 0 && info.Error == "" {
 		info.Error = fmt.Sprintf("pgstore: unknown state %q", st)
 	}
-	info.Seq, _ = rows.Int(0, 2)
-	if !rows.IsNull(0, 7) {
-		us, _ := rows.Int(0, 7)
+	info.Seq, _ = rows.Int(i, 2)
+	if !rows.IsNull(i, 7) {
+		us, _ := rows.Int(i, 7)
 		info.Due = time.UnixMicro(us)
 	}
-	if !rows.IsNull(0, 8) && info.Owner != "" {
-		us, _ := rows.Int(0, 8)
+	if !rows.IsNull(i, 8) && info.Owner != "" {
+		us, _ := rows.Int(i, 8)
 		info.Lease = time.UnixMicro(us)
 	}
-	n, _ := rows.Int(0, 9)
+	n, _ := rows.Int(i, 9)
 	info.Pending = int(n)
 	if info.State != durable.Waiting {
 		info.Signal = ""
 	}
-	return info, nil
+	return info
+}
+
+// Delete implements [durable.Store.Delete]: one round trip, two
+// statements in one transaction (the task's row, then its signals).
+func (s *Store) Delete(co *stackful.Co, id durable.ID) error {
+	h, err := s.acquire(co, laneData)
+	if err != nil {
+		return fmt.Errorf("pgstore: delete %q: %w", id, err)
+	}
+	defer s.release(co, h)
+	c := h.c
+	err = c.Queue(c.Stmt("pgstore_delete"), idArg(id))
+	if err == nil {
+		err = c.Queue(c.Stmt("pgstore_delete_signals"), idArg(id))
+	}
+	if err == nil {
+		err = c.Send(co)
+	}
+	if err != nil {
+		return fmt.Errorf("pgstore: delete %q: %w", id, err)
+	}
+	rows := c.Rows()
+	err = c.Next(co, rows)
+	n := int64(0)
+	state, known := "", false
+	if err == nil {
+		n, err = rows.Int(0, 0)
+		state, known = rows.Text(0, 1), !rows.IsNull(0, 1)
+	}
+	if serr := c.Next(co, rows); err == nil {
+		err = serr
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("pgstore: delete %q: %w", id, err)
+	case n == 1:
+		return nil
+	case !known:
+		return fmt.Errorf("pgstore: delete %q: %w", id, durable.ErrNotFound)
+	}
+	return fmt.Errorf("pgstore: delete %q: %w (%s)", id, durable.ErrNotEnded, state)
+}
+
+// List implements [durable.Store.List]: one round trip. The rows are
+// selected by a scan of the tasks table (there is no index by state)
+// and sorted by ID in byte order (COLLATE "C"): a page costs a pass over
+// the table, which suits maintenance (deleting ended tasks), not a hot
+// path.
+func (s *Store) List(co *stackful.Co, state durable.State, after durable.ID, max int) ([]durable.Info, error) {
+	st := ""
+	if state != 0 {
+		var ok bool
+		if st, ok = stateText(state); !ok {
+			return nil, fmt.Errorf("pgstore: list: unknown state %d", state)
+		}
+	}
+	if max <= 0 {
+		return nil, nil
+	}
+	var rows pg.Rows
+	if err := s.exec(co, laneData, &rows, "pgstore_list", pg.Text(st), idArg(after), pg.Int(int64(max))); err != nil {
+		return nil, fmt.Errorf("pgstore: list: %w", err)
+	}
+	out := make([]durable.Info, rows.Len())
+	for i := range out {
+		out[i] = infoAt(&rows, i, durable.ID(rows.Text(i, 10)))
+	}
+	return out, nil
 }
 
 func stateText(s durable.State) (string, bool) {

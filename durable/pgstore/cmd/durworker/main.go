@@ -6,6 +6,10 @@
 //
 // Each step's effect goes to the effects table of the schema (and an
 // attempt row to attempts), keyed by the step's key.
+//
+// It runs package changeflow's workflows too: built with the tag
+// pgstore_changed, its Count is another function under the same name
+// (TestChangedCode).
 package main
 
 import (
@@ -21,6 +25,7 @@ import (
 	"github.com/cogen-go/cogen/client/pg"
 	"github.com/cogen-go/cogen/durable"
 	"github.com/cogen-go/cogen/durable/pgstore"
+	_ "github.com/cogen-go/cogen/durable/pgstore/internal/changeflow"
 	"github.com/cogen-go/cogen/durable/pgstore/internal/chaosflow"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
