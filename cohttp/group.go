@@ -36,6 +36,7 @@ func ServeStackfulGroup(g *stackful.Group, network, address string, h Handler, l
 func ServeStacklessGroup(g *stackless.Group, network, address string, h Handler, lim Limits) (*net.TCPAddr, error) {
 	return serveGroup(g.Group, network, address, func(i int, s *Server) {
 		s.start = func(fd int) {
+			registerCompletion(g.Loop(i), fd)
 			c := s.track(fd)
 			g.Spawn(i, newConnTask(c))
 		}

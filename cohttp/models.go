@@ -27,11 +27,14 @@ func ServeStackful(env *stackful.Env, lfd int, h Handler, lim Limits) *Server {
 
 // ServeStackless is ServeStackful with stackless tasks on l: the frames
 // cogen generated from the same source. Nothing runs until l does.
+// On io_uring the connections are in the loop's completion mode
+// (loop.RegisterCompletion): no read or write system call per request.
 func ServeStackless(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {
 	s := newServer(l, lfd, h, lim)
 	s.tasks = map[*conn]*stackless.Task{}
 	s.run = l.Run
 	s.start = func(fd int) {
+		registerCompletion(l, fd)
 		c := s.track(fd)
 		s.tasks[c] = stackless.Spawn(l, newConnTask(c))
 	}
@@ -53,4 +56,14 @@ func (f *acceptTaskFrame) Step(t *stackless.Task) stackless.Status {
 		f.end(f.acceptLoopFrame.Result())
 	}
 	return st
+}
+
+// registerCompletion puts a stackless connection in the loop's completion
+// mode when the loop has one (io_uring): the task reads and writes it only
+// through the loop, and ShutdownWrite orders the half-close after the
+// sends (loop.RegisterCompletion).
+func registerCompletion(l *loop.Loop, fd int) {
+	if l.Completion() {
+		l.RegisterCompletion(fd)
+	}
 }

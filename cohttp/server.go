@@ -48,7 +48,7 @@ func serveConn(co *stackful.Co, c *conn) error {
 			// As net/http: half-close, then read and discard for up to
 			// 500 ms, so that the close does not reset the connection
 			// before the client has read the answer.
-			unix.Shutdown(c.fd, unix.SHUT_WR)
+			c.s.l.ShutdownWrite(c.fd) // after what the loop still sends (completion mode)
 			until := c.s.l.Now() + lingerTime
 			for {
 				n, err := co.ReadTimeout(c.fd, c.buf, max(until-c.s.l.Now(), 0))

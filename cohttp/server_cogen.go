@@ -169,7 +169,7 @@ func (f *serveConnFrame) Step(co *stackless.Task) stackless.Status {
 			continue
 		case 21:
 //line server.go:51
-			unix.Shutdown(f.c.fd, unix.SHUT_WR)
+			f.c.s.l.ShutdownWrite(f.c.fd)
 //line server.go:52
 			f.tmp2 = f.c.s.l.Now() + lingerTime
 			fallthrough

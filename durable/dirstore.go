@@ -10,11 +10,10 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
@@ -24,7 +23,8 @@ import (
 // Layout of the directory (version 1, recorded in its VERSION file):
 //
 //	VERSION           "cogen durable dir 1\n"
-//	LOCK              flock'ed exclusively by the process that has it open
+//	LOCK              locked exclusively by the process that has it open
+//	                  (flock; LockFileEx on Windows), holding its process ID
 //	tasks/t-<id>      one file per task whose ID is made of [A-Za-z0-9._-]
 //	                  (up to 100 bytes, not starting with '.'), or
 //	tasks/h-<hex>     with the first 16 bytes of the ID's SHA-256 otherwise
@@ -34,7 +34,7 @@ import (
 // A task file holds the task's record and its snapshot, a signal file its
 // task's ID, name and value; each ends with a CRC-32C of its content. A
 // file is written whole to tmp/, fsynced, renamed into place, and its
-// directory fsynced: a reader, or a process restarted after a crash or a
+// directory fsynced (on Unix; Windows has no directory fsync): a reader, or a process restarted after a crash or a
 // power loss, finds the old content or the new one, never a part. A
 // commit that consumes signals records their numbers in the task file
 // before it removes their files, and Open removes the files that the last
@@ -67,9 +67,11 @@ type DirStore struct {
 	dir string
 	// mu guards the fields below; it is held only for in-memory work,
 	// never across I/O, and only by offload goroutines or by calls that do
-	// no I/O.
+	// no I/O; a commit waits on idle (in its offload goroutine) for a
+	// claim of the same task to finish reading it.
 	mu       sync.Mutex
-	lock     *os.File // the flock'ed LOCK file; nil once closed
+	idle     sync.Cond // on mu: broadcast when a task stops being busy
+	lock     *os.File  // the flock'ed LOCK file; nil once closed
 	tasks    map[ID]*dirTask
 	due      dueHeap // the tasks that are or will be claimable, by claimable-at time
 	nextSig  int64
@@ -91,7 +93,7 @@ type dirTask struct {
 	owner    string
 	lease    time.Time
 	busy     bool // a Create or Commit of it is writing its file
-	creating bool // the Create has not finished: it does not exist yet
+	creating bool // the Create has not finished, or a Delete has begun: it does not exist
 	idx      int  // in due, -1 if not there
 }
 
@@ -108,14 +110,15 @@ func OpenDir(dir string) (*DirStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("durable: OpenDir: %w", err)
 	}
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if busy, err := lockFile(lock); err != nil {
 		lock.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
+		if busy {
 			return nil, fmt.Errorf("durable: OpenDir %s: the directory is in use by another store (process %s)", dir, lockHolder(dir))
 		}
 		return nil, fmt.Errorf("durable: OpenDir %s: lock: %w", dir, err)
 	}
 	s := &DirStore{dir: dir, lock: lock, tasks: map[ID]*dirTask{}, nextSig: 1}
+	s.idle.L = &s.mu
 	if err := s.load(); err != nil {
 		lock.Close()
 		return nil, fmt.Errorf("durable: OpenDir %s: %w", dir, err)
@@ -304,6 +307,7 @@ func (s *DirStore) create(id ID, name string, snapshot []byte) error {
 		return fmt.Errorf("durable: Create %q: %w", id, err)
 	}
 	t.creating, t.busy = false, false
+	s.idle.Broadcast()
 	s.fix(t)
 	return nil
 }
@@ -358,6 +362,7 @@ func (s *DirStore) claim(worker string, lease time.Duration, max int) ([]Claimed
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.idle.Broadcast()
 	for _, t := range ts {
 		t.busy = false
 		if err != nil {
@@ -395,9 +400,16 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 	case t.owner != worker || t.seq != c.Seq || t.state.Terminal():
 		s.mu.Unlock()
 		return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
-	case t.busy:
-		s.mu.Unlock()
-		return fmt.Errorf("durable: Commit %q by %s: another commit of it is in progress", c.ID, worker)
+	}
+	for t.busy {
+		// A Claim reading its snapshot (the lease expired and this
+		// worker claimed it again), or a commit of it that the caller
+		// did not wait for: wait for it, then check the lease again.
+		s.idle.Wait()
+		if t.owner != worker || t.seq != c.Seq || t.state.Terminal() {
+			s.mu.Unlock()
+			return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
+		}
 	}
 	t.busy = true
 	nt := *t // the record as committed
@@ -445,6 +457,7 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t.busy = false
+	s.idle.Broadcast()
 	if err != nil {
 		// The file holds the old record or the new one; the index keeps
 		// the old one, and the worker, told the commit failed, commits
@@ -571,10 +584,106 @@ func (s *DirStore) Get(co *stackful.Co, id ID) (Info, error) {
 	if t == nil || t.creating {
 		return Info{}, fmt.Errorf("durable: Get %q: %w", id, ErrNotFound)
 	}
+	return t.info(), nil
+}
+
+func (t *dirTask) info() Info {
 	return Info{
 		ID: t.id, Name: t.name, State: t.state, Seq: t.seq, Due: t.due, Signal: t.signal,
 		Result: t.result, Error: t.err, Owner: t.owner, Lease: t.lease, Pending: len(t.signals),
-	}, nil
+	}
+}
+
+// Delete implements [Store.Delete]: it removes the task's signal files,
+// then its file (a crash between the two leaves the ended task with
+// fewer signals), and fsyncs the directories.
+func (s *DirStore) Delete(co *stackful.Co, id ID) error {
+	var err error
+	co.Offload(func() { err = s.delete(id) })
+	return err
+}
+
+func (s *DirStore) delete(id ID) error {
+	s.mu.Lock()
+	if s.lock == nil {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	t := s.tasks[id]
+	if t == nil || t.creating {
+		s.mu.Unlock()
+		return fmt.Errorf("durable: Delete %q: %w", id, ErrNotFound)
+	}
+	if !t.state.Terminal() || t.busy {
+		s.mu.Unlock()
+		return fmt.Errorf("durable: Delete %q: %w (%s)", id, ErrNotEnded, t.state)
+	}
+	// Gone for every other call from here; Create finds it still there
+	// (ErrExists) until its file is removed.
+	t.creating, t.busy = true, true
+	var files []string
+	for _, sig := range t.signals {
+		files = append(files, s.signalPath(sig.Seq))
+	}
+	for _, seq := range t.consumed {
+		files = append(files, s.signalPath(seq))
+	}
+	s.mu.Unlock()
+	err := removeFiles(files)
+	if err == nil && len(files) > 0 {
+		err = syncDir(filepath.Join(s.dir, "signals"))
+	}
+	if err == nil {
+		err = removeFiles([]string{s.taskPath(id)})
+	}
+	if err == nil {
+		err = syncDir(filepath.Join(s.dir, "tasks"))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		t.creating, t.busy = false, false
+		s.idle.Broadcast()
+		return fmt.Errorf("durable: Delete %q: %w", id, err)
+	}
+	if t.idx >= 0 {
+		heap.Remove(&s.due, t.idx)
+	}
+	delete(s.tasks, id)
+	s.idle.Broadcast()
+	return nil
+}
+
+func removeFiles(paths []string) error {
+	for _, p := range paths {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// List implements [Store.List]; it does no I/O. It sorts the IDs of the
+// tasks in state on every call.
+func (s *DirStore) List(co *stackful.Co, state State, after ID, maxN int) ([]Info, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lock == nil {
+		return nil, ErrClosed
+	}
+	var ids []ID
+	for id, t := range s.tasks {
+		if !t.creating && id > after && (state == 0 || t.state == state) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	ids = ids[:min(len(ids), max(maxN, 0))]
+	out := make([]Info, len(ids))
+	for i, id := range ids {
+		out[i] = s.tasks[id].info()
+	}
+	return out, nil
 }
 
 // Close implements [Store.Close]: it unlocks the directory. Calls in
@@ -616,18 +725,6 @@ func (s *DirStore) writeFile(path string, data []byte) error {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -1,6 +1,7 @@
 package durable_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,51 @@ func TestDirStoreReopen(t *testing.T) {
 	cs, err := s.Claim(co, "w2", time.Hour, 10)
 	if err != nil || len(cs) != 1 || cs[0].ID != "b" || string(cs[0].Snapshot) != "b1" || len(cs[0].Signals) != 1 || string(cs[0].Signals[0].Value) != "v" {
 		t.Fatalf("claim after reopen: %+v %v; want b, due with its signal", cs, err)
+	}
+}
+
+// TestDirStoreDeleteReopen: a deleted task's file and its signals' files
+// are gone from the directory: a reopened store does not know the task,
+// and a task created again under its ID has none of its signals.
+func TestDirStoreDeleteReopen(t *testing.T) {
+	co := mainCo(t)
+	dir := t.TempDir()
+	s := openDir(t, dir)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Create(co, "p", "wf", []byte("p0")))
+	must(s.Create(co, "q", "wf", []byte("q0")))
+	if cs, err := s.Claim(co, "w1", time.Hour, 10); err != nil || len(cs) != 2 {
+		t.Fatalf("claim: %v %v", cs, err)
+	}
+	must(s.Commit(co, "w1", time.Hour, &durable.Commit{ID: "p", Seq: 0, State: durable.Parked, Error: "changed"}))
+	must(s.Commit(co, "w1", time.Hour, &durable.Commit{ID: "q", Seq: 0, State: durable.Parked, Error: "changed"}))
+	for _, id := range []durable.ID{"p", "p", "q"} {
+		if _, err := s.Signal(co, id, "x", []byte("old")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Delete(co, "p"))
+	must(s.Close())
+	if sigs, _ := os.ReadDir(filepath.Join(dir, "signals")); len(sigs) != 1 {
+		t.Errorf("%d signal files after deleting p, want q's 1", len(sigs))
+	}
+
+	s = openDir(t, dir)
+	defer s.Close()
+	if _, err := s.Get(co, "p"); !errors.Is(err, durable.ErrNotFound) {
+		t.Errorf("Get of deleted p after reopen: %v, want ErrNotFound", err)
+	}
+	if q, err := s.Get(co, "q"); err != nil || q.State != durable.Parked || q.Pending != 1 {
+		t.Errorf("q after reopen: %+v %v, want parked with 1 signal", q, err)
+	}
+	must(s.Create(co, "p", "wf", []byte("p-new")))
+	if p, _ := s.Get(co, "p"); p.Pending != 0 || p.State != durable.Running {
+		t.Errorf("p created again: %+v, want running without signals", p)
 	}
 }
 

@@ -77,19 +77,36 @@
 //
 // A worker holds the tasks it runs under a lease: Claim takes a due task
 // for [Options.Lease], each commit renews it, and a renewer renews all the
-// worker's leases every Lease/3. A commit or renewal that finds the lease
-// held by another worker (or the sequence number moved on) cancels the
-// task locally without running it further; a task whose lease could not
-// be renewed before it expires (a store that does not answer) is dropped
+// worker's leases every Lease/3 (from a coroutine of its own, so that
+// claims do not delay it). A commit or renewal that finds the lease held
+// by another worker (or the sequence number moved on) cancels the task
+// locally without running it further; a task whose lease could not be
+// renewed before it expires (a store that does not answer) is dropped
 // likewise a margin before the expiry, so that a worker never runs a task
 // after another may have claimed it, as long as the clocks of the workers
-// and of the store agree within the margin ([Options.Lease]/10). A
+// and of the store agree within the margin ([Options.Lease]/10). A task
+// held for its checkpoint's commit is not dropped for that: it runs
+// nothing until the commit returns, which renews the lease or finds it
+// lost. A Gosched checkpoint commits the task as Running, due at once: a
+// worker that dies leaves it claimable as soon as its lease expires. A
 // killed worker's tasks are claimable once their leases expire, and the
 // runner polls for due tasks every [Options.Poll]: a killed worker's tasks
 // resume elsewhere within Lease + Poll.
 //
 // Worker names fence commits: each live worker of a store has its own
 // (the default is the host name, the process ID and a random suffix).
+//
+// A process runs a task at most once at a time, whatever its runners: the
+// tasks in memory are in a process-wide table by ID (which is how
+// [Receive], [StepKey] and [SetResult] find their task). A claim of a task
+// the process runs already (its lease expired while a blocked loop held
+// it) is left to the running copy; the lease is released if the claim was
+// another runner's, so that the running copy's next commit finds it lost.
+//
+// Stopping a runner ([Runner.Close], or the end of Run's context) drops
+// its tasks from memory once the commits in flight have returned and
+// releases their leases: another worker resumes them at once from their
+// last checkpoints.
 //
 // # Signals
 //
@@ -116,6 +133,12 @@
 // github.com/cogen-go/cogen/durable/pgstore the one many workers share
 // (PostgreSQL). Package durable/storetest checks a store against the
 // interface's contract.
+//
+// A store keeps every task's record until it is deleted, ended tasks'
+// included (their results and errors are read from them): a program that
+// starts tasks without end lists the ended ones ([Store.List], by state,
+// a page at a time) and deletes those it is done with ([Store.Delete],
+// which refuses a task that has not ended, with [ErrNotEnded]).
 //
 // # Costs
 //

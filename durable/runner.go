@@ -63,7 +63,9 @@ func Await(co *stackful.Co, s Store, id ID, poll time.Duration) (Info, error) {
 
 // Do runs fn on the main coroutine of a new env on a new loop, closed when
 // fn returns, and returns fn's error: how a program that is not in a
-// coroutine calls [Start], [Send], [Await] or a store's methods.
+// coroutine calls [Start], [Send], [Await] or a store's methods. It runs
+// that loop on the calling goroutine: do not call it from a coroutine
+// (which has its co to pass).
 func Do(fn func(co *stackful.Co) error) error {
 	env, err := stackful.NewEnv()
 	if err != nil {
@@ -78,7 +80,11 @@ func Do(fn func(co *stackful.Co) error) error {
 type Options struct {
 	// Worker names the runner in the store: unique among the live workers
 	// of a store (commits are fenced by it). Default: host name, process
-	// ID and 8 random hex digits.
+	// ID and 8 random hex digits. A runner given a name takes back, when
+	// it starts, the tasks its store still leases to that name (a
+	// predecessor's, killed: see [WorkerReleaser]), so a worker restarted
+	// under a stable name resumes its tasks at once rather than after
+	// Lease.
 	Worker string
 	// Lease is how long a claim or a renewal holds a task (default 10 s).
 	// A killed worker's tasks are resumed elsewhere after at most Lease +
@@ -106,9 +112,12 @@ type Options struct {
 	// Logf reports what the runner cannot return: store errors, tasks
 	// parked or failed. Default: log.Printf.
 	Logf func(format string, args ...any)
+
+	named bool // Worker was given, not made by defaults
 }
 
 func (o *Options) defaults() {
+	o.named = o.Worker != ""
 	if o.Worker == "" {
 		host, _ := os.Hostname()
 		var b [4]byte
@@ -150,9 +159,10 @@ type Stats struct {
 	Failed      int64 // tasks that panicked
 	Parked      int64 // tasks whose snapshot could not be restored
 	Dropped     int64 // tasks committed and dropped from memory (far Sleep, Receive)
-	LeaseLost   int64 // tasks canceled because another worker holds them
+	LeaseLost   int64 // tasks dropped because another worker holds them, or their lease was not renewed in time
 	StoreErrors int64 // failed store calls (retried, or the task dropped)
 	InMemory    int64 // tasks in memory now
+	Duplicates  int64 // tasks claimed while this process ran them already (left to the running copy)
 }
 
 // A Runner claims due tasks from a store and runs them on its loops,
@@ -161,7 +171,7 @@ type Runner struct {
 	s     Store
 	o     Options
 	stats struct {
-		claimed, checkpoints, done, failed, parked, dropped, leaseLost, storeErrors, inMemory atomic.Int64
+		claimed, checkpoints, done, failed, parked, dropped, leaseLost, storeErrors, inMemory, duplicates atomic.Int64
 	}
 	mu      sync.Mutex
 	loops   []*loopState
@@ -185,6 +195,7 @@ func (r *Runner) Stats() Stats {
 		Claimed: r.stats.claimed.Load(), Checkpoints: r.stats.checkpoints.Load(), Done: r.stats.done.Load(),
 		Failed: r.stats.failed.Load(), Parked: r.stats.parked.Load(), Dropped: r.stats.dropped.Load(),
 		LeaseLost: r.stats.leaseLost.Load(), StoreErrors: r.stats.storeErrors.Load(), InMemory: r.stats.inMemory.Load(),
+		Duplicates: r.stats.duplicates.Load(),
 	}
 }
 
@@ -196,11 +207,12 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.mu.Lock()
 	if r.running || r.stopped {
 		r.mu.Unlock()
-		return errors.New("durable: Runner.Run called twice")
+		return errors.New("durable: Runner.Run called twice, or after Close")
 	}
 	r.running = true
 	r.mu.Unlock()
 	defer close(r.done)
+	r.releasePredecessor()
 	per := r.o.MaxTasks / r.o.Loops
 	errs := make(chan error, r.o.Loops)
 	ready := make(chan *loopState, r.o.Loops)
@@ -232,6 +244,29 @@ func (r *Runner) Run(ctx context.Context) error {
 	return first
 }
 
+// releasePredecessor ends the leases the store still holds under the
+// runner's given name (see [WorkerReleaser]) before any loop claims: they
+// were a dead predecessor's, and the loops' first claims take the tasks.
+// A failure is logged, not returned: the tasks then come back when their
+// leases expire, as with any other dead worker's.
+func (r *Runner) releasePredecessor() {
+	wr, ok := r.s.(WorkerReleaser)
+	if !ok || !r.o.named {
+		return
+	}
+	var n int
+	err := Do(func(co *stackful.Co) (err error) {
+		n, err = wr.ReleaseWorker(co, r.o.Worker)
+		return err
+	})
+	switch {
+	case err != nil:
+		r.o.Logf("durable: runner %s: ending the leases of a predecessor of the same name: %v (its tasks come back when the leases expire)", r.o.Worker, err)
+	case n > 0:
+		r.o.Logf("durable: runner %s: took back %d tasks leased to a predecessor of the same name", r.o.Worker, n)
+	}
+}
+
 // Close stops the runner as the end of Run's context does, and waits for
 // Run to return. It returns nil; closing twice, or a runner that never
 // ran, is allowed.
@@ -258,6 +293,7 @@ func (r *Runner) stop() {
 				ls.stopping = true
 				ls.wake.Broadcast()
 				ls.work.Broadcast()
+				ls.renewWake.Broadcast()
 			}
 		})
 	}
@@ -265,19 +301,21 @@ func (r *Runner) stop() {
 
 // loopState is one loop's; its fields belong to the loop's goroutine.
 type loopState struct {
-	r        *Runner
-	l        *loop.Loop
-	env      *stackful.Env
-	capacity int
-	recs     map[ID]*rec // the tasks in memory on this loop
-	queue    []*job      // commits to make
-	work     loop.Cond   // committers wait here for the queue
-	wake     loop.Cond   // the control coroutine waits here (capacity freed, stop)
-	inflight int         // commits being made
-	stopping bool
-	held     []ID // stopping: the leases to release
-	finished bool // the control coroutine has dropped everything: Run returns
-	exited   int  // committers that have returned
+	r           *Runner
+	l           *loop.Loop
+	env         *stackful.Env
+	capacity    int
+	recs        map[ID]*rec // the tasks in memory on this loop
+	queue       []*job      // commits to make
+	work        loop.Cond   // committers wait here for the queue
+	wake        loop.Cond   // the control coroutine waits here (capacity freed, stop)
+	renewWake   loop.Cond   // the renewer waits here (stop)
+	renewerDone bool
+	inflight    int // commits being made
+	stopping    bool
+	held        []ID // stopping: the leases to release
+	finished    bool // the control coroutine has dropped everything: Run returns
+	exited      int  // committers that have returned
 }
 
 // runLoop runs loop i until the runner stops.
@@ -303,6 +341,7 @@ func (r *Runner) runLoop(i, capacity int, ready chan<- *loopState) (err error) {
 		env.Create(ls.committer, nil).Resume()
 	}
 	env.Create(ls.control, nil).Resume()
+	env.Create(ls.renewer, nil).Resume()
 	ready <- ls
 	return env.Run(func() bool { return ls.finished && ls.exited == r.o.Committers })
 }
@@ -332,25 +371,23 @@ type rec struct {
 	receiving  bool
 	result     []byte
 	leaseUntil time.Time // a margin before the lease expires
+	committing bool      // held while its checkpoint's commit is in flight
 	gone       bool      // left memory (dropped, finished, lost)
 }
 
-// The process's tasks in memory, by ID, for Receive, StepKey and SetResult.
-var table struct {
-	sync.Mutex
-	m map[ID]*rec
-}
+// table holds the process's tasks in memory (ID -> *rec), for Receive,
+// StepKey and SetResult; a sync.Map, so that their lookups from task code
+// take no lock.
+var table sync.Map
 
-func register(rc *rec) {
-	table.Lock()
-	defer table.Unlock()
-	if table.m == nil {
-		table.m = map[ID]*rec{}
+// register enters rc in the table; if the process runs task rc.id
+// already, it enters nothing and returns the worker name of the runner
+// running it.
+func register(rc *rec) (runningFor string, ok bool) {
+	if old, loaded := table.LoadOrStore(rc.id, rc); loaded {
+		return old.(*rec).ls.r.o.Worker, false
 	}
-	if _, ok := table.m[rc.id]; ok {
-		panic(fmt.Sprintf("durable: task %q claimed while it runs in this process already: two runners of one process share a store, or leases expire while their tasks run (a loop blocked longer than the lease)", rc.id))
-	}
-	table.m[rc.id] = rc
+	return "", true
 }
 
 // forget takes rc out of memory: the table, its loop's records.
@@ -359,11 +396,7 @@ func (rc *rec) forget() {
 		return
 	}
 	rc.gone = true
-	table.Lock()
-	if table.m[rc.id] == rc {
-		delete(table.m, rc.id)
-	}
-	table.Unlock()
+	table.CompareAndDelete(rc.id, rc)
 	delete(rc.ls.recs, rc.id)
 	rc.ls.r.stats.inMemory.Add(-1)
 	rc.ls.wake.Signal()
@@ -389,9 +422,8 @@ func (rc *rec) release() {
 // current returns the record of task id, which must be running in this
 // process; op names the caller for the panic.
 func current(op string, id ID) *rec {
-	table.Lock()
-	rc := table.m[id]
-	table.Unlock()
+	v, _ := table.Load(id)
+	rc, _ := v.(*rec)
 	if rc == nil {
 		panic(fmt.Sprintf("durable: %s of task %q, which is not running in this process (call it from the task's own code)", op, id))
 	}
@@ -402,6 +434,14 @@ func current(op string, id ID) *rec {
 // number of the checkpoint the step started from. A step re-run after a
 // crash has the same key; any other step of any task has another one. Call
 // it from the task's own code.
+//
+// The key is the same on a re-run only if the re-run reaches the call from
+// the same checkpoint: call it right after a checkpoint (Gosched, Sleep),
+// before anything that reads state outside the task. [Receive] is not a
+// checkpoint when the signal is already there (it was claimed with the
+// task): a step that polls outside state, then receives, may reach
+// StepKey from another checkpoint on a re-run. Put a co.Gosched() after
+// such a Receive.
 func StepKey(id ID) string {
 	return fmt.Sprintf("%s/%d", id, current("StepKey", id).seq)
 }
@@ -473,6 +513,7 @@ func (rc *rec) Suspended(t *stackless.Task) {
 		return
 	}
 	stackless.Hold(t)
+	rc.committing = true
 	ls.push(&job{rec: rc, c: c, kind: jobGoOn})
 }
 
@@ -532,6 +573,7 @@ func (ls *loopState) committer(co *stackful.Co) {
 func (ls *loopState) commit(co *stackful.Co, j *job) {
 	r := ls.r
 	rc := j.rec
+	defer func() { rc.committing = false }()
 	for {
 		t0 := time.Now()
 		err := r.s.Commit(co, r.o.Worker, r.o.Lease, &j.c)
@@ -587,38 +629,31 @@ func (ls *loopState) commit(co *stackful.Co, j *job) {
 	}
 }
 
-// control claims due tasks, renews the leases and stops the loop.
+// control claims due tasks and stops the loop.
 func (ls *loopState) control(co *stackful.Co) {
 	r := ls.r
-	nextRenew := time.Now().Add(r.o.Lease / 3)
 	for !ls.stopping {
-		if !time.Now().Before(nextRenew) {
-			ls.renew(co)
-			nextRenew = time.Now().Add(r.o.Lease / 3)
-			continue
-		}
 		full := false
 		if room := ls.capacity - len(ls.recs); room > 0 {
 			full = ls.claim(co, min(room, r.o.ClaimBatch))
 		}
-		if ls.stopping {
-			break
-		}
 		switch {
+		case ls.stopping:
 		case full:
 			co.Gosched() // more may be due
 		case len(ls.recs) >= ls.capacity:
-			co.Wait(&ls.wake, max(time.Until(nextRenew), time.Millisecond))
+			co.Wait(&ls.wake, -1) // until a task leaves memory
 		default:
-			co.Wait(&ls.wake, max(min(r.o.Poll, time.Until(nextRenew)), time.Millisecond))
+			co.Wait(&ls.wake, r.o.Poll)
 		}
 	}
 	// Stopping: the tasks in memory are dropped; their leases released
-	// once the commits in flight have ended.
+	// once the commits and the renewal in flight have ended.
 	for _, rc := range ls.recs {
 		rc.release()
 	}
-	for len(ls.queue) > 0 || ls.inflight > 0 {
+	ls.renewWake.Broadcast()
+	for len(ls.queue) > 0 || ls.inflight > 0 || !ls.renewerDone {
 		co.Wait(&ls.wake, 100*time.Millisecond)
 	}
 	if len(ls.held) > 0 {
@@ -628,6 +663,36 @@ func (ls *loopState) control(co *stackful.Co) {
 	}
 	ls.finished = true
 	ls.work.Broadcast()
+}
+
+// renewer renews the leases of the loop's tasks every Lease/3 and, every
+// Lease/10, drops the tasks whose lease it could not renew in time (their
+// lease may have expired, and another worker may hold them) unless they
+// are held for a commit.
+func (ls *loopState) renewer(co *stackful.Co) {
+	defer func() { ls.renewerDone = true; ls.wake.Signal() }()
+	r := ls.r
+	nextRenew := time.Now().Add(r.o.Lease / 3)
+	for !ls.stopping {
+		co.Wait(&ls.renewWake, max(min(time.Until(nextRenew), r.o.Lease/10), time.Millisecond))
+		if ls.stopping {
+			return
+		}
+		now := time.Now()
+		for _, rc := range ls.recs {
+			// A task held for its commit runs nothing until the commit
+			// returns, which renews the lease or finds it lost.
+			if now.After(rc.leaseUntil) && !rc.committing {
+				r.stats.leaseLost.Add(1)
+				r.o.Logf("durable: task %q: lease not renewed in time, dropped", rc.id)
+				rc.drop()
+			}
+		}
+		if !now.Before(nextRenew) {
+			ls.renew(co)
+			nextRenew = now.Add(r.o.Lease / 3)
+		}
+	}
 }
 
 // claim claims up to n tasks and starts them; it reports whether it got n.
@@ -648,7 +713,21 @@ func (ls *loopState) claim(co *stackful.Co, n int) bool {
 			ls.held = append(ls.held, c.ID)
 			continue
 		}
-		register(rc)
+		if other, ok := register(rc); !ok {
+			// Its lease expired while this process ran it (a loop
+			// blocked, or a store too slow for the renewals), and this
+			// claim took it again. Under the same worker name the copy
+			// in memory goes on: it holds the lease again. Under another
+			// (two runners of one process share the store) the lease is
+			// released: the running copy's next commit finds it lost and
+			// drops the task, which is then claimed afresh.
+			r.stats.duplicates.Add(1)
+			r.o.Logf("durable: task %q claimed while this process runs it already (for worker %s): left to the running copy", c.ID, other)
+			if other != r.o.Worker {
+				ls.held = append(ls.held, c.ID)
+			}
+			continue
+		}
 		ls.recs[c.ID] = rc
 		r.stats.inMemory.Add(1)
 		t, err := stackless.Restore(ls.l, c.Snapshot)
@@ -659,6 +738,12 @@ func (ls *loopState) claim(co *stackful.Co, n int) bool {
 		rc.task = t
 		stackless.Observe(t, rc)
 		t.Resume() // restored in Receive's Yield: looks for its signal
+	}
+	if len(ls.held) > 0 && !ls.stopping {
+		if err := r.s.Release(co, r.o.Worker, ls.held); err != nil {
+			r.o.Logf("durable: Release: %v", err)
+		}
+		ls.held = ls.held[:0]
 	}
 	return len(cs) == n
 }
@@ -678,13 +763,7 @@ func (ls *loopState) renew(co *stackful.Co) {
 	if err != nil {
 		r.stats.storeErrors.Add(1)
 		r.o.Logf("durable: Renew: %v", err)
-		now := time.Now()
-		for _, id := range ids {
-			if rc := ls.recs[id]; rc != nil && now.After(rc.leaseUntil) {
-				rc.drop()
-			}
-		}
-		return
+		return // the tasks are dropped when their leases run out
 	}
 	until := t0.Add(r.o.Lease - r.o.Lease/10)
 	for _, id := range ids {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/durable"
-	"github.com/cogen-go/cogen/durable/testdata/testwf"
+	"github.com/cogen-go/cogen/durable/internal/testwf"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 )
@@ -528,5 +528,139 @@ func TestCloseDuringCommit(t *testing.T) {
 	}
 	if in := get(t, dir, "s"); in.State != durable.Sleeping || in.Seq != 1 {
 		t.Errorf("s after Close: %+v, want its checkpoint committed", in)
+	}
+}
+
+// TestClaimedTwiceInProcess: two runners of one process share a store;
+// the first one's loop is blocked (a step that blocks in Go) until its
+// lease on the task has expired, so the second runner claims the task
+// while the first still has it in memory: the claim is left to the running
+// copy and its lease released; that copy's next commit finds the lease
+// lost and drops the task, which is claimed afresh and completes from its
+// last checkpoint. Nothing crashes.
+func TestClaimedTwiceInProcess(t *testing.T) {
+	st := recordSteps(t)
+	blocked := false
+	record := testwf.Step
+	testwf.Step = func(id durable.ID, key string, i int) {
+		record(id, key, i)
+		if i == 1 && !blocked {
+			blocked = true
+			time.Sleep(900 * time.Millisecond) // three leases, the loop blocked
+		}
+	}
+	dir := openDir(t, t.TempDir())
+	start(t, dir, "c", testwf.NewCounterFrame("c", 3))
+	r1 := startRunner(t, dir, durable.Options{Worker: "w1", Lease: 300 * time.Millisecond})
+	eventually(t, "w1 runs the task", func() bool { return get(t, dir, "c").Seq == 1 })
+	r2 := startRunner(t, dir, durable.Options{Worker: "w2", Lease: 300 * time.Millisecond, Poll: 10 * time.Millisecond})
+	in := await(t, dir, "c")
+	if in.State != durable.Done || string(in.Result) != "6" {
+		t.Errorf("ended as %+v", in)
+	}
+	if got, want := st.of("c"), keys("c", 0, 0, 1, 1, 1, 1, 2, 2); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+	s1, s2 := r1.Stats(), r2.Stats()
+	if s2.Duplicates == 0 || s1.LeaseLost == 0 {
+		t.Errorf("w1 %+v; w2 %+v: want a duplicate claim by w2 and the lease lost by w1", s1, s2)
+	}
+}
+
+// TestPlainYield: a plain Yield in a durable task is a checkpoint after
+// which the task goes on (nothing else would resume it).
+func TestPlainYield(t *testing.T) {
+	st := recordSteps(t)
+	s := openDir(t, t.TempDir())
+	r := startRunner(t, s, durable.Options{})
+	start(t, s, "y", testwf.NewYielderFrame("y"))
+	if in := await(t, s, "y"); in.State != durable.Done || string(in.Result) != "yielded" || in.Seq != 3 {
+		t.Errorf("%+v, want Done at seq 3", in)
+	}
+	if got, want := st.of("y"), keys("y", 0, 1); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+	eventually(t, "stats", func() bool { return r.Stats().Checkpoints == 2 })
+}
+
+// TestSlowCommitKeepsTask: a task held for a commit that takes longer than
+// its lease (renewals failing meanwhile) is not dropped: it runs nothing
+// until the commit returns, which renews the lease; it then goes on
+// without re-running a step.
+func TestSlowCommitKeepsTask(t *testing.T) {
+	st := recordSteps(t)
+	dir := openDir(t, t.TempDir())
+	h := &hookStore{Store: dir, renew: func(ids []durable.ID) ([]durable.ID, error, bool) { return nil, errors.New("store slow"), true }}
+	h.commit = func(co *stackful.Co, worker string, c *durable.Commit) (bool, error) {
+		if c.Seq == 1 {
+			co.Sleep(700 * time.Millisecond) // more than two leases
+		}
+		return false, nil
+	}
+	start(t, dir, "c", testwf.NewCounterFrame("c", 3))
+	r := startRunner(t, h, durable.Options{Lease: 300 * time.Millisecond})
+	if in := await(t, dir, "c"); in.State != durable.Done || string(in.Result) != "6" {
+		t.Errorf("ended as %+v", in)
+	}
+	if got, want := st.of("c"), keys("c", 0, 0, 1, 1, 2, 2); !slices.Equal(got, want) {
+		t.Errorf("steps %q, want %q: none re-run", got, want)
+	}
+	// The runner's own claims may take the task again once its lease
+	// has expired in the store (a duplicate, left to the running copy).
+	if s := r.Stats(); s.LeaseLost != 0 || s.Claimed != 1+s.Duplicates {
+		t.Errorf("stats %+v: want no lease lost, no claim but duplicates after the first", s)
+	}
+}
+
+// TestManyTasks: tasks of every kind on a runner of two loops whose memory
+// holds fewer tasks than there are: every task completes once, with its
+// result, and nothing is left in memory or leased.
+func TestManyTasks(t *testing.T) {
+	s := openDir(t, t.TempDir())
+	const counters, approvers, sleepers = 200, 60, 60
+	want := map[durable.ID]string{}
+	do(t, func(co *stackful.Co) error {
+		for i := range counters {
+			id := durable.ID(fmt.Sprint("c", i))
+			want[id] = fmt.Sprint((i%6 + 1) * (i%6 + 2) / 2)
+			if err := durable.Start(co, s, id, testwf.NewCounterFrame(id, i%6+1)); err != nil {
+				return err
+			}
+		}
+		for i := range approvers {
+			id := durable.ID(fmt.Sprint("a", i))
+			want[id] = fmt.Sprintf("%d-1,%d-2", i, i)
+			if err := durable.Start(co, s, id, testwf.NewApproverFrame(id, "go", 2)); err != nil {
+				return err
+			}
+		}
+		for i := range sleepers {
+			id := durable.ID(fmt.Sprint("s", i))
+			want[id] = "woke"
+			if err := durable.Start(co, s, id, testwf.NewSleeperFrame(id, time.Duration(i%3)*150*time.Millisecond)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	r := startRunner(t, s, durable.Options{Loops: 2, MaxTasks: 40, ClaimBatch: 8, SleepInMemory: 100 * time.Millisecond, Poll: 5 * time.Millisecond})
+	do(t, func(co *stackful.Co) error {
+		for n := 1; n <= 2; n++ {
+			for i := range approvers {
+				if err := durable.Send(co, s, durable.ID(fmt.Sprint("a", i)), "go", fmt.Appendf(nil, "%d-%d", i, n)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	for id, res := range want {
+		if in := await(t, s, id); in.State != durable.Done || string(in.Result) != res || in.Owner != "" {
+			t.Errorf("%s: %+v, want done with %q", id, in, res)
+		}
+	}
+	eventually(t, "nothing in memory", func() bool { return r.Stats().InMemory == 0 })
+	if st := r.Stats(); st.Done != counters+approvers+sleepers || st.LeaseLost != 0 || st.StoreErrors != 0 || st.Duplicates != 0 {
+		t.Errorf("stats %+v", st)
 	}
 }

@@ -63,6 +63,8 @@ var (
 	ErrLeaseLost = errors.New("durable: lease lost")
 	// ErrClosed: an operation on a closed store.
 	ErrClosed = errors.New("durable: store closed")
+	// ErrNotEnded: Delete of a task that is not Done, Failed or Parked.
+	ErrNotEnded = errors.New("durable: task has not ended")
 )
 
 // A Store keeps durable tasks: one record per task (its snapshot, its
@@ -140,9 +142,39 @@ type Store interface {
 	// unknown id.
 	Get(co *stackful.Co, id ID) (Info, error)
 
+	// Delete removes the record of task id and the signals queued for it,
+	// if the task has ended (Done, Failed or Parked); the ID is then
+	// unknown to the store, and a Create may use it again. It fails with
+	// ErrNotFound for an unknown id and ErrNotEnded for a task in any
+	// other state, and then changes nothing. A task whose record is never
+	// deleted stays in the store for good: a program that starts tasks
+	// without end deletes the ended ones it has read (List, Get).
+	Delete(co *stackful.Co, id ID) error
+
+	// List returns the records of up to max tasks in state (0: in any
+	// state), in the byte order of their IDs, from the first ID greater
+	// than after: "" starts at the first, and the last ID of a page
+	// starts the next. Tasks created, deleted or changing state while
+	// pages are read appear in the pages as of when each was read.
+	List(co *stackful.Co, state State, after ID, max int) ([]Info, error)
+
 	// Close releases what the store holds (connections, the directory's
 	// lock). Later calls fail with ErrClosed.
 	Close() error
+}
+
+// A WorkerReleaser is a [Store] that can end every lease a worker name
+// holds in one call. A [Runner] whose [Options.Worker] was set (not the
+// default, which is new for every process) calls it once when it starts:
+// names are unique among live workers, so leases held under the runner's
+// own name belong to a predecessor that died, and the restarted worker
+// takes those tasks back at once instead of after their leases expire.
+// Stores that can answer it cheaply implement it (pgstore does; the
+// directory store holds leases in memory only, so a new process has none).
+type WorkerReleaser interface {
+	// ReleaseWorker ends every lease that worker holds, as Release does,
+	// and returns how many it ended.
+	ReleaseWorker(co *stackful.Co, worker string) (int, error)
 }
 
 // Claimed is one task leased by [Store.Claim].

@@ -68,6 +68,8 @@ type Func struct {
 	OK bool
 	// Durable: marked //co:stackless durable; its frame can be snapshotted
 	// (durable.go).
+	// Of another package's function: its frame is durable (see
+	// externalCallee).
 	Durable bool
 	// codecs are the codecs a durable function's frame may use (codecs.go).
 	codecs codecView
@@ -125,6 +127,12 @@ func (f *Func) Fields() []string {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	return runWith(pass, nil)
+}
+
+// runWith is run, recognising the marked functions of the packages of src
+// by their directives (see externalCallee).
+func runWith(pass *analysis.Pass, src srcMarks) (*Result, error) {
 	res := &Result{}
 	marked := map[*types.Func]*Func{}
 	for _, file := range pass.Files {
@@ -142,18 +150,13 @@ func run(pass *analysis.Pass) (any, error) {
 				if !strings.HasPrefix(c.Text, directivePrefix) {
 					continue
 				}
-				text := strings.TrimPrefix(c.Text, directivePrefix)
-				if i := strings.Index(text, "//"); i >= 0 {
-					text = text[:i] // a trailing comment
-				}
-				name, args, _ := strings.Cut(text, " ")
-				name = strings.TrimSpace(name)
+				name, args := directive(c.Text)
 				switch {
 				case name == "blocking":
 					// Marks a line for the blocking analyzer (gen/blocking).
 				case name != "stackless":
 					pass.Reportf(c.Pos(), "unknown directive %s%s (cogen knows //co:stackless)", directivePrefix, name)
-				case strings.TrimSpace(args) != "" && strings.TrimSpace(args) != "durable":
+				case args != "" && args != "durable":
 					pass.Reportf(c.Pos(), "//co:stackless takes no argument but durable")
 				case docs[cg] == nil:
 					pass.Reportf(c.Pos(), "misplaced //co:stackless: it must be in the doc comment of a function")
@@ -163,7 +166,7 @@ func run(pass *analysis.Pass) (any, error) {
 					if obj == nil || marked[obj] != nil {
 						continue
 					}
-					f := &Func{Decl: fd, Obj: obj, File: file, Durable: strings.TrimSpace(args) == "durable"}
+					f := &Func{Decl: fd, Obj: obj, File: file, Durable: args == "durable"}
 					marked[obj] = f
 					res.Funcs = append(res.Funcs, f)
 				}
@@ -181,11 +184,11 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range res.Funcs {
 		if f.OK {
 			f.lits = &litSet{byNode: map[*ast.FuncLit]*Func{}, byObj: map[types.Object]*Func{}, defs: map[ast.Node]bool{}, pkg: names, imported: imported}
-			f.plan, f.OK = lowerFunc(pass, f, marked)
+			f.plan, f.OK = lowerFunc(pass, f, marked, src)
 			// Lowering a literal may find more (nested) ones.
 			for i := 0; i < len(f.lits.list) && f.OK; i++ {
 				lf := f.lits.list[i]
-				lf.plan, lf.OK = lowerFunc(pass, lf, marked)
+				lf.plan, lf.OK = lowerFunc(pass, lf, marked, src)
 				f.OK = lf.OK
 			}
 			if f.OK && f.Durable {
@@ -196,6 +199,17 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	checkStale(pass, res)
 	return res, nil
+}
+
+// directive splits the text of a //co: comment into the directive's name
+// and its arguments, without a trailing // comment.
+func directive(text string) (name, args string) {
+	text = strings.TrimPrefix(text, directivePrefix)
+	if i := strings.Index(text, "//"); i >= 0 {
+		text = text[:i] // a trailing comment
+	}
+	name, args, _ = strings.Cut(text, " ")
+	return strings.TrimSpace(name), strings.TrimSpace(args)
 }
 
 // checkStale reports generated files of the package that differ from what

@@ -103,7 +103,7 @@ func BenchmarkCogenTransform(b *testing.B) {
 	b.ResetTimer()
 	var size int
 	for b.Loop() {
-		res, diags, err := analyze(pkg)
+		res, diags, err := analyze(pkg, nil)
 		if err != nil || len(diags) > 0 {
 			b.Fatalf("%v %v", err, diags)
 		}
@@ -128,7 +128,7 @@ func TestTransformBudget(t *testing.T) {
 	}
 	pkg := loadGOPATH(t, benchSource(t, 200), "bench")
 	start, cpu0 := time.Now(), processCPU()
-	res, diags, err := analyze(pkg)
+	res, diags, err := analyze(pkg, nil)
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("%v %v", err, diags)
 	}

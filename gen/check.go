@@ -24,7 +24,9 @@ type scan struct {
 	info   *types.Info
 	fn     *Func
 	marked map[*types.Func]*Func
-	// external caches the marked functions of other packages (externalCallee).
+	// src and external are the marked functions of other packages: those
+	// found in their source, and the cache of externalCallee.
+	src      srcMarks
 	external map[*types.Func]*Func
 	ok       bool
 
@@ -65,9 +67,9 @@ func (s *scan) errorf(pos token.Pos, format string, args ...any) {
 // check walks a marked function: it finds the suspension points, reports
 // every misuse of the handle and every construct v1 does not rewrite, and
 // records which variables are address-taken.
-func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) *scan {
+func check(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func, src srcMarks) *scan {
 	s := &scan{
-		pass: pass, info: pass.TypesInfo, fn: fn, marked: marked, ok: true,
+		pass: pass, info: pass.TypesInfo, fn: fn, marked: marked, src: src, ok: true,
 		susp:      map[*ast.CallExpr]suspKind{},
 		callees:   map[*ast.CallExpr]*callee{},
 		badCalls:  map[*ast.CallExpr]bool{},

@@ -45,10 +45,9 @@
 //     Gosched, Wait, Yield (Close is kept as a plain call);
 //   - calls of other //co:stackless functions of the same package, with the
 //     handle as first argument (recursion included), and of those of
-//     imported packages, recognised by the frame type and constructor cogen
-//     generated for them there (not generic ones): a handler in one package
-//     calls a coroutine-native client of another (client/pg) in both
-//     models;
+//     imported packages (not generic ones; see "Marked functions of other
+//     packages" below): a handler in one package calls a coroutine-native
+//     client of another (client/pg) in both models;
 //   - calls of any function or method that pass the handle to a parameter
 //     of a handle-protocol interface (runtime/cosync.Handle, or an
 //     interface with its methods Waiter, Resumed, Suspend, OpSlot and
@@ -419,6 +418,28 @@
 // marked function left) are removed. A package may use its own generated
 // frames (or another package's): references to the names about to be
 // generated do not stop a regeneration.
+//
+// # Marked functions of other packages
+//
+// cogen recognises a marked function of an imported package two ways.
+// The packages of the main module (of every module of a go.work
+// workspace) and of modules replaced by a local directory are the ones a
+// run may be regenerating: cogen reads their source and recognises their
+// functions by the //co:stackless directive (durable by its argument).
+// A package calling them is generated alike whether they are generated
+// in the same run (cogen ./..., listed in any order), in an earlier run,
+// in a later one (go generate ./... runs cogen package by package, in
+// path order) or not yet, and whether their generated files are missing,
+// current or stale. The packages of other modules, and every package
+// under go vet -vettool=cogen (which sees imported packages through
+// their export data only), are recognised by what cogen generated for
+// them there: the frame type and constructor under the generated names,
+// the constructor taking the function's parameters without the handle
+// (the receiver first, for a method), the frame's Result returning its
+// results, and EncodeState for a durable one. Both ways agree once the
+// imported package's generated files are current, so go vet finds
+// current what cogen wrote; a package of another module must have been
+// generated (its generated files committed) for its callers to be.
 //
 // # Names
 //

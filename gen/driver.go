@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"log"
 	"os"
@@ -132,8 +135,17 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 	}
 	// Earlier output is replaced by an empty file while loading, so that a
 	// stale or broken generated file cannot stop the regeneration.
-	listCfg := &packages.Config{Dir: dir, Mode: packages.NeedName | packages.NeedFiles, BuildFlags: buildFlags, Tests: true}
+	listCfg := &packages.Config{
+		Dir:        dir,
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		BuildFlags: buildFlags,
+		Tests:      true,
+	}
 	listed, err := packages.Load(listCfg, patterns...)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := readMarks(listed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -163,13 +175,26 @@ func RunDir(dir string, patterns []string, tags string) ([]File, []string, error
 	// import them); any other error stops everything.
 	var loadErrs []string
 	var done []analyzed
-	names := map[string]bool{} // generated names, in every package
+	// The names generated files will declare: true for those of the
+	// packages analyzed (which they may use unqualified), false for those
+	// of the other packages of srcMarks (qualified only).
+	names := map[string]bool{}
+	for _, marks := range src {
+		for key := range marks {
+			recv, name, ok := strings.Cut(key, ".")
+			if !ok {
+				recv, name = "", recv
+			}
+			frame, ctor := frameNamesOf(recv, name)
+			names[frame], names[ctor] = false, false
+		}
+	}
 	var diags []string
 	for _, p := range pkgs {
 		if p.Types == nil || p.TypesInfo == nil || p.Name == "main" && strings.HasSuffix(p.ID, ".test") {
 			continue
 		}
-		res, ds, err := analyze(p)
+		res, ds, err := analyze(p, src)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -230,11 +255,13 @@ type analyzedPkg struct {
 
 type analyzed = analyzedPkg
 
-var undefinedRE = regexp.MustCompile(`^undefined: (?:\w+\.)?(\w+)$`)
+var undefinedRE = regexp.MustCompile(`^undefined: (\w+\.)?(\w+)$`)
 
 // unexpectedErrors returns the errors of a package other than references
 // to the names generated files will declare (outside marked functions):
-// a package may use its generated frames, which do not exist yet.
+// a package may use its generated frames, which do not exist yet, and
+// those of the other packages cogen read the directives of, qualified
+// (names[name] is whether it may be unqualified).
 //
 // The compiler that go list runs stops after 10 errors with a line
 // "too many errors": that line is expected when every other error of the
@@ -255,13 +282,13 @@ func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]boo
 				continue
 			}
 			lines++
-			pos, name := e.Pos, ""
+			pos, qual, name := e.Pos, "", ""
 			if m := undefinedRE.FindStringSubmatch(line); m != nil {
-				name = m[1]
+				qual, name = m[1], m[2]
 			} else if m := posUndefinedRE.FindStringSubmatch(line); m != nil {
-				pos, name = m[1], m[2]
+				pos, qual, name = m[1], m[2], m[3]
 			}
-			if !names[name] || inMarked(done, pos) {
+			if unqual, ok := names[name]; !ok || !unqual && qual == "" || inMarked(done, pos) {
 				expected = false
 			}
 		}
@@ -278,7 +305,7 @@ func unexpectedErrors(p *packages.Package, done []analyzed, names map[string]boo
 	return out
 }
 
-var posUndefinedRE = regexp.MustCompile(`^(.*): undefined: (?:\w+\.)?(\w+)$`)
+var posUndefinedRE = regexp.MustCompile(`^(.*): undefined: (\w+\.)?(\w+)$`)
 
 // inMarked reports whether an error position (file:line:col) is inside a
 // marked function.
@@ -310,8 +337,9 @@ func splitPos(pos string) (string, int, bool) {
 	return m[1], line, true
 }
 
-// analyze runs Analyzer on one loaded package.
-func analyze(p *packages.Package) (*Result, []analysis.Diagnostic, error) {
+// analyze runs Analyzer on one loaded package, recognising the marked
+// functions of the packages of src by their directives.
+func analyze(p *packages.Package, src srcMarks) (*Result, []analysis.Diagnostic, error) {
 	var diags []analysis.Diagnostic
 	pass := &analysis.Pass{
 		Analyzer:   Analyzer,
@@ -325,11 +353,104 @@ func analyze(p *packages.Package) (*Result, []analysis.Diagnostic, error) {
 		Report:     func(d analysis.Diagnostic) { diags = append(diags, d) },
 		ReadFile:   os.ReadFile,
 	}
-	res, err := Analyzer.Run(pass)
+	res, err := runWith(pass, src)
 	if err != nil {
 		return nil, nil, err
 	}
-	return res.(*Result), diags, nil
+	return res, diags, nil
+}
+
+// readMarks reads the //co:stackless directives of the packages listed
+// and of their dependencies that cogen may be regenerating: those of the
+// main module (of every module of a workspace) and of modules replaced by
+// a local directory. Other modules' packages are recognised by their
+// generated frames (see externalCallee).
+func readMarks(listed []*packages.Package) (srcMarks, error) {
+	src := srcMarks{}
+	fset := token.NewFileSet()
+	seen := map[string]bool{}
+	var err error
+	packages.Visit(listed, nil, func(p *packages.Package) {
+		m := p.Module
+		if err != nil || m == nil || !m.Main && (m.Replace == nil || m.Replace.Version != "") {
+			return
+		}
+		marks := src[p.PkgPath]
+		if marks == nil {
+			marks = map[string]bool{}
+			src[p.PkgPath] = marks
+		}
+		for _, path := range p.GoFiles {
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			if err = fileMarks(fset, path, marks); err != nil {
+				return
+			}
+		}
+	})
+	return src, err
+}
+
+// fileMarks adds the functions that a source file marks //co:stackless to
+// marks (by funcKey: whether durable).
+func fileMarks(fset *token.FileSet, path string, marks map[string]bool) error {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(text, []byte(directivePrefix+"stackless")) {
+		return nil
+	}
+	f, err := parser.ParseFile(fset, path, text, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil // the type checker reports it, if the package is loaded
+	}
+	if ast.IsGenerated(f) {
+		return nil
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Doc == nil {
+			continue
+		}
+		recv := ""
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			recv = astRecvName(fd.Recv.List[0].Type)
+		}
+		for _, c := range fd.Doc.List {
+			if !strings.HasPrefix(c.Text, directivePrefix) {
+				continue
+			}
+			if name, args := directive(c.Text); name == "stackless" && (args == "" || args == "durable") {
+				marks[funcKey(recv, fd.Name.Name)] = args == "durable"
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// astRecvName returns the name of a receiver's type, without pointer or
+// type parameters.
+func astRecvName(t ast.Expr) string {
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
 }
 
 // generatedByCogen reports whether a file is earlier cogen output.

@@ -114,7 +114,7 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 			what = "a result"
 		}
 		if v.kind == kChild {
-			if v.child.fn.lit == nil && !calleeDurable(v.child.fn) {
+			if v.child.fn.lit == nil && !v.child.fn.Durable {
 				report(callPos[v], "it calls %s, which is not durable (mark it //co:stackless durable)", v.child.fn.Obj.Name())
 			}
 			continue
@@ -128,21 +128,6 @@ func checkDurable(pass *analysis.Pass, f *Func) bool {
 		}
 	}
 	return ok
-}
-
-// calleeDurable reports whether a marked callee's frame is durable: the
-// package's own functions by their directive, another package's by the
-// generated frame's EncodeState method.
-func calleeDurable(fn *Func) bool {
-	if fn.Pkg == nil {
-		return fn.Durable
-	}
-	obj := fn.Pkg.Scope().Lookup(fn.FrameName)
-	if obj == nil {
-		return false
-	}
-	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, fn.Pkg, "EncodeState")
-	return m != nil
 }
 
 // unencodable returns why values of type t cannot be encoded, or "".

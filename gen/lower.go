@@ -46,8 +46,8 @@ type jctx struct {
 }
 
 // lowerFunc checks and lowers one marked function.
-func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func) (p *plan, ok bool) {
-	s := check(pass, fn, marked)
+func lowerFunc(pass *analysis.Pass, fn *Func, marked map[*types.Func]*Func, src srcMarks) (p *plan, ok bool) {
+	s := check(pass, fn, marked, src)
 	if !s.ok {
 		return nil, false
 	}

@@ -75,6 +75,14 @@
 //	        database CPU per request, p99 latency. Only with -only=tfb, or
 //	        in a full run with -peers (it builds a module and takes minutes;
 //	        a full run without -peers shows a skipped row saying so)
+//	durable-pg  durable workflows on PostgreSQL (COGEN_PG_URL, or a
+//	        throwaway server), run by the nested module bench/durablepg:
+//	        cogen's durable runner with durable/pgstore beside DBOS Transact
+//	        for Go, 10-step workflows, 100 in flight; workflows per second,
+//	        worker and server CPU per step, WAL and table bytes per step,
+//	        recovery after a worker's SIGKILL; the runner's heap with
+//	        10,000 to 1,000,000 workflows asleep in PostgreSQL. Only with
+//	        -only=durable-pg
 //
 // With -peers the echo groups also measure the echo servers of gnet v2,
 // cloudwego/netpoll and lesismal/nbio (each with one event loop or

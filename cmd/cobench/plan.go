@@ -13,7 +13,7 @@ import (
 )
 
 // groups are the row groups, in the order they run and print.
-var groups = []string{"switch", "create", "timers", "chan", "durable", "memory", "echo", "http", "scale", "db", "tfb"}
+var groups = []string{"switch", "create", "timers", "chan", "durable", "memory", "echo", "http", "scale", "db", "tfb", "durable-pg"}
 
 // A Row is one line of the table.
 type Row struct {
@@ -249,6 +249,11 @@ func run(o *options) ([]Row, error) {
 		}
 	case len(o.only) == 0:
 		rows = append(rows, skipRow("tfb", tfbMeasure, "runs with -peers or -only=tfb: it builds bench/tfb and needs PostgreSQL"))
+	}
+	if o.only["durable-pg"] {
+		if err := phase("durable-pg", func() ([]Row, error) { return runDurablePG(s, p) }); err != nil { // durablepg.go
+			return nil, err
+		}
 	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
 		return slices.Index(groups, a.Group) - slices.Index(groups, b.Group)

@@ -76,7 +76,10 @@ var cases = []struct {
 	{"WaitingWokenBySignal", testWaitingWoken},
 	{"WaitingSignalSentWhileRunning", testWaitingSignalEarly},
 	{"ConcurrentClaims", testConcurrentClaims},
+	{"SignalCommitRace", testSignalCommitRace},
 	{"LongIDs", testLongIDs},
+	{"Delete", testDelete},
+	{"List", testList},
 	{"Closed", testClosed},
 }
 
@@ -507,6 +510,50 @@ func testConcurrentClaims(h *harness) {
 	}
 }
 
+// testSignalCommitRace: signals racing their tasks' Waiting commits, from
+// concurrent coroutines: whichever lands first, every task ends up due.
+func testSignalCommitRace(h *harness) {
+	const n = 100
+	for i := range n {
+		h.create(durable.ID(fmt.Sprintf("r%03d", i)), "s")
+	}
+	if cs := h.claim("w1", lease, n); len(cs) != n {
+		h.Fatalf("claimed %d", len(cs))
+	}
+	var errs []error
+	done := 0
+	for i := range n {
+		id := durable.ID(fmt.Sprintf("r%03d", i))
+		ops := []func(co *stackful.Co) error{
+			func(co *stackful.Co) error {
+				return h.s.Commit(co, "w1", lease, &durable.Commit{ID: id, Seq: 0, State: durable.Waiting, Signal: "go", Release: true})
+			},
+			func(co *stackful.Co) error { _, err := h.s.Signal(co, id, "go", nil); return err },
+		}
+		if i%2 == 1 {
+			ops[0], ops[1] = ops[1], ops[0]
+		}
+		for _, op := range ops {
+			h.env.Create(func(co *stackful.Co) {
+				if err := op(co); err != nil {
+					errs = append(errs, err)
+				}
+				done++
+			}, nil).Resume()
+		}
+	}
+	if err := h.env.Run(func() bool { return done == 2*n }); err != nil {
+		h.Fatal(err)
+	}
+	if len(errs) > 0 {
+		h.Fatal(errs)
+	}
+	cs := h.claim("w2", lease, 2*n)
+	if len(cs) != n {
+		h.Errorf("%d of %d tasks due after their signal raced their Waiting commit", len(cs), n)
+	}
+}
+
 func testLongIDs(h *harness) {
 	long := durable.ID(bytes.Repeat([]byte("x/é"), 50))
 	for _, id := range []durable.ID{long, "a b/../c", ".hidden", "ünïcode"} {
@@ -541,4 +588,124 @@ func testClosed(h *harness) {
 	if _, err := h.s.Claim(h.co, "w", lease, 1); !errors.Is(err, durable.ErrClosed) {
 		h.Errorf("Claim after Close: %v, want ErrClosed", err)
 	}
+	if err := h.s.Delete(h.co, "a"); !errors.Is(err, durable.ErrClosed) {
+		h.Errorf("Delete after Close: %v, want ErrClosed", err)
+	}
+	if _, err := h.s.List(h.co, 0, "", 10); !errors.Is(err, durable.ErrClosed) {
+		h.Errorf("List after Close: %v, want ErrClosed", err)
+	}
+}
+
+func testDelete(h *harness) {
+	if err := h.s.Delete(h.co, "nope"); !errors.Is(err, durable.ErrNotFound) {
+		h.Errorf("Delete of an unknown ID: %v, want ErrNotFound", err)
+	}
+	for _, id := range []durable.ID{"r", "s", "w", "d", "f", "p"} {
+		h.create(id, "old "+string(id))
+	}
+	h.claim("w1", lease, 10)
+	h.commit("w1", durable.Commit{ID: "r", Seq: 0, State: durable.Running})
+	h.commit("w1", durable.Commit{ID: "s", Seq: 0, State: durable.Sleeping, Due: time.Now().Add(time.Hour)})
+	h.commit("w1", durable.Commit{ID: "w", Seq: 0, State: durable.Waiting, Signal: "go"})
+	h.commit("w1", durable.Commit{ID: "d", Seq: 0, State: durable.Done, Result: []byte("42")})
+	h.commit("w1", durable.Commit{ID: "f", Seq: 0, State: durable.Failed, Error: "boom"})
+	h.commit("w1", durable.Commit{ID: "p", Seq: 0, State: durable.Parked, Error: "changed"})
+	h.signal("p", "x", "1")
+	h.signal("p", "y", "2")
+	h.signal("w", "other", "3")
+	for _, id := range []durable.ID{"r", "s", "w"} {
+		before := h.get(id)
+		if err := h.s.Delete(h.co, id); !errors.Is(err, durable.ErrNotEnded) {
+			h.Errorf("Delete of a %v task: %v, want ErrNotEnded", before.State, err)
+		}
+		if in := h.get(id); in.State != before.State || in.Seq != before.Seq || in.Pending != before.Pending {
+			h.Errorf("%s after a refused Delete: %+v, was %+v", id, in, before)
+		}
+	}
+	for _, id := range []durable.ID{"d", "f", "p"} {
+		if err := h.s.Delete(h.co, id); err != nil {
+			h.Errorf("Delete %s: %v", id, err)
+		}
+		if _, err := h.s.Get(h.co, id); !errors.Is(err, durable.ErrNotFound) {
+			h.Errorf("Get of deleted %s: %v, want ErrNotFound", id, err)
+		}
+		if err := h.s.Delete(h.co, id); !errors.Is(err, durable.ErrNotFound) {
+			h.Errorf("second Delete of %s: %v, want ErrNotFound", id, err)
+		}
+		if _, err := h.s.Signal(h.co, id, "x", nil); !errors.Is(err, durable.ErrNotFound) {
+			h.Errorf("Signal of deleted %s: %v, want ErrNotFound", id, err)
+		}
+	}
+	// The ID is free again, and nothing of the old task comes back: not
+	// its state, nor its signals.
+	h.create("p", "new p")
+	if in := h.get("p"); in.State != durable.Running || in.Seq != 0 || in.Pending != 0 || in.Error != "" {
+		h.Errorf("p created again: %+v, want running, seq 0, no signal, no error", in)
+	}
+	h.signal("p", "z", "new")
+	cs := h.claim("w2", lease, 10)
+	if len(cs) != 1 || cs[0].ID != "p" || string(cs[0].Snapshot) != "new p" || len(cs[0].Signals) != 1 || string(cs[0].Signals[0].Value) != "new" {
+		h.Errorf("claimed %+v, want p with its new snapshot and its one new signal", cs)
+	}
+	// w, refused, kept its signal.
+	if in := h.get("w"); in.Pending != 1 {
+		h.Errorf("w: %d signals pending, want 1", in.Pending)
+	}
+}
+
+func testList(h *harness) {
+	// "Z" sorts before "a" in byte order (not in most locales' orders).
+	all := []durable.ID{"Z", "a", "b", "c", "d", "e"}
+	for _, id := range all {
+		h.create(id, "s")
+	}
+	h.claim("w1", lease, 10)
+	h.commit("w1", durable.Commit{ID: "b", Seq: 0, State: durable.Done, Result: []byte("rb")})
+	h.commit("w1", durable.Commit{ID: "d", Seq: 0, State: durable.Parked, Error: "ed"})
+	h.commit("w1", durable.Commit{ID: "Z", Seq: 0, State: durable.Done, Result: []byte("rZ")})
+	h.signal("d", "x", "1")
+	list := func(state durable.State, after durable.ID, max int) []durable.ID {
+		h.Helper()
+		infos, err := h.s.List(h.co, state, after, max)
+		if err != nil {
+			h.Fatalf("List(%v, %q, %d): %v", state, after, max, err)
+		}
+		var out []durable.ID
+		for _, in := range infos {
+			out = append(out, in.ID)
+			want := h.get(in.ID)
+			if in.State != want.State || in.Seq != want.Seq || !bytes.Equal(in.Result, want.Result) || in.Error != want.Error ||
+				in.Name != want.Name || in.Owner != want.Owner || in.Pending != want.Pending {
+				h.Errorf("List's record of %s: %+v, Get's %+v", in.ID, in, want)
+			}
+		}
+		return out
+	}
+	check := func(got, want []durable.ID, what string) {
+		h.Helper()
+		if !slices.Equal(got, want) {
+			h.Errorf("%s: %q, want %q", what, got, want)
+		}
+	}
+	check(list(0, "", 100), all, "List of every task")
+	check(list(durable.Done, "", 100), []durable.ID{"Z", "b"}, "List of Done")
+	check(list(durable.Parked, "", 100), []durable.ID{"d"}, "List of Parked")
+	check(list(durable.Running, "", 100), []durable.ID{"a", "c", "e"}, "List of Running")
+	check(list(durable.Failed, "", 100), nil, "List of Failed")
+	var pages []durable.ID
+	after := durable.ID("")
+	for range len(all) {
+		page := list(0, after, 4)
+		if len(page) == 0 {
+			break
+		}
+		if len(page) > 4 {
+			h.Fatalf("page of %d, max 4", len(page))
+		}
+		pages = append(pages, page...)
+		after = page[len(page)-1]
+	}
+	check(pages, all, "pages of 4")
+	check(list(durable.Running, "a", 1), []durable.ID{"c"}, "List of Running after a, max 1")
+	check(list(0, "e", 10), nil, "List after the last")
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/cogen-go/cogen/durable"
 	"github.com/cogen-go/cogen/runtime/stackful"
 )
 
@@ -26,61 +28,44 @@ func (o *Order) log(format string, args ...any) {
 // Workflow registers a customer, waits for the confirmation e-mail (a
 // sleep: minutes in a real service, milliseconds here), confirms, bills
 // in several checkpointed steps and ships. Every step ends at a
-// checkpoint; the trace it records travels in the snapshot, so a step
-// re-run after a crash replaces the lost one rather than adding to it.
+// checkpoint (co.Gosched, co.Sleep); the trace it records travels in the
+// snapshot, so a step re-run after a crash replaces the lost one rather
+// than adding to it. The trace is the workflow's result.
 //
 //co:stackless durable
-func Workflow(co *stackful.Co, id int, seed uint64) {
-	o := &Order{ID: id, Items: map[string]int{}, Created: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)}
+func Workflow(co *stackful.Co, id durable.ID, n int, seed uint64) {
+	o := &Order{ID: n, Items: map[string]int{}, Created: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)}
 	rng := &lcg{seed}
-	o.Email = fmt.Sprintf("user%d@example.com", id)
+	o.Email = fmt.Sprintf("user%d@example.com", n)
 	o.log("register %s", o.Email)
-	save(co, id)
+	co.Gosched()
 
 	wait := time.Duration(5+rng.next()%20) * time.Millisecond
 	o.log("wait for confirmation (%v)", wait)
-	saveAndSleep(co, id, wait)
+	co.Sleep(wait)
 
 	o.log("confirmed")
-	save(co, id)
+	co.Gosched()
 
-	n := 2 + int(rng.next()%4)
-	for i := range n {
+	items := 2 + int(rng.next()%4)
+	for i := range items {
 		item := fmt.Sprintf("item%d", rng.next()%5)
 		o.Items[item]++
 		o.Total += int64(10 + rng.next()%90)
-		o.log("bill %d/%d %s total=%d", i+1, n, item, o.Total)
-		bill(co, id, o)
+		o.log("bill %d/%d %s total=%d", i+1, items, item, o.Total)
+		bill(co, o)
 	}
 	o.log("ship %d items to %s, total %d", len(o.Items), o.Email, o.Total)
-	complete(id, o.Trace)
+	durable.SetResult(id, []byte(strings.Join(o.Trace, "\n")+"\n"))
 }
 
-// bill is a durable callee: it pauses before and after charging.
+// bill is a durable callee: it checkpoints before and after charging.
 //
 //co:stackless durable
-func bill(co *stackful.Co, id int, o *Order) {
-	save(co, id)
-	o.log("charged %d", o.Total)
-	saveAndSleep(co, id, time.Millisecond)
-}
-
-// save checkpoints the workflow: it asks the saver to snapshot it and
-// suspends in Gosched, where the saver finds it.
-//
-//co:stackless durable
-func save(co *stackful.Co, id int) {
-	requestSave(id)
+func bill(co *stackful.Co, o *Order) {
 	co.Gosched()
-}
-
-// saveAndSleep checkpoints the workflow while it sleeps: the snapshot
-// records the sleep's deadline.
-//
-//co:stackless durable
-func saveAndSleep(co *stackful.Co, id int, d time.Duration) {
-	requestSave(id)
-	co.Sleep(d)
+	o.log("charged %d", o.Total)
+	co.Sleep(time.Millisecond)
 }
 
 // lcg is a deterministic generator whose state is part of the workflow's.

@@ -5,152 +5,159 @@ package main
 
 import (
 	"fmt"
+	"github.com/cogen-go/cogen/durable"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 	"github.com/cogen-go/cogen/runtime/stackless/cogenrt"
+	"strings"
 	"time"
 )
 
 // WorkflowFrame is the stackless frame of Workflow: it holds the values of Workflow that live across a suspension.
 type WorkflowFrame struct {
 	stackless.Base
-	id               int
-	seed             uint64
-	o                *Order
-	rng              *lcg
-	callSave         *saveFrame
-	callSaveAndSleep *saveAndSleepFrame
-	n                int
-	tmp              int
-	index            int
-	callBill         *billFrame
+	id       durable.ID
+	n        int
+	seed     uint64
+	o        *Order
+	rng      *lcg
+	wait     time.Duration
+	items    int
+	tmp      int
+	index    int
+	callBill *billFrame
 }
 
 // NewWorkflowFrame returns a frame that runs Workflow when a task steps it: pass it to stackless.Spawn,
 // or let generated code call it from another frame.
-func NewWorkflowFrame(id int, seed uint64) *WorkflowFrame {
-	return &WorkflowFrame{id: id, seed: seed}
+func NewWorkflowFrame(id durable.ID, n int, seed uint64) *WorkflowFrame {
+	return &WorkflowFrame{id: id, n: n, seed: seed}
 }
 
 // Step runs Workflow from its resume point to its next suspension, call or return.
 func (f *WorkflowFrame) Step(co *stackless.Task) stackless.Status {
 	var (
-		wait time.Duration
 		i    int
 		item string
 	)
 	for {
 		switch f.PC {
 		case 0:
-//line workflow.go:34
-			f.o = &Order{ID: f.id, Items: map[string]int{}, Created: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)}
-//line workflow.go:35
-			f.rng = &lcg{f.seed}
-//line workflow.go:36
-			f.o.Email = fmt.Sprintf("user%d@example.com", f.id)
 //line workflow.go:37
-			f.o.log("register %s", f.o.Email)
+			f.o = &Order{ID: f.n, Items: map[string]int{}, Created: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)}
 //line workflow.go:38
-			f.callSave = newSaveFrame(f.id)
-			f.PC = 1
-			return co.Call(f.callSave)
-		case 1:
-			f.callSave = nil
+			f.rng = &lcg{f.seed}
+//line workflow.go:39
+			f.o.Email = fmt.Sprintf("user%d@example.com", f.n)
 //line workflow.go:40
-			wait = time.Duration(5+f.rng.next()%20) * time.Millisecond
+			f.o.log("register %s", f.o.Email)
+			f.PC = 1
+			fallthrough
+		case 1:
 //line workflow.go:41
-			f.o.log("wait for confirmation (%v)", wait)
-//line workflow.go:42
-			f.callSaveAndSleep = newSaveAndSleepFrame(f.id, wait)
-			f.PC = 3
-			return co.Call(f.callSaveAndSleep)
-		case 3:
-			f.callSaveAndSleep = nil
+			co.Gosched()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line workflow.go:43
+			f.wait = time.Duration(5+f.rng.next()%20) * time.Millisecond
 //line workflow.go:44
-			f.o.log("confirmed")
+			f.o.log("wait for confirmation (%v)", f.wait)
+			f.PC = 2
+			fallthrough
+		case 2:
 //line workflow.go:45
-			f.callSave = newSaveFrame(f.id)
-			f.PC = 5
-			return co.Call(f.callSave)
-		case 5:
-			f.callSave = nil
+			co.Sleep(f.wait)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
 //line workflow.go:47
-			f.n = 2 + int(f.rng.next()%4)
+			f.o.log("confirmed")
+			f.PC = 3
+			fallthrough
+		case 3:
 //line workflow.go:48
-			f.tmp = f.n
-//line workflow.go:48
+			co.Gosched()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line workflow.go:50
+			f.items = 2 + int(f.rng.next()%4)
+//line workflow.go:51
+			f.tmp = f.items
+//line workflow.go:51
 			f.index = 0
 			fallthrough
-		case 7:
+		case 4:
 			if f.index >= f.tmp {
-				f.PC = 10
+				f.PC = 7
 				continue
 			}
 			fallthrough
-		case 8:
-//line workflow.go:48
-			i = f.index
-//line workflow.go:49
-			item = fmt.Sprintf("item%d", f.rng.next()%5)
-//line workflow.go:50
-			f.o.Items[item]++
+		case 5:
 //line workflow.go:51
-			f.o.Total += int64(10 + f.rng.next()%90)
+			i = f.index
 //line workflow.go:52
-			f.o.log("bill %d/%d %s total=%d", i+1, f.n, item, f.o.Total)
+			item = fmt.Sprintf("item%d", f.rng.next()%5)
 //line workflow.go:53
-			f.callBill = newBillFrame(f.id, f.o)
-			f.PC = 12
+			f.o.Items[item]++
+//line workflow.go:54
+			f.o.Total += int64(10 + f.rng.next()%90)
+//line workflow.go:55
+			f.o.log("bill %d/%d %s total=%d", i+1, f.items, item, f.o.Total)
+//line workflow.go:56
+			f.callBill = newBillFrame(f.o)
+			f.PC = 9
 			return co.Call(f.callBill)
-		case 12:
+		case 9:
 			f.callBill = nil
 			fallthrough
-		case 9:
+		case 6:
 			f.index++
-			f.PC = 7
+			f.PC = 4
 			continue
-		case 10:
-//line workflow.go:55
+		case 7:
+//line workflow.go:58
 			f.o.log("ship %d items to %s, total %d", len(f.o.Items), f.o.Email, f.o.Total)
-//line workflow.go:56
-			complete(f.id, f.o.Trace)
+//line workflow.go:59
+			durable.SetResult(f.id, []byte(strings.Join(f.o.Trace, "\n")+"\n"))
 			return stackless.Done
 		default:
 			panic("cogen: WorkflowFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:123
+//line workflow_cogen.go:130
 }
 
 // Where returns the source position of Workflow's resume point (cogenrt.Locator).
 func (f *WorkflowFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/examples/durable/workflow.go:38"
-	case 3:
-		return "github.com/cogen-go/cogen/examples/durable/workflow.go:42"
-	case 5:
+		return "github.com/cogen-go/cogen/examples/durable/workflow.go:41"
+	case 2:
 		return "github.com/cogen-go/cogen/examples/durable/workflow.go:45"
-	case 12:
-		return "github.com/cogen-go/cogen/examples/durable/workflow.go:53"
+	case 3:
+		return "github.com/cogen-go/cogen/examples/durable/workflow.go:48"
+	case 9:
+		return "github.com/cogen-go/cogen/examples/durable/workflow.go:56"
 	}
-	return "github.com/cogen-go/cogen/examples/durable/workflow.go:33"
+	return "github.com/cogen-go/cogen/examples/durable/workflow.go:36"
 }
 
 // Durable returns the registered name and the layout fingerprint of Workflow's frame (cogenrt.DurableFrame).
 func (f *WorkflowFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812)
+	return "github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x9a55e964dd7b95c7)
 }
 
 // EncodeState writes the fields of Workflow's frame into a snapshot (cogenrt.DurableFrame).
 func (f *WorkflowFrame) EncodeState(enc *cogenrt.Encoder) {
-	enc.Int(int64(f.id))
+	enc.String(string(f.id))
+	enc.Int(int64(f.n))
 	enc.Uint(uint64(f.seed))
 	f.cogenEnc1(enc, &f.o)
 	f.cogenEnc2(enc, &f.rng)
-	enc.Callee(f.callSave)
-	enc.Callee(f.callSaveAndSleep)
-	enc.Int(int64(f.n))
+	enc.Int(int64(f.wait))
+	enc.Int(int64(f.items))
 	enc.Int(int64(f.tmp))
 	enc.Int(int64(f.index))
 	enc.Callee(f.callBill)
@@ -158,27 +165,13 @@ func (f *WorkflowFrame) EncodeState(enc *cogenrt.Encoder) {
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
-	f.id = int(dec.IntN(64))
+	f.id = durable.ID(dec.String())
+	f.n = int(dec.IntN(64))
 	f.seed = uint64(dec.UintN(64))
 	f.cogenDec1(dec, &f.o)
 	f.cogenDec2(dec, &f.rng)
-	if c := dec.Callee(); c != nil {
-		x, ok := c.(*saveFrame)
-		if !ok {
-			dec.WrongType("*saveFrame", c)
-			return
-		}
-		f.callSave = x
-	}
-	if c := dec.Callee(); c != nil {
-		x, ok := c.(*saveAndSleepFrame)
-		if !ok {
-			dec.WrongType("*saveAndSleepFrame", c)
-			return
-		}
-		f.callSaveAndSleep = x
-	}
-	f.n = int(dec.IntN(64))
+	f.wait = time.Duration(dec.IntN(64))
+	f.items = int(dec.IntN(64))
 	f.tmp = int(dec.IntN(64))
 	f.index = int(dec.IntN(64))
 	if c := dec.Callee(); c != nil {
@@ -189,7 +182,7 @@ func (f *WorkflowFrame) DecodeState(dec *cogenrt.Decoder) {
 		}
 		f.callBill = x
 	}
-	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil}, cogenrt.ResumePoint{PC: 5, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 12, Kind: cogenrt.ResumeCall, Callee: f.callBill != nil})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 2, Kind: cogenrt.ResumeSleep}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 9, Kind: cogenrt.ResumeCall, Callee: f.callBill != nil})
 }
 func (f *WorkflowFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
 	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
@@ -269,29 +262,26 @@ func (f *WorkflowFrame) cogenDec7(dec *cogenrt.Decoder, x *time.Time) {
 	dec.Time(x)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x88eba9838381f812), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.Workflow", uint64(0x9a55e964dd7b95c7), func() cogenrt.DurableFrame {
 		return new(WorkflowFrame)
 	})
 }
 
 // A compile error here means the signature of Workflow changed: run cogen again.
 func _() {
-	var _ func(*stackful.Co, int, uint64) = Workflow
+	var _ func(*stackful.Co, durable.ID, int, uint64) = Workflow
 }
 
 // billFrame is the stackless frame of bill: it holds the values of bill that live across a suspension.
 type billFrame struct {
 	stackless.Base
-	id               int
-	o                *Order
-	callSave         *saveFrame
-	callSaveAndSleep *saveAndSleepFrame
+	o *Order
 }
 
 // newBillFrame returns a frame that runs bill when a task steps it: pass it to stackless.Spawn,
 // or let generated code call it from another frame.
-func newBillFrame(id int, o *Order) *billFrame {
-	return &billFrame{id: id, o: o}
+func newBillFrame(o *Order) *billFrame {
+	return &billFrame{o: o}
 }
 
 // Step runs bill from its resume point to its next suspension, call or return.
@@ -299,73 +289,54 @@ func (f *billFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line workflow.go:63
-			f.callSave = newSaveFrame(f.id)
-			f.PC = 1
-			return co.Call(f.callSave)
-		case 1:
-			f.callSave = nil
-//line workflow.go:64
+//line workflow.go:66
+			co.Gosched()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line workflow.go:67
 			f.o.log("charged %d", f.o.Total)
-//line workflow.go:65
-			f.callSaveAndSleep = newSaveAndSleepFrame(f.id, time.Millisecond)
-			f.PC = 3
-			return co.Call(f.callSaveAndSleep)
-		case 3:
-			f.callSaveAndSleep = nil
+			f.PC = 1
+			fallthrough
+		case 1:
+//line workflow.go:68
+			co.Sleep(time.Millisecond)
+			if co.Blocked() {
+				return stackless.Suspend
+			}
 			return stackless.Done
 		default:
 			panic("cogen: billFrame: invalid resume point")
 		}
 	}
-//line workflow_cogen.go:322
+//line workflow_cogen.go:313
 }
 
 // Where returns the source position of bill's resume point (cogenrt.Locator).
 func (f *billFrame) Where() string {
 	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/examples/durable/workflow.go:66"
 	case 1:
-		return "github.com/cogen-go/cogen/examples/durable/workflow.go:63"
-	case 3:
-		return "github.com/cogen-go/cogen/examples/durable/workflow.go:65"
+		return "github.com/cogen-go/cogen/examples/durable/workflow.go:68"
 	}
-	return "github.com/cogen-go/cogen/examples/durable/workflow.go:62"
+	return "github.com/cogen-go/cogen/examples/durable/workflow.go:65"
 }
 
 // Durable returns the registered name and the layout fingerprint of bill's frame (cogenrt.DurableFrame).
 func (f *billFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26)
+	return "github.com/cogen-go/cogen/examples/durable.bill", uint64(0xc2bc3a0c186cea91)
 }
 
 // EncodeState writes the fields of bill's frame into a snapshot (cogenrt.DurableFrame).
 func (f *billFrame) EncodeState(enc *cogenrt.Encoder) {
-	enc.Int(int64(f.id))
 	f.cogenEnc1(enc, &f.o)
-	enc.Callee(f.callSave)
-	enc.Callee(f.callSaveAndSleep)
 }
 
 // DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
 func (f *billFrame) DecodeState(dec *cogenrt.Decoder) {
-	f.id = int(dec.IntN(64))
 	f.cogenDec1(dec, &f.o)
-	if c := dec.Callee(); c != nil {
-		x, ok := c.(*saveFrame)
-		if !ok {
-			dec.WrongType("*saveFrame", c)
-			return
-		}
-		f.callSave = x
-	}
-	if c := dec.Callee(); c != nil {
-		x, ok := c.(*saveAndSleepFrame)
-		if !ok {
-			dec.WrongType("*saveAndSleepFrame", c)
-			return
-		}
-		f.callSaveAndSleep = x
-	}
-	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeCall, Callee: f.callSave != nil}, cogenrt.ResumePoint{PC: 3, Kind: cogenrt.ResumeCall, Callee: f.callSaveAndSleep != nil})
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeGosched}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func (f *billFrame) cogenEnc1(enc *cogenrt.Encoder, x **Order) {
 	cogenrt.EncodePtr(enc, (*x), func(enc *cogenrt.Encoder, p *Order) {
@@ -429,155 +400,12 @@ func (f *billFrame) cogenDec5(dec *cogenrt.Decoder, x *time.Time) {
 	dec.Time(x)
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xde3ae55b6c9a8e26), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.bill", uint64(0xc2bc3a0c186cea91), func() cogenrt.DurableFrame {
 		return new(billFrame)
 	})
 }
 
 // A compile error here means the signature of bill changed: run cogen again.
 func _() {
-	var _ func(*stackful.Co, int, *Order) = bill
-}
-
-// saveFrame is the stackless frame of save: it holds the values of save that live across a suspension.
-type saveFrame struct {
-	stackless.Base
-	id int
-}
-
-// newSaveFrame returns a frame that runs save when a task steps it: pass it to stackless.Spawn,
-// or let generated code call it from another frame.
-func newSaveFrame(id int) *saveFrame {
-	return &saveFrame{id: id}
-}
-
-// Step runs save from its resume point to its next suspension, call or return.
-func (f *saveFrame) Step(co *stackless.Task) stackless.Status {
-	for {
-		switch f.PC {
-		case 0:
-//line workflow.go:73
-			requestSave(f.id)
-			f.PC = 1
-			fallthrough
-		case 1:
-//line workflow.go:74
-			co.Gosched()
-			if co.Blocked() {
-				return stackless.Suspend
-			}
-			return stackless.Done
-		default:
-			panic("cogen: saveFrame: invalid resume point")
-		}
-	}
-//line workflow_cogen.go:475
-}
-
-// Where returns the source position of save's resume point (cogenrt.Locator).
-func (f *saveFrame) Where() string {
-	switch f.PC {
-	case 1:
-		return "github.com/cogen-go/cogen/examples/durable/workflow.go:74"
-	}
-	return "github.com/cogen-go/cogen/examples/durable/workflow.go:72"
-}
-
-// Durable returns the registered name and the layout fingerprint of save's frame (cogenrt.DurableFrame).
-func (f *saveFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58)
-}
-
-// EncodeState writes the fields of save's frame into a snapshot (cogenrt.DurableFrame).
-func (f *saveFrame) EncodeState(enc *cogenrt.Encoder) {
-	enc.Int(int64(f.id))
-}
-
-// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
-func (f *saveFrame) DecodeState(dec *cogenrt.Decoder) {
-	f.id = int(dec.IntN(64))
-	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeGosched})
-}
-func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.save", uint64(0x4fc7ba9686a7b58), func() cogenrt.DurableFrame {
-		return new(saveFrame)
-	})
-}
-
-// A compile error here means the signature of save changed: run cogen again.
-func _() {
-	var _ func(*stackful.Co, int) = save
-}
-
-// saveAndSleepFrame is the stackless frame of saveAndSleep: it holds the values of saveAndSleep that live across a suspension.
-type saveAndSleepFrame struct {
-	stackless.Base
-	id int
-	d  time.Duration
-}
-
-// newSaveAndSleepFrame returns a frame that runs saveAndSleep when a task steps it: pass it to stackless.Spawn,
-// or let generated code call it from another frame.
-func newSaveAndSleepFrame(id int, d time.Duration) *saveAndSleepFrame {
-	return &saveAndSleepFrame{id: id, d: d}
-}
-
-// Step runs saveAndSleep from its resume point to its next suspension, call or return.
-func (f *saveAndSleepFrame) Step(co *stackless.Task) stackless.Status {
-	for {
-		switch f.PC {
-		case 0:
-//line workflow.go:82
-			requestSave(f.id)
-			f.PC = 1
-			fallthrough
-		case 1:
-//line workflow.go:83
-			co.Sleep(f.d)
-			if co.Blocked() {
-				return stackless.Suspend
-			}
-			return stackless.Done
-		default:
-			panic("cogen: saveAndSleepFrame: invalid resume point")
-		}
-	}
-//line workflow_cogen.go:546
-}
-
-// Where returns the source position of saveAndSleep's resume point (cogenrt.Locator).
-func (f *saveAndSleepFrame) Where() string {
-	switch f.PC {
-	case 1:
-		return "github.com/cogen-go/cogen/examples/durable/workflow.go:83"
-	}
-	return "github.com/cogen-go/cogen/examples/durable/workflow.go:81"
-}
-
-// Durable returns the registered name and the layout fingerprint of saveAndSleep's frame (cogenrt.DurableFrame).
-func (f *saveAndSleepFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x6b026e64773e102e)
-}
-
-// EncodeState writes the fields of saveAndSleep's frame into a snapshot (cogenrt.DurableFrame).
-func (f *saveAndSleepFrame) EncodeState(enc *cogenrt.Encoder) {
-	enc.Int(int64(f.id))
-	enc.Int(int64(f.d))
-}
-
-// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
-func (f *saveAndSleepFrame) DecodeState(dec *cogenrt.Decoder) {
-	f.id = int(dec.IntN(64))
-	f.d = time.Duration(dec.IntN(64))
-	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
-}
-func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/examples/durable.saveAndSleep", uint64(0x6b026e64773e102e), func() cogenrt.DurableFrame {
-		return new(saveAndSleepFrame)
-	})
-}
-
-// A compile error here means the signature of saveAndSleep changed: run cogen again.
-func _() {
-	var _ func(*stackful.Co, int, time.Duration) = saveAndSleep
+	var _ func(*stackful.Co, *Order) = bill
 }

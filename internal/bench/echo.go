@@ -107,11 +107,20 @@ func RunEcho(model string, cfg echoload.Config) (LoadResult, error) {
 		}
 		return serveUntil(l, ld)
 	})
-	polls := int64(l.Stats().Polls)
+	polls := loopWaits(l)
 	if model == "goroutine" {
 		polls = -1
 	}
 	return LoadResult{res, polls}, err
+}
+
+// loopWaits is the loop's waiting system calls: its iterations on epoll,
+// every io_uring_enter on io_uring (loop.WaitCalls).
+func loopWaits(l *loop.Loop) int64 {
+	if n, ok := l.WaitCalls(); ok {
+		return int64(n)
+	}
+	return int64(l.Stats().Polls)
 }
 
 // lockLoopThread locks the calling goroutine, which creates and runs the

@@ -172,7 +172,7 @@ func runHTTP(model string, cfg echoload.Config, wait bool) (LoadResult, error) {
 		res, err := serveLoad(cfg, func(limit time.Duration) error {
 			return errors.Join(s.Shutdown(limit), env.Close())
 		}, func(ld *echoload.Load) error { return serveUntil(l, ld) })
-		return LoadResult{res, int64(l.Stats().Polls)}, err
+		return LoadResult{res, loopWaits(l)}, err
 	case "stackful/cohttp", "stackless/cohttp":
 		l, err := loop.New()
 		if err != nil {
@@ -203,7 +203,7 @@ func runHTTP(model string, cfg echoload.Config, wait bool) (LoadResult, error) {
 			}
 			return err
 		}, func(ld *echoload.Load) error { return serveUntil(l, ld) })
-		return LoadResult{res, int64(l.Stats().Polls)}, err
+		return LoadResult{res, loopWaits(l)}, err
 	case "stackful/conet":
 		l, err := loop.New()
 		if err != nil {
@@ -227,7 +227,7 @@ func runHTTP(model string, cfg echoload.Config, wait bool) (LoadResult, error) {
 		if serveErr != nil && !errors.Is(serveErr, net.ErrClosed) {
 			err = errors.Join(err, serveErr)
 		}
-		return LoadResult{res, int64(l.Stats().Polls)}, err
+		return LoadResult{res, loopWaits(l)}, err
 	case "net/http":
 		ln, err := net.Listen("tcp4", "127.0.0.1:0")
 		if err != nil {

@@ -128,10 +128,12 @@ func (c *Chan[T]) trySend(v T) bool {
 	if c.closed {
 		panic("cosync: send on closed channel")
 	}
-	if r := c.recvq.popAlive(); r != nil {
-		r.val = v
-		r.handOff()
-		return true
+	if c.recvq.head != nil { // inlined test: the call only when someone may wait
+		if r := c.recvq.popAlive(); r != nil {
+			r.val = v
+			r.handOff()
+			return true
+		}
 	}
 	if c.n < len(c.buf) {
 		i := c.head + c.n
@@ -156,6 +158,9 @@ func (c *Chan[T]) tryRecv() (v T, ok, ready bool) {
 		}
 		c.n--
 		// A blocked sender's value takes the freed slot, in order.
+		if c.sendq.head == nil {
+			return v, true, true
+		}
 		if r := c.sendq.popAlive(); r != nil {
 			i := c.head + c.n
 			if i >= len(c.buf) {
@@ -167,10 +172,12 @@ func (c *Chan[T]) tryRecv() (v T, ok, ready bool) {
 		}
 		return v, true, true
 	}
-	if r := c.sendq.popAlive(); r != nil {
-		v = r.val
-		r.handOff()
-		return v, true, true
+	if c.sendq.head != nil {
+		if r := c.sendq.popAlive(); r != nil {
+			v = r.val
+			r.handOff()
+			return v, true, true
+		}
 	}
 	if c.closed {
 		return v, false, true
@@ -185,6 +192,14 @@ func (c *Chan[T]) send(h Handle, v T, timeout time.Duration) error {
 			return failure(r)
 		}
 		return blockForever(h, timeout)
+	}
+	if r != loop.NotWoken {
+		// The call made again after a hand-off: the record in the slot is
+		// done. (A cross-loop operation keeps a goOp there, not a record.)
+		if rec := c.sendq.done(slot); rec != nil {
+			c.sendq.release(rec)
+			return nil
+		}
 	}
 	if place(&c.l, w) {
 		return crossLoop(h, r, c.l, func(g Handle) error { return c.send(g, v, timeout) }, errResult)
@@ -231,6 +246,14 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 		}
 		return v, false, blockForever(h, timeout)
 	}
+	if r != loop.NotWoken {
+		// The call made again after a hand-off (see send).
+		if rec := c.recvq.done(slot); rec != nil {
+			v = rec.val
+			c.recvq.release(rec)
+			return v, true, nil
+		}
+	}
 	if place(&c.l, w) {
 		res := crossLoop(h, r, c.l, func(g Handle) recvResult[T] {
 			v, ok, err := c.recv(g, timeout)
@@ -241,8 +264,11 @@ func (c *Chan[T]) recv(h Handle, timeout time.Duration) (v T, ok bool, err error
 	if r != loop.NotWoken {
 		return c.recvResumed(slot, r)
 	}
-	if v, ok, ready := c.tryRecv(); ready {
-		return v, ok, nil
+	// The call only when it can complete: the test is inlined.
+	if c.n > 0 || c.sendq.head != nil || c.closed {
+		if v, ok, ready := c.tryRecv(); ready {
+			return v, ok, nil
+		}
 	}
 	if timeout == 0 {
 		return v, false, ErrTimeout

@@ -194,6 +194,22 @@ func (q *waitq[T]) pending(slot *any) *record[T] {
 	return r
 }
 
+// done is pending's fast path for the call made again after a hand-off:
+// the record in slot, taken out of it, if it is q's and completed (stDone:
+// off the queue, its transfer made); nil otherwise, the slot untouched.
+// The caller releases the record once it has read its value.
+func (q *waitq[T]) done(slot *any) *record[T] {
+	if slot == nil {
+		return nil
+	}
+	r, _ := (*slot).(*record[T])
+	if r == nil || r.q != q || r.state != stDone {
+		return nil
+	}
+	*slot = nil
+	return r
+}
+
 // finish ends h's wait on r: r is taken off the queue if still on it, and
 // released; the state and value it ended with are returned.
 func (q *waitq[T]) finish(r *record[T]) (uint8, T) {

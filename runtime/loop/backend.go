@@ -10,7 +10,8 @@ import (
 // A Backend is the mechanism a loop waits with. Linux has two, chosen when
 // the loop is created: epoll, and io_uring used as a readiness engine (one
 // multishot poll per registered fd, one io_uring_enter per iteration; see
-// poller_uring_linux.go). Other platforms, and Linux under the build tag
+// poller_uring_linux.go) that also serves connections registered with
+// [Loop.RegisterCompletion] by completion (uring_comp_linux.go). Other platforms, and Linux under the build tag
 // cogen_netpoll, have the portable poller only.
 type Backend uint8
 
@@ -68,6 +69,9 @@ func NewBackend(b Backend) (*Loop, error) {
 	}
 	l := withPoller(p)
 	l.backend = got
+	if c, ok := p.(interface{ completion() compPoller }); ok {
+		l.comp = c.completion()
+	}
 	return l, nil
 }
 
@@ -91,4 +95,16 @@ func logOnce(flag *atomic.Bool, format string, args ...any) {
 	if flag.CompareAndSwap(false, true) {
 		log.Printf(format, args...)
 	}
+}
+
+// WaitCalls reports the system calls the loop's backend has made to submit
+// and wait: every io_uring_enter on io_uring (the iteration's, and those
+// that make room in a full submission queue or submit a close's
+// cancellation), and false on the other backends, whose waits are the
+// iterations counted in [Stats].Polls. Call it on the loop goroutine.
+func (l *Loop) WaitCalls() (uint64, bool) {
+	if c, ok := l.poller.(interface{ enterCalls() uint64 }); ok {
+		return c.enterCalls(), true
+	}
+	return 0, false
 }

@@ -165,6 +165,45 @@
 // once every two requests under an echo load, and the soak (cmd/cosoak)
 // saw requests stall until their read timeout (see docs/benchmarks.md).
 //
+// # Completion I/O
+//
+// On io_uring, a connected stream socket registered with
+// [Loop.RegisterCompletion] is served by completion instead of readiness
+// ([Loop.Completion] reports whether the backend can; elsewhere it is
+// Register). The loop keeps a multishot IORING_OP_RECV in flight on it that
+// picks buffers from a provided-buffer ring shared by the loop's
+// connections (2 KiB each; the ring starts with 64 and doubles when a
+// quarter is left, up to 1024 or two per connection, at most 16384), and
+// TryRead and TryReadStream copy out
+// of them without a system call; TryWrite copies into a per-fd send queue
+// and returns (it waits only when 64 KiB wait to be sent), and one
+// IORING_OP_SEND per fd is in flight, resubmitted for a short send and
+// followed by what was written meanwhile. All of it rides on the
+// io_uring_enter each iteration makes anyway, so a request costs no read or
+// write system call; Run and RunOnce submit what is queued before they
+// return. The costs: a connection holds about 100 bytes more than in
+// readiness mode, and one whose reader lags stops receiving past four
+// chunks (what its socket held when the receive ran may all be in the
+// ring by then). When the ring runs dry a connection falls back to
+// readiness and read(2) into the caller's buffer until the stream is
+// empty, so no data waits for a buffer another connection holds.
+//
+// Such an fd's contract differs: bytes the loop received and nobody read
+// are the loop's (a read(2) of one's own would miss them; [FD.Buffered],
+// WaitRead and TryPoll count them), a send's error is reported by the
+// next write, a half-close must go through [Loop.ShutdownWrite] (after
+// the queued sends), and [FD.Close] sends what was written before closing
+// the descriptor, which it leaves open until the last send completes, for
+// at most 5 s (then the connection is reset), and not at all when input
+// was left unread (the connection is reset, as close(2) would). Completions are matched to connections by a
+// slot that outlives every request of its connection, never by fd number,
+// so a completion that arrives after a close never reaches the
+// connection that reuses the number; its buffer goes back to the ring. It
+// needs IORING_OP_RECV and IORING_OP_SEND and provided-buffer rings (Linux
+// 5.19), and multishot receive (6.0; without it receives are single-shot).
+// The stackless ServeTCP and Group.ServeTCP, and cohttp's stackless
+// server, register their connections this way.
+//
 // Everywhere else (and on Linux with the build
 // tag cogen_netpoll, which is how its tests run here) it is a portable
 // poller built on Go's own runtime poller: a goroutine per registered fd

@@ -34,6 +34,7 @@ type FD struct {
 	filled         bool       // TryReadStream's last read filled the caller's buffer: the next one reads beyond it
 	stream         bool       // a byte stream (stream socket, pipe, FIFO), learned once by Register
 	ahead          *readAhead // bytes TryReadStream read beyond a caller's buffer; nil until the first time
+	cx             *compConn  // completion mode's state (RegisterCompletion); nil for readiness
 }
 
 // readSide and writeSide are the events that wake each direction. Errors and
@@ -172,8 +173,10 @@ func (f *FD) wait(w *Waiter, dir uint8, timeout time.Duration) error {
 	if *edge {
 		*edge = false
 		w.wake(Ready, f.seen&(readSide|writeSide))
-	} else if dir == fdRead && f.Buffered() > 0 {
+	} else if dir == fdRead && (f.Buffered() > 0 || f.cx != nil && f.cx.rdone) {
 		w.wake(Ready, f.seen&(readSide|writeSide)|EventIn)
+	} else if dir == fdWrite && f.cx != nil && len(f.cx.pend) < compSendLimit {
+		w.wake(Ready, f.seen&(readSide|writeSide)|EventOut) // a write queues at once
 	}
 	w.expireNow(timeout)
 	return nil
@@ -201,8 +204,16 @@ func (f *FD) notify(ev Events) {
 // Unregister removes f from the loop without closing the descriptor. Waiters
 // on f wake with Closed. It is idempotent.
 func (f *FD) Unregister() error {
+	_, err := f.unregister(false)
+	return err
+}
+
+// unregister is Unregister; closing says FD.Close calls it, and deferred
+// that the poller closes the descriptor later (completion mode with a send
+// in flight: see RegisterCompletion).
+func (f *FD) unregister(closing bool) (deferred bool, err error) {
 	if f.closed {
-		return nil
+		return false, nil
 	}
 	f.closed = true
 	l := f.loop
@@ -216,13 +227,20 @@ func (f *FD) Unregister() error {
 		l.fds[f.fd] = nil
 		l.stats.FDs--
 	}
+	if f.cx != nil {
+		deferred := l.comp.detach(f.cx, closing && !l.closed)
+		if deferred {
+			l.compLingerFor(f.cx)
+		}
+		return deferred, nil
+	}
 	if l.closed {
-		return nil // the poller is gone, and the registration with it
+		return false, nil // the poller is gone, and the registration with it
 	}
 	if err := l.poller.del(f.fd); err != nil && !isBadFD(err) {
-		return fmt.Errorf("loop: unregister fd %d: %w", f.fd, err)
+		return false, fmt.Errorf("loop: unregister fd %d: %w", f.fd, err)
 	}
-	return nil
+	return false, nil
 }
 
 // Close unregisters f, waking its waiters with Closed, and closes the
@@ -231,7 +249,10 @@ func (f *FD) Close() error {
 	if f.closed {
 		return fmt.Errorf("loop: close fd %d: %w", f.fd, ErrFDClosed)
 	}
-	err := f.Unregister()
+	deferred, err := f.unregister(true)
+	if deferred {
+		return err
+	}
 	if cerr := closeDescriptor(f.fd); cerr != nil && err == nil {
 		err = fmt.Errorf("loop: close fd %d: %w", f.fd, os.NewSyscallError("close", cerr))
 	}

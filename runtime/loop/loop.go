@@ -38,6 +38,7 @@ type Stats struct {
 type Loop struct {
 	poller  poller
 	backend Backend
+	comp    compPoller // the poller's completion I/O (comp.go); nil without
 	wheel   wheel
 	ready   readyQueue
 	fds     []*FD // indexed by fd number; grows on demand, no fixed limit
@@ -130,7 +131,7 @@ func (l *Loop) Run(stop func() bool) error {
 		return nil
 	}
 	l.running = true
-	defer func() { l.running = false }()
+	defer func() { l.running = false; l.compFlush() }()
 	for {
 		if _, err := l.poller.wait(l.pollTimeout(), l.dispatchFn); err != nil {
 			return err
@@ -211,6 +212,7 @@ func (l *Loop) RunOnce() error {
 	if l.closed {
 		l.drain()
 	}
+	l.compFlush()
 	return nil
 }
 

@@ -14,6 +14,9 @@ import (
 // ahead on fd are returned first, without a system call.
 func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
 	f := l.Lookup(fd)
+	if f != nil && f.cx != nil {
+		return l.compRead(w, f, p, timeout)
+	}
 	if f != nil && f.ahead != nil && len(p) > 0 && f.ahead.off < f.ahead.end {
 		return f.ahead.take(p), false, nil
 	}
@@ -43,7 +46,11 @@ func (l *Loop) TryRead(w *Waiter, fd int, p []byte, timeout time.Duration) (n in
 // returns wait=true, having armed w on fd's write slot, if some of p is left:
 // the caller retries with p[n:].
 func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
-	raw := l.Lookup(fd) != nil
+	f := l.Lookup(fd)
+	if f != nil && f.cx != nil {
+		return l.compWrite(w, f, p, timeout)
+	}
+	raw := f != nil
 	for n < len(p) {
 		var m int
 		var err error

@@ -63,15 +63,36 @@ type uringPoller struct {
 	// wakeBad is set when the wake poll completed with an error or as a
 	// single shot: multishot poll does not work (init's probe).
 	wakeBad bool
+
+	// Completion I/O (uring_comp_linux.go); bufs is nil without it.
+	bufs      *bufRing
+	conns     []*compConn // by slot
+	freeSlots []uint32
+	compGen   uint32
+	freeBufs  [][]byte // send buffers for reuse
+	live      int      // connections in completion mode
+	// noMultishot is set when the kernel refused a multishot receive:
+	// receives are single-shot from then on.
+	noMultishot bool
 }
 
-// User data: bits 0-31 an fd number, 32-61 a generation (never 0), bit 62
-// marks the cancellation of that fd's poll, bit 63 the poller's own
+// User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61
+// marks completion I/O (uring_comp_linux.go: a different layout), bit 62
+// the cancellation of that fd's poll or request, bit 63 the poller's own
 // requests.
 const (
 	udWake   = 1<<63 | 1 // the eventfd's poll
 	udCancel = 1 << 62   // | pollData: an ASYNC_CANCEL of that poll (success posts nothing)
-	genLimit = 1 << 30
+	genLimit = 1 << 29   // bits 61-63 are flags
+)
+
+// The ring's sizes: the submission queue holds what one iteration queues
+// (a receive and a send per busy connection in completion mode) without a
+// mid-iteration io_uring_enter to make room in most loads; completions
+// beyond the completion queue wait in the kernel (IORING_FEAT_NODROP).
+const (
+	uringSQEntries = 2048
+	uringCQEntries = 8192
 )
 
 // pollData is the user_data of fd's poll of generation gen (0 < gen < genLimit).
@@ -109,7 +130,7 @@ func newUringPoller() (*uringPoller, error) {
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		return nil, &uringUnavailable{why: "big-endian CPU not supported"}
 	}
-	r, err := newRing(256, 4096)
+	r, err := newRing(uringSQEntries, uringCQEntries)
 	if err != nil {
 		return nil, setupRefused(err)
 	}
@@ -173,6 +194,7 @@ func (p *uringPoller) init() error {
 	if p.wakeBad {
 		return &uringUnavailable{why: "kernel lacks multishot IORING_OP_POLL_ADD (Linux 5.13)"}
 	}
+	p.initComp()
 	return nil
 }
 
@@ -276,7 +298,7 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
 	for _, h := range p.held {
-		if h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+		if h.c != nil && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
 			p.n++
 			fn(h.fd, h.ev)
 		}
@@ -337,10 +359,16 @@ func (p *uringPoller) complete(c *cqe) {
 		}
 		return
 	}
+	if c.userData&(udCancel|udComp) == udComp {
+		p.completeComp(c)
+		return
+	}
 	if c.userData&udCancel != 0 {
 		// A cancellation failed: ENOENT, the poll ended already; EALREADY,
 		// it is completing (not expected of a poll): ask again.
-		if c.res == -int32(unix.EALREADY) {
+		// A receive in completion mode (udComp) is not asked again: it
+		// is completing, and its user data may name its successor soon.
+		if c.res == -int32(unix.EALREADY) && c.userData&udComp == 0 {
 			p.cancel(c.userData &^ udCancel)
 		}
 		return
@@ -372,7 +400,7 @@ func (p *uringPoller) complete(c *cqe) {
 	if p.fn == nil {
 		// Reaped outside wait (submit makes room when the kernel is out of
 		// it): keep the event for the next wait.
-		p.held = append(p.held, heldEvent{fd, gen, ev})
+		p.held = append(p.held, heldEvent{fd: fd, gen: gen, ev: ev})
 		return
 	}
 	p.n++
@@ -385,6 +413,7 @@ type heldEvent struct {
 	fd  int
 	gen uint32
 	ev  Events
+	c   *compConn // for an fd in completion mode: delivered unless c is closed by then
 }
 
 func (p *uringPoller) wake() error {
@@ -406,6 +435,7 @@ func (p *uringPoller) wake() error {
 
 func (p *uringPoller) close() error {
 	err := p.r.close()
+	p.closeComp()
 	if p.efd >= 0 {
 		if cerr := unix.Close(p.efd); cerr != nil && err == nil {
 			err = os.NewSyscallError("close", cerr)

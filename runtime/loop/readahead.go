@@ -28,6 +28,9 @@ func (a *readAhead) take(p []byte) int {
 // f with a system call of one's own would skip them; [FD.TakeBuffered]
 // takes them first.
 func (f *FD) Buffered() int {
+	if f.cx != nil {
+		return f.cx.buffered()
+	}
 	if f.ahead == nil {
 		return 0
 	}
@@ -38,6 +41,12 @@ func (f *FD) Buffered() int {
 // into p and returns their count; with peek set it copies them and keeps
 // them.
 func (f *FD) TakeBuffered(p []byte, peek bool) int {
+	if f.cx != nil {
+		if peek {
+			return copy(p, f.cx.rdata)
+		}
+		return f.loop.compTake(f.cx, p)
+	}
 	if f.ahead == nil {
 		return 0
 	}

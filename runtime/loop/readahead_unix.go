@@ -38,6 +38,9 @@ const readAheadSmall = 512
 // coroutine models' Read use it.
 func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
 	f := l.Lookup(fd)
+	if f != nil && f.cx != nil {
+		return l.compRead(w, f, p, timeout)
+	}
 	if f == nil || !f.stream || len(p) == 0 {
 		return l.TryRead(w, fd, p, timeout)
 	}

@@ -5,6 +5,7 @@ package loop
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // A waiter woken with WakeNext runs right after the runner that woke it,
@@ -118,5 +119,44 @@ func TestWakeNextBound(t *testing.T) {
 	}
 	if chain < 2*maxRunNext {
 		t.Fatalf("the chain ran %d times between z's runs, want it to go on after each", chain)
+	}
+}
+
+// WakeNext detaches the waiter from what it was armed on: one parked with
+// no timeout (WakeNext's fast path, a channel's waiter) leaves the armed
+// list; one parked with a timeout also leaves the timing wheel, so its
+// deadline never fires afterwards.
+func TestWakeNextDetaches(t *testing.T) {
+	l := newLoop(t)
+	var log []string
+	a, b := newWakeLog(l, &log, "a"), newWakeLog(l, &log, "b")
+	a.w.Park(-1)
+	b.w.Park(time.Millisecond)
+	if n := l.Stats().Armed; n != 2 {
+		t.Fatalf("Armed = %d, want 2", n)
+	}
+	a.w.WakeNext(Signaled)
+	if n := l.Stats().Armed; n != 1 || !a.w.Queued() || l.PeekNext() != &a.w {
+		t.Fatalf("after a's WakeNext: Armed = %d, queued %v", n, a.w.Queued())
+	}
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	b.w.WakeNext(Signaled)
+	if n := l.Stats().Armed; n != 0 || !b.w.Queued() {
+		t.Fatalf("after b's WakeNext: Armed = %d, queued %v", n, b.w.Queued())
+	}
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if fired := l.Stats().TimersFired; fired != 0 {
+		t.Fatalf("%d timers fired after b's WakeNext", fired)
+	}
+	if want := []string{"a:signaled", "b:signaled"}; !slices.Equal(log, want) {
+		t.Fatalf("runs %q, want %q", log, want)
 	}
 }

@@ -48,6 +48,7 @@ type ring struct {
 	sqMem    []byte // SQ ring, and the CQ ring too with FEAT_SINGLE_MMAP
 	cqMem    []byte // nil with FEAT_SINGLE_MMAP
 	sqeMem   []byte
+	enters   uint64 // io_uring_enter calls made
 }
 
 // sqe is struct io_uring_sqe (64 bytes), with the unions this package uses
@@ -283,6 +284,7 @@ func (r *ring) enter(toSubmit, minComplete, flags uint32, arg *getEventsArg, ts 
 		argp, argSize = unsafe.Pointer(arg), unsafe.Sizeof(*arg)
 		flags |= iouEnterExtArg
 	}
+	r.enters++
 	n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(toSubmit), uintptr(minComplete),
 		uintptr(flags), uintptr(argp), argSize)
 	return int(n), errno

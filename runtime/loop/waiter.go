@@ -246,14 +246,19 @@ func (w *Waiter) WakeNext(r Reason) {
 	if w.state != waiterArmed {
 		return
 	}
-	if w.parent != nil || !w.loop.ready.tryNext(w) {
+	l := w.loop
+	if w.parent != nil || !l.ready.tryNext(w) {
 		w.wake(r, 0)
 		return
 	}
-	f := w.fd
-	w.detach()
-	if r == Ready {
-		w.fd = f // as in wake: a close before w runs makes Reason Closed
+	if w.deadline == nil && w.fd == nil && w.cond == nil {
+		l.unpark(w) // detach of a waiter armed on nothing (a Park without timeout: a channel's waiter)
+	} else {
+		f := w.fd
+		w.detach()
+		if r == Ready {
+			w.fd = f // as in wake: a close before w runs makes Reason Closed
+		}
 	}
 	w.reason = r
 	w.events = 0

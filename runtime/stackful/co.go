@@ -274,24 +274,6 @@ func (co *Co) Yield() {
 	}
 }
 
-// suspend is Yield for the waits, which have checked co already; state is
-// the state co waits in.
-func (co *Co) suspend(state uint8) {
-	e := co.env
-	e.depth--
-	e.current = e.stack[e.depth-1]
-	e.noteCurrent(e.current)
-	co.state = state
-	if co.sw.raw() {
-		co.sw.leave()
-	} else {
-		co.yield(struct{}{})
-	}
-	if co.state == stateUnwinding {
-		panic(errUnwind)
-	}
-}
-
 // start runs co for the first time, on a carrier of share if that is not
 // nil, else on a goroutine of its own. Until then co's next is a starter,
 // the env's or its share stack's (one closure each, so that creating a
@@ -494,20 +476,44 @@ func (co *Co) Reset() {
 // coroutine whose wait ended.
 type wakeup Co
 
+// Run resumes the coroutine. It has Resume's body rather than a call of
+// Resume, for the reason Resume is flat: one call level less to return
+// through after the switch back.
 func (r *wakeup) Run() {
 	co := (*Co)(r)
-	if co.state != stateWaiting {
-		panic("stackful: internal error: woken coroutine is not waiting")
-	}
-	co.state = stateSuspended
 	e := co.env
-	e.dispatching = true // co may run the coroutines its hand-offs wake (Co.handOff)
-	co.Resume()
+	d := e.depth
+	if co.state != stateWaiting || d >= len(e.stack) {
+		r.misrun()
+	}
+	e.stack[d] = co
+	e.depth = d + 1
+	e.current = co
+	e.noteResume(co)
+	co.state = stateRunning
+	e.dispatching = true // co may run the coroutines its hand-offs wake (Co.wait)
+	if co.sw.raw() {
+		co.sw.enter()
+	} else {
+		co.next()
+	}
 	e.dispatching = false
+	if co.state == statePanicked {
+		co.raise()
+	}
 	if h := e.handedPanic; h != nil {
 		e.handedPanic = nil
 		h.raise()
 	}
+}
+
+// misrun panics for a wake-up that cannot resume its coroutine.
+func (r *wakeup) misrun() {
+	co := (*Co)(r)
+	if co.state != stateWaiting {
+		panic("stackful: internal error: woken coroutine is not waiting")
+	}
+	panic(misuseError{op: "Resume", state: stateSuspended, maxDepth: len(co.env.stack)})
 }
 
 // mainWakeup is the main coroutine's runner: it has nothing to switch to,

@@ -45,7 +45,7 @@ type Env struct {
 	offload  *offloadPool // worker goroutines for Co.Offload, made on first use
 	// dispatching: the coroutine at depth 2 was resumed by the loop (a
 	// wakeup), so its waits may switch straight to the coroutine in the
-	// loop's run-next slot (Co.handOff). handedPanic is a coroutine such a
+	// loop's run-next slot (Co.wait). handedPanic is a coroutine such a
 	// switch ran that panicked: the loop's resume raises its panic.
 	dispatching bool
 	handedPanic *Co

@@ -33,7 +33,13 @@ func (co *Co) Resumed() loop.Reason {
 // It panics if the waiter is not armed, and unwinds the coroutine when its
 // env is closed.
 func (co *Co) Suspend() (loop.Reason, bool) {
-	return co.Await(), true
+	// Await's body, so that one call level (wait's) stands between the
+	// operation and the switch.
+	co.mustBeCurrent("Suspend")
+	if !co.w.Armed() && !co.w.Queued() {
+		panic("stackful: Suspend with a waiter that is not armed")
+	}
+	return co.wait(), true
 }
 
 // Begin is [Co.Resumed], [Co.Waiter] and [Co.OpSlot] in one call, for

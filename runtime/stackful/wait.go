@@ -266,13 +266,108 @@ func (co *Co) mustBeCurrent(op string) {
 }
 
 // wait suspends co until its armed waiter is woken and returns the reason.
+//
+// Like Resume, it is flat: it switches away itself (suspend's body, not a
+// call of it), and so does its direct hand-off, since each call level
+// between a wait and a switch costs a mispredicted return when control
+// comes back through the switch.
+//
+// The direct hand-off is the stackful side of Go's runnext (see
+// runtime/cosync's "Hand-off"): co, resumed by the loop and about to wait,
+// switches itself to the coroutine in the loop's run-next slot instead of
+// yielding to the main coroutine, which would only pop the slot and switch
+// to it: one switch where there were two, and no pass through the loop.
+// That coroutine runs nested in co (the call stack is main, co, it), so
+// when it waits or yields, co gets control back and looks at the slot
+// again. When the slot holds co itself (the coroutine it ran handed a
+// value back), co goes on without any switch. co suspends as usual when
+// the slot is empty or holds a waiter that is not a waiting coroutine of
+// this env (handOffTarget), or when the coroutine it ran panicked (the
+// panic is raised by the loop's resume of co, as if the loop had resumed
+// that coroutine itself). The loop's bound on run-next runs bounds the
+// chain.
 func (co *Co) wait() loop.Reason {
+	e := co.env
+	if co.state != stateRunning || e.loop.Closed() {
+		return co.waitSpecial()
+	}
+	if e.dispatching && e.depth == 2 {
+		l := e.loop
+		for {
+			w := l.PeekNext()
+			if w == &co.w {
+				if l.TakeNext() != w { // co's waiter is queued there, so the slot yields it
+					panic("stackful: internal error: the run-next slot did not yield the waiter it held")
+				}
+				return co.w.Reason()
+			}
+			next := co.handOffTarget(w)
+			if next == nil {
+				break
+			}
+			l.TakeNext()
+			// Resume's steps, without its raise: a panic of next belongs
+			// to the loop, not to co's wait.
+			d := e.depth
+			e.stack[d] = next
+			e.depth = d + 1
+			e.current = next
+			e.noteResume(next)
+			next.state = stateRunning
+			if next.sw.raw() {
+				next.sw.enter()
+			} else {
+				next.next()
+			}
+			if next.state == statePanicked {
+				e.handedPanic = next
+				break
+			}
+		}
+	}
+	e.depth--
+	e.current = e.stack[e.depth-1]
+	e.noteCurrent(e.current)
+	co.state = stateWaiting
+	if co.sw.raw() {
+		co.sw.leave()
+	} else {
+		co.yield(struct{}{})
+	}
+	if co.state == stateUnwinding {
+		panic(errUnwind)
+	}
+	return co.w.Reason()
+}
+
+// handOffTarget returns the coroutine that co, waiting, switches to
+// directly when the run-next slot holds w: a waiting coroutine of co's env
+// with room on the call stack, while co's own waiter is still armed (woken
+// into the queue, co runs in queue order). It returns nil otherwise.
+func (co *Co) handOffTarget(w *loop.Waiter) *Co {
+	e := co.env
+	if w == nil || !co.w.Armed() || !w.Queued() || e.depth >= len(e.stack) {
+		return nil
+	}
+	wk, ok := w.Runner().(*wakeup)
+	if !ok {
+		return nil
+	}
+	next := (*Co)(wk)
+	if next.env != e || next.state != stateWaiting {
+		return nil
+	}
+	return next
+}
+
+// waitSpecial is wait for a coroutine that is not simply running (the main
+// coroutine, one being unwound) or whose loop is closed.
+func (co *Co) waitSpecial() loop.Reason {
 	if co.state == stateUnwinding {
 		co.w.Disarm()
 		panic(errUnwind)
 	}
-	l := co.env.loop
-	if l.Closed() {
+	if co.env.loop.Closed() {
 		// Arming on a closed loop queues the waiter at once with
 		// LoopClosed, and nothing runs the queue any more.
 		co.w.Disarm()
@@ -281,74 +376,7 @@ func (co *Co) wait() loop.Reason {
 	if co.state == stateMain {
 		return co.env.mainWait()
 	}
-	if e := co.env; e.dispatching && e.depth == 2 {
-		if r, ok := co.handOff(); ok {
-			return r
-		}
-	}
-	co.suspend(stateWaiting)
-	return co.w.Reason()
-}
-
-// handOff is the stackful side of a direct hand-off (Go's runnext, see
-// runtime/cosync's "Hand-off"): co, resumed by the loop and about to wait,
-// switches itself to the coroutine in the loop's run-next slot instead of
-// yielding to the main coroutine, which would only pop the slot and switch
-// to it: one switch where there were two, and no pass through the loop.
-// That coroutine runs nested in co (the call stack is main, co, it), so
-// when it waits or yields, co gets control back and looks at the slot
-// again. It reports co's wake-up reason and true when the slot holds co
-// itself (the coroutine it ran handed a value back: co goes on without any
-// switch), false when co must suspend as usual: the slot is empty or holds
-// a waiter that is not a waiting coroutine of this env, co's waiter is no
-// longer armed (woken into the queue: it runs in queue order), or the
-// coroutine it ran panicked (the panic is raised by the loop's resume of
-// co, as if the loop had resumed that coroutine itself). The loop's bound
-// on run-next runs bounds the chain.
-func (co *Co) handOff() (loop.Reason, bool) {
-	e := co.env
-	l := e.loop
-	for {
-		w := l.PeekNext()
-		if w == nil {
-			return 0, false
-		}
-		if w == &co.w {
-			if l.TakeNext() != w { // co's waiter is queued there, so the slot yields it
-				panic("stackful: internal error: the run-next slot did not yield the waiter it held")
-			}
-			return co.w.Reason(), true
-		}
-		if !co.w.Armed() || !w.Queued() || e.depth >= len(e.stack) {
-			return 0, false
-		}
-		wk, ok := w.Runner().(*wakeup)
-		if !ok {
-			return 0, false
-		}
-		next := (*Co)(wk)
-		if next.env != e || next.state != stateWaiting {
-			return 0, false
-		}
-		l.TakeNext()
-		// Resume's steps, without its raise: a panic of next belongs to
-		// the loop, not to co's wait.
-		d := e.depth
-		e.stack[d] = next
-		e.depth = d + 1
-		e.current = next
-		e.noteResume(next)
-		next.state = stateRunning
-		if next.sw.raw() {
-			next.sw.enter()
-		} else {
-			next.next()
-		}
-		if next.state == statePanicked {
-			e.handedPanic = next
-			return 0, false
-		}
-	}
+	panic("stackful: internal error: wait in state " + stateStatus[co.state].String())
 }
 
 // mainWait runs the loop until the main coroutine's waiter has been woken

@@ -145,6 +145,14 @@
 // unexported fields, an interface such as error) is carried by a [Codec]:
 // a package-level variable of type Codec[T], which cogen finds by its type.
 //
+// A runner of durable tasks (package durable) watches each task with an
+// [Observer], told of every suspension a snapshot can carry and of the
+// task's end; it [Hold]s a task at a checkpoint until the snapshot is
+// stored, [Unhold]s it, and [Discard]s a task it must not run further.
+// [SnapshotFrame] encodes a frame no task runs yet, which is how a durable
+// task is started without a loop. A task no observer watches pays one flag
+// test per suspension.
+//
 // # Several cores
 //
 // A [Group] runs tasks on one loop per core, each on a goroutine locked to

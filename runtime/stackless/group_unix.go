@@ -17,7 +17,11 @@ import (
 // a task that accepts connections and spawns newHandler(fd) as a task for
 // each one, with TCP_NODELAY set (for example a generated frame's
 // constructor). The handler owns fd and must close it ([Task.Close]). It
-// returns the address listened on.
+// returns the address listened on. On a loop with completion I/O
+// (io_uring: [loop.Loop.Completion]) each connection is registered with
+// [loop.Loop.RegisterCompletion]: the handler reads and writes it through
+// the task's operations only, and half-closes it with
+// [loop.Loop.ShutdownWrite].
 //
 // Shutdown closes the listeners (an OnShutdown func per loop), which ends
 // the accept tasks; the connections' tasks are the loops' in-flight work.
@@ -140,6 +144,11 @@ func (f *acceptFrame) Step(t *Task) Status {
 		}
 		f.delay = 0
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		if l := t.w.Loop(); l.Completion() {
+			// The handler reads and writes fd through the task: let the
+			// loop receive and send for it (loop.RegisterCompletion).
+			l.RegisterCompletion(fd)
+		}
 		f.spawn(f.newHandler(fd))
 	}
 }

@@ -31,6 +31,7 @@ type Server struct {
 // handler owns fd and must close it ([Task.Close]). Nothing runs until l
 // does. Call it on l's goroutine. Temporary accept errors back off as in
 // Group.ServeTCP; any other ends the accept task, and Shutdown returns it.
+// Connections are in completion mode on io_uring, as with Group.ServeTCP.
 //
 // It is stackful.Env.ServeTCP's twin: the same call, with a frame
 // constructor where the stackful one takes a coroutine function.

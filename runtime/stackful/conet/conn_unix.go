@@ -192,9 +192,7 @@ func (fd *netFD) plainRead(p []byte) (n int, err error) {
 func (fd *netFD) coRead(co *stackful.Co, p []byte) (int, error) {
 	l, err := fd.claim(co, false)
 	if err == errFallback {
-		var n int
-		co.Offload(func() { n, err = fd.plainRead(p) })
-		return n, err
+		return fd.offloadRead(co, p)
 	}
 	if err != nil {
 		return 0, err
@@ -263,9 +261,7 @@ func (fd *netFD) plainWrite(p []byte) (int, error) {
 func (fd *netFD) coWrite(co *stackful.Co, p []byte) (int, error) {
 	l, err := fd.claim(co, true)
 	if err == errFallback {
-		var n int
-		co.Offload(func() { n, err = fd.plainWrite(p) })
-		return n, err
+		return fd.offloadWrite(co, p)
 	}
 	if err != nil {
 		return 0, err
@@ -292,8 +288,35 @@ func (fd *netFD) coWrite(co *stackful.Co, p []byte) (int, error) {
 	}
 }
 
+// offloadRead and offloadWrite are the fallback of coRead and coWrite (a
+// descriptor the coroutine's loop cannot serve): the plain operation on an
+// offload goroutine. They are functions of their own so that the variables
+// their closures capture are allocated only on this path, not by every
+// coRead and coWrite.
+func (fd *netFD) offloadRead(co *stackful.Co, p []byte) (n int, err error) {
+	co.Offload(func() { n, err = fd.plainRead(p) })
+	return n, err
+}
+
+func (fd *netFD) offloadWrite(co *stackful.Co, p []byte) (n int, err error) {
+	co.Offload(func() { n, err = fd.plainWrite(p) })
+	return n, err
+}
+
 // rawConn is the syscall.RawConn of a conn or packet conn.
 type rawConn struct{ fd *netFD }
+
+// rawCall adapts a syscall.RawConn function to coDo's call: false from f
+// is EAGAIN. It is a named func type, not a closure, so that adapting f
+// allocates nothing on the coroutine path.
+type rawCall func(fd uintptr) bool
+
+func (f rawCall) call(s int) error {
+	if f(uintptr(s)) {
+		return nil
+	}
+	return unix.EAGAIN
+}
 
 // Control implements syscall.RawConn: f runs on the calling goroutine while
 // the descriptor cannot be closed.
@@ -320,17 +343,11 @@ func (rc *rawConn) do(op string, write bool, f func(fd uintptr) bool) error {
 		return fd.opError(op, err)
 	}
 	defer fd.decref()
-	call := func(s int) error {
-		if f(uintptr(s)) {
-			return nil
-		}
-		return unix.EAGAIN
-	}
 	var err error
 	if co := hooked(); co != nil {
-		err = fd.coDo(co, write, call)
+		err = fd.coDo(co, write, rawCall(f))
 	} else {
-		err = fd.plain(write, call)
+		err = fd.plain(write, rawCall(f).call)
 	}
 	if err != nil {
 		return fd.opError(op, err)

@@ -118,7 +118,7 @@ func (fd *netFD) recvfrom(p []byte) (n int, from unix.Sockaddr, err error) {
 		return err
 	}
 	if co := hooked(); co != nil {
-		err = fd.coDo(co, false, call)
+		err = fd.coDo(co, false, callFunc(call))
 	} else {
 		err = fd.plain(false, call)
 	}
@@ -138,7 +138,7 @@ func (fd *netFD) sendto(p []byte, to unix.Sockaddr) (n int, err error) {
 		return err
 	}
 	if co := hooked(); co != nil {
-		err = fd.coDo(co, true, call)
+		err = fd.coDo(co, true, callFunc(call))
 	} else {
 		err = fd.plain(true, call)
 	}
@@ -148,13 +148,22 @@ func (fd *netFD) sendto(p []byte, to unix.Sockaddr) (n int, err error) {
 	return n, nil
 }
 
+// A sysCall is a non-blocking system call on a descriptor that coDo
+// retries while it reports EAGAIN. An interface rather than a func, so
+// that rawConn passes its caller's func (rawCall) without a closure.
+type sysCall interface{ call(s int) error }
+
+// callFunc is a sysCall made of a func.
+type callFunc func(s int) error
+
+func (f callFunc) call(s int) error { return f(s) }
+
 // coDo runs a non-blocking call in co until it does not report EAGAIN,
 // waiting on the loop for fd's readiness in between.
-func (fd *netFD) coDo(co *stackful.Co, write bool, call func(s int) error) error {
+func (fd *netFD) coDo(co *stackful.Co, write bool, c sysCall) error {
 	l, err := fd.claim(co, write)
 	if err == errFallback {
-		co.Offload(func() { err = fd.plain(write, call) })
-		return err
+		return fd.offloadDo(co, write, c)
 	}
 	if err != nil {
 		return err
@@ -173,7 +182,7 @@ func (fd *netFD) coDo(co *stackful.Co, write bool, call func(s int) error) error
 		if _, err := timeout(dl); err != nil {
 			return err
 		}
-		switch err := call(fd.sysfd); err {
+		switch err := c.call(fd.sysfd); err {
 		case unix.EAGAIN:
 		case unix.EINTR:
 			continue
@@ -184,4 +193,11 @@ func (fd *netFD) coDo(co *stackful.Co, write bool, call func(s int) error) error
 			return err
 		}
 	}
+}
+
+// offloadDo is coDo's fallback (see offloadRead): the call through Go's
+// poller on an offload goroutine.
+func (fd *netFD) offloadDo(co *stackful.Co, write bool, c sysCall) (err error) {
+	co.Offload(func() { err = fd.plain(write, c.call) })
+	return err
 }

@@ -1,11 +1,7 @@
 // Package testwf holds the durable workflows of package durable's tests.
-//
-// It lives under testdata so that cogen runs over ./... at the root do not
-// load it together with package durable: cogen recognises durable.Receive
-// by the frame generated for it, which such a run sets aside while it
-// regenerates package durable. Regenerate it here (go generate in this
-// directory); TestWorkflowsGenerated in package durable checks it is not
-// stale.
+// cogen ./... at the root generates it with package durable, whose
+// Receive its workflows call (gen's doc: "Marked functions of other
+// packages"); .ci/stale checks its generated file.
 package testwf
 
 import (
@@ -71,4 +67,15 @@ func Approver(co *stackful.Co, id durable.ID, name string, n int) {
 func Panicker(co *stackful.Co, id durable.ID, msg string) {
 	co.Gosched()
 	panic(msg)
+}
+
+// Yielder yields twice (plain checkpoints for a durable task), then
+// records "yielded".
+//
+//co:stackless durable
+func Yielder(co *stackful.Co, id durable.ID) {
+	co.Yield()
+	Step(id, durable.StepKey(id), 0)
+	co.Yield()
+	durable.SetResult(id, []byte("yielded"))
 }

@@ -35,13 +35,13 @@ func (f *CounterFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line wf.go:30
+//line wf.go:26
 			f.total = 0
-//line wf.go:31
+//line wf.go:27
 			f.p = &f.total
-//line wf.go:32
+//line wf.go:28
 			f.tmp = f.n
-//line wf.go:32
+//line wf.go:28
 			f.index = 0
 			fallthrough
 		case 1:
@@ -51,16 +51,16 @@ func (f *CounterFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line wf.go:32
+//line wf.go:28
 			i = f.index
-//line wf.go:33
+//line wf.go:29
 			*f.p += i + 1
-//line wf.go:34
+//line wf.go:30
 			Step(f.id, durable.StepKey(f.id), i)
 			f.PC = 6
 			fallthrough
 		case 6:
-//line wf.go:35
+//line wf.go:31
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
@@ -71,7 +71,7 @@ func (f *CounterFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 4:
-//line wf.go:37
+//line wf.go:33
 			durable.SetResult(f.id, []byte(strconv.Itoa(f.total)))
 			return stackless.Done
 		default:
@@ -85,14 +85,14 @@ func (f *CounterFrame) Step(co *stackless.Task) stackless.Status {
 func (f *CounterFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:35"
+		return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:31"
 	}
-	return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:29"
+	return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:25"
 }
 
 // Durable returns the registered name and the layout fingerprint of Counter's frame (cogenrt.DurableFrame).
 func (f *CounterFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/durable/testdata/testwf.Counter", uint64(0xe6e5b1627fb04bd0)
+	return "github.com/cogen-go/cogen/durable/internal/testwf.Counter", uint64(0xe6e5b1627fb04bd0)
 }
 
 // EncodeState writes the fields of Counter's frame into a snapshot (cogenrt.DurableFrame).
@@ -126,7 +126,7 @@ func (f *CounterFrame) cogenDec1(dec *cogenrt.Decoder, x **int) {
 	})
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/testdata/testwf.Counter", uint64(0xe6e5b1627fb04bd0), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/internal/testwf.Counter", uint64(0xe6e5b1627fb04bd0), func() cogenrt.DurableFrame {
 		return new(CounterFrame)
 	})
 }
@@ -154,19 +154,19 @@ func (f *SleeperFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line wf.go:44
+//line wf.go:40
 			Step(f.id, durable.StepKey(f.id), 0)
 			f.PC = 1
 			fallthrough
 		case 1:
-//line wf.go:45
+//line wf.go:41
 			co.Sleep(f.d)
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line wf.go:46
+//line wf.go:42
 			Step(f.id, durable.StepKey(f.id), 1)
-//line wf.go:47
+//line wf.go:43
 			durable.SetResult(f.id, []byte("woke"))
 			return stackless.Done
 		default:
@@ -180,14 +180,14 @@ func (f *SleeperFrame) Step(co *stackless.Task) stackless.Status {
 func (f *SleeperFrame) Where() string {
 	switch f.PC {
 	case 1:
-		return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:45"
+		return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:41"
 	}
-	return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:43"
+	return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:39"
 }
 
 // Durable returns the registered name and the layout fingerprint of Sleeper's frame (cogenrt.DurableFrame).
 func (f *SleeperFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/durable/testdata/testwf.Sleeper", uint64(0x67e4aa5908b7f9c9)
+	return "github.com/cogen-go/cogen/durable/internal/testwf.Sleeper", uint64(0x67e4aa5908b7f9c9)
 }
 
 // EncodeState writes the fields of Sleeper's frame into a snapshot (cogenrt.DurableFrame).
@@ -203,7 +203,7 @@ func (f *SleeperFrame) DecodeState(dec *cogenrt.Decoder) {
 	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeSleep})
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/testdata/testwf.Sleeper", uint64(0x67e4aa5908b7f9c9), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/internal/testwf.Sleeper", uint64(0x67e4aa5908b7f9c9), func() cogenrt.DurableFrame {
 		return new(SleeperFrame)
 	})
 }
@@ -238,9 +238,9 @@ func (f *ApproverFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line wf.go:56
+//line wf.go:52
 			f.tmp = f.n
-//line wf.go:56
+//line wf.go:52
 			f.index = 0
 			fallthrough
 		case 1:
@@ -250,9 +250,9 @@ func (f *ApproverFrame) Step(co *stackless.Task) stackless.Status {
 			}
 			fallthrough
 		case 2:
-//line wf.go:56
+//line wf.go:52
 			f.i = f.index
-//line wf.go:57
+//line wf.go:53
 			f.callReceive = durable.NewReceiveFrame(f.id, f.name)
 			f.PC = 6
 			return co.Call(f.callReceive)
@@ -260,22 +260,22 @@ func (f *ApproverFrame) Step(co *stackless.Task) stackless.Status {
 			r := f.callReceive.Result()
 			f.callReceive = nil
 			f.v = r
-//line wf.go:58
+//line wf.go:54
 			Step(f.id, durable.StepKey(f.id), f.i)
 			f.PC = 8
 			fallthrough
 		case 8:
-//line wf.go:59
+//line wf.go:55
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line wf.go:60
+//line wf.go:56
 			if f.i > 0 {
-//line wf.go:61
+//line wf.go:57
 				f.got += ","
 			}
-//line wf.go:63
+//line wf.go:59
 			f.got += string(f.v)
 			fallthrough
 		case 3:
@@ -283,7 +283,7 @@ func (f *ApproverFrame) Step(co *stackless.Task) stackless.Status {
 			f.PC = 1
 			continue
 		case 4:
-//line wf.go:65
+//line wf.go:61
 			durable.SetResult(f.id, []byte(f.got))
 			return stackless.Done
 		default:
@@ -297,16 +297,16 @@ func (f *ApproverFrame) Step(co *stackless.Task) stackless.Status {
 func (f *ApproverFrame) Where() string {
 	switch f.PC {
 	case 6:
-		return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:57"
+		return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:53"
 	case 8:
-		return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:59"
+		return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:55"
 	}
-	return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:54"
+	return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:50"
 }
 
 // Durable returns the registered name and the layout fingerprint of Approver's frame (cogenrt.DurableFrame).
 func (f *ApproverFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/durable/testdata/testwf.Approver", uint64(0xdf589d2c4ae1fc65)
+	return "github.com/cogen-go/cogen/durable/internal/testwf.Approver", uint64(0xdf589d2c4ae1fc65)
 }
 
 // EncodeState writes the fields of Approver's frame into a snapshot (cogenrt.DurableFrame).
@@ -353,7 +353,7 @@ func (f *ApproverFrame) cogenDec1(dec *cogenrt.Decoder, x *[]byte) {
 	})
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/testdata/testwf.Approver", uint64(0xdf589d2c4ae1fc65), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/internal/testwf.Approver", uint64(0xdf589d2c4ae1fc65), func() cogenrt.DurableFrame {
 		return new(ApproverFrame)
 	})
 }
@@ -381,12 +381,12 @@ func (f *PanickerFrame) Step(co *stackless.Task) stackless.Status {
 	for {
 		switch f.PC {
 		case 0:
-//line wf.go:72
+//line wf.go:68
 			co.Gosched()
 			if co.Blocked() {
 				return stackless.Suspend
 			}
-//line wf.go:73
+//line wf.go:69
 			panic(f.msg)
 		default:
 			panic("cogen: PanickerFrame: invalid resume point")
@@ -399,14 +399,14 @@ func (f *PanickerFrame) Step(co *stackless.Task) stackless.Status {
 func (f *PanickerFrame) Where() string {
 	switch f.PC {
 	case 0:
-		return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:72"
+		return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:68"
 	}
-	return "github.com/cogen-go/cogen/durable/testdata/testwf/wf.go:71"
+	return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:67"
 }
 
 // Durable returns the registered name and the layout fingerprint of Panicker's frame (cogenrt.DurableFrame).
 func (f *PanickerFrame) Durable() (string, uint64) {
-	return "github.com/cogen-go/cogen/durable/testdata/testwf.Panicker", uint64(0x793ca6389b806247)
+	return "github.com/cogen-go/cogen/durable/internal/testwf.Panicker", uint64(0x793ca6389b806247)
 }
 
 // EncodeState writes the fields of Panicker's frame into a snapshot (cogenrt.DurableFrame).
@@ -422,7 +422,7 @@ func (f *PanickerFrame) DecodeState(dec *cogenrt.Decoder) {
 	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeGosched})
 }
 func init() {
-	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/testdata/testwf.Panicker", uint64(0x793ca6389b806247), func() cogenrt.DurableFrame {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/internal/testwf.Panicker", uint64(0x793ca6389b806247), func() cogenrt.DurableFrame {
 		return new(PanickerFrame)
 	})
 }
@@ -430,4 +430,83 @@ func init() {
 // A compile error here means the signature of Panicker changed: run cogen again.
 func _() {
 	var _ func(*stackful.Co, durable.ID, string) = Panicker
+}
+
+// YielderFrame is the stackless frame of Yielder: it holds the values of Yielder that live across a suspension.
+type YielderFrame struct {
+	stackless.Base
+	id durable.ID
+}
+
+// NewYielderFrame returns a frame that runs Yielder when a task steps it: pass it to stackless.Spawn,
+// or let generated code call it from another frame.
+func NewYielderFrame(id durable.ID) *YielderFrame {
+	return &YielderFrame{id: id}
+}
+
+// Step runs Yielder from its resume point to its next suspension, call or return.
+func (f *YielderFrame) Step(co *stackless.Task) stackless.Status {
+	for {
+		switch f.PC {
+		case 0:
+//line wf.go:77
+			co.Yield()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line wf.go:78
+			Step(f.id, durable.StepKey(f.id), 0)
+			f.PC = 1
+			fallthrough
+		case 1:
+//line wf.go:79
+			co.Yield()
+			if co.Blocked() {
+				return stackless.Suspend
+			}
+//line wf.go:80
+			durable.SetResult(f.id, []byte("yielded"))
+			return stackless.Done
+		default:
+			panic("cogen: YielderFrame: invalid resume point")
+		}
+	}
+//line wf_cogen.go:475
+}
+
+// Where returns the source position of Yielder's resume point (cogenrt.Locator).
+func (f *YielderFrame) Where() string {
+	switch f.PC {
+	case 0:
+		return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:77"
+	case 1:
+		return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:79"
+	}
+	return "github.com/cogen-go/cogen/durable/internal/testwf/wf.go:76"
+}
+
+// Durable returns the registered name and the layout fingerprint of Yielder's frame (cogenrt.DurableFrame).
+func (f *YielderFrame) Durable() (string, uint64) {
+	return "github.com/cogen-go/cogen/durable/internal/testwf.Yielder", uint64(0x951fa124c2c56bcd)
+}
+
+// EncodeState writes the fields of Yielder's frame into a snapshot (cogenrt.DurableFrame).
+func (f *YielderFrame) EncodeState(enc *cogenrt.Encoder) {
+	enc.String(string(f.id))
+}
+
+// DecodeState reads back what EncodeState wrote (cogenrt.DurableFrame).
+func (f *YielderFrame) DecodeState(dec *cogenrt.Decoder) {
+	f.id = durable.ID(dec.String())
+	dec.CheckResume(f.PC, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeEntry}, cogenrt.ResumePoint{PC: 0, Kind: cogenrt.ResumeYield}, cogenrt.ResumePoint{PC: 1, Kind: cogenrt.ResumeYield})
+}
+func init() {
+	cogenrt.RegisterDurable("github.com/cogen-go/cogen/durable/internal/testwf.Yielder", uint64(0x951fa124c2c56bcd), func() cogenrt.DurableFrame {
+		return new(YielderFrame)
+	})
+}
+
+// A compile error here means the signature of Yielder changed: run cogen again.
+func _() {
+	var _ func(*stackful.Co, durable.ID) = Yielder
 }

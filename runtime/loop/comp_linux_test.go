@@ -1,0 +1,731 @@
+//go:build linux && !cogen_netpoll
+
+package loop
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// newCompLoop returns a loop on io_uring with completion I/O, or skips.
+func newCompLoop(t testing.TB) (*Loop, *uringPoller) {
+	t.Helper()
+	l, p := newUringLoop(t)
+	if l.comp = p.completion(); l.comp == nil {
+		t.Skip("io_uring without provided-buffer rings")
+	}
+	return l, p
+}
+
+// compPair returns a socket pair whose end a is registered in completion
+// mode on l, and b the peer's end, left for the test to use raw.
+func compPair(t testing.TB, l *Loop) (f *FD, b int) {
+	t.Helper()
+	a, b := socketpair(t)
+	f, err := l.RegisterCompletion(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.InCompletion() {
+		t.Fatal("RegisterCompletion of a stream socket: not in completion mode")
+	}
+	return f, b
+}
+
+// A compReader reads its fd through TryRead until the end or an error,
+// collecting the bytes.
+type compReader struct {
+	w    Waiter
+	l    *Loop
+	fd   int
+	buf  []byte
+	got  []byte
+	eof  bool
+	err  error
+	stop bool // stop after the next read that returns data
+}
+
+func newCompReader(l *Loop, fd, size int) *compReader {
+	r := &compReader{l: l, fd: fd, buf: make([]byte, size)}
+	r.w.Init(l, r)
+	return r
+}
+
+func (r *compReader) Run() {
+	if rs := r.w.Reason(); rs != Ready && rs != NotWoken {
+		r.err = rs.Err()
+		return
+	}
+	r.read(-1)
+}
+
+func (r *compReader) read(timeout time.Duration) {
+	for {
+		n, wait, err := r.l.TryRead(&r.w, r.fd, r.buf, timeout)
+		switch {
+		case wait:
+			return
+		case err != nil:
+			r.err = err
+			return
+		case n == 0:
+			r.eof = true
+			return
+		}
+		r.got = append(r.got, r.buf[:n]...)
+		if r.stop {
+			return
+		}
+	}
+}
+
+// A compWriter writes all of data through TryWrite, waiting when it must.
+type compWriter struct {
+	w    Waiter
+	l    *Loop
+	fd   int
+	data []byte
+	err  error
+}
+
+func newCompWriter(l *Loop, fd int, data []byte) *compWriter {
+	c := &compWriter{l: l, fd: fd, data: data}
+	c.w.Init(l, c)
+	return c
+}
+
+func (c *compWriter) Run() {
+	if rs := c.w.Reason(); rs != Ready && rs != NotWoken {
+		c.err = rs.Err()
+		return
+	}
+	for len(c.data) > 0 {
+		n, wait, err := c.l.TryWrite(&c.w, c.fd, c.data, -1)
+		c.data = c.data[n:]
+		if wait {
+			return
+		}
+		if err != nil {
+			c.err = err
+			return
+		}
+	}
+}
+
+// readPeer reads from the raw fd b until it has n bytes or limit passes,
+// running l meanwhile (the loop's sends are submitted by its iterations).
+func readPeer(t *testing.T, l *Loop, b, n int, limit time.Duration) []byte {
+	t.Helper()
+	var got []byte
+	buf := make([]byte, 64<<10)
+	deadline := time.Now().Add(limit)
+	for len(got) < n {
+		m, err := unix.Read(b, buf)
+		if m > 0 {
+			got = append(got, buf[:m]...)
+			continue
+		}
+		if err != nil && err != unix.EAGAIN && err != unix.ECONNRESET {
+			t.Fatalf("peer read: %v", err)
+		}
+		if m == 0 && err == nil || err == unix.ECONNRESET {
+			break // end of file; or closed with bytes unread, which resets
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("peer got %d of %d bytes in %v", len(got), n, limit)
+		}
+		l.RunOnce()
+		time.Sleep(100 * time.Microsecond)
+	}
+	return got
+}
+
+// TestCompEcho: messages the peer sends arrive through the loop's receive,
+// in order, and what the loop side writes arrives at the peer; the buffers
+// go back to the ring as they are read.
+func TestCompEcho(t *testing.T) {
+	l, p := newCompLoop(t)
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 5)
+	r.stop = true
+	for i, msg := range []string{"hello", "0123456789", "x"} {
+		write(t, b, msg)
+		r.got = r.got[:0]
+		r.read(-1)
+		runUntil(t, l, 5*time.Second, func() bool { return len(r.got) > 0 || r.err != nil })
+		for len(r.got) < len(msg) && r.err == nil { // a 5-byte buffer takes a long message in parts
+			r.read(-1)
+		}
+		if r.err != nil || string(r.got) != msg {
+			t.Fatalf("message %d: read %q, %v; want %q", i, r.got, r.err, msg)
+		}
+		wr := newCompWriter(l, f.Fd(), []byte(msg))
+		wr.Run()
+		if wr.err != nil || len(wr.data) != 0 {
+			t.Fatalf("write %q: %v, %d left", msg, wr.err, len(wr.data))
+		}
+		if got := readPeer(t, l, b, len(msg), 5*time.Second); string(got) != msg {
+			t.Fatalf("peer got %q, want %q", got, msg)
+		}
+	}
+	if p.bufs.out != 0 {
+		t.Errorf("%d provided buffers held after every byte was read", p.bufs.out)
+	}
+	// End of file: the peer closes; the read reports it, and again.
+	closeFD(t, b)
+	r.got = r.got[:0]
+	r.read(-1)
+	runUntil(t, l, 5*time.Second, func() bool { return r.eof || r.err != nil })
+	if r.err != nil || len(r.got) != 0 {
+		t.Fatalf("after the peer closed: %q, %v", r.got, r.err)
+	}
+	if n, wait, err := l.TryRead(&r.w, f.Fd(), r.buf, -1); n != 0 || wait || err != nil {
+		t.Fatalf("second read at the end: %d, %v, %v", n, wait, err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// peerReadAll reads the raw fd b, made blocking, in a goroutine until
+// the end of the stream, and hands the bytes over, waking l.
+func peerReadAll(t *testing.T, l *Loop, b int) <-chan []byte {
+	t.Helper()
+	if err := unix.SetNonblock(b, false); err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan []byte, 1)
+	go func() {
+		var got []byte
+		buf := make([]byte, 256<<10)
+		for {
+			n, err := unix.Read(b, buf)
+			if n <= 0 || err != nil {
+				break
+			}
+			got = append(got, buf[:n]...)
+		}
+		ch <- got
+		l.Wake()
+	}()
+	return ch
+}
+
+// TestCompLargeWrite: a write larger than the send queue and the socket's
+// buffer waits, goes out in short sends, and arrives whole and in order,
+// followed by a write queued behind it; FD.Close with those sends in
+// flight sends them all first, then closes the descriptor.
+func TestCompLargeWrite(t *testing.T) {
+	l, p := newCompLoop(t)
+	f, b := compPair(t, l)
+	fd := f.Fd()
+	data := make([]byte, 3<<20+123)
+	for i := range data {
+		data[i] = byte(i*7 + i>>9)
+	}
+	wr := newCompWriter(l, fd, data)
+	wr.Run()
+	if len(wr.data) == 0 {
+		t.Fatal("a 3 MiB write to a peer that does not read did not wait")
+	}
+	done := peerReadAll(t, l, b)
+	tail := []byte("tail")
+	var got []byte
+	closed := false
+	runUntil(t, l, 20*time.Second, func() bool {
+		if wr.err != nil {
+			return true
+		}
+		if len(wr.data) == 0 && !closed {
+			if n, wait, err := l.TryWrite(&wr.w, fd, tail, -1); n != len(tail) || wait || err != nil {
+				t.Errorf("write behind: %d, %v, %v", n, wait, err)
+			}
+			if err := f.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+			closed = true
+		}
+		select {
+		case got = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	if wr.err != nil {
+		t.Fatal(wr.err)
+	}
+	closedFDs[fd] = true
+	if want := append(data, tail...); !bytes.Equal(got, want) {
+		t.Fatalf("peer got %d bytes, want %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return countConns(p) == 0 })
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != unix.EBADF {
+		t.Errorf("fd %d after its last send: fcntl: %v, want EBADF", fd, err)
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestCompCloseThenReuse: a receive completes after its fd was closed
+// and the fd number went to a new connection; the new connection never
+// sees the old one's bytes, and the old one's buffer goes back to the ring.
+func TestCompCloseThenReuse(t *testing.T) {
+	l, p := newCompLoop(t)
+	for round := range 20 {
+		f, b := compPair(t, l)
+		fd := f.Fd()
+		l.RunOnce() // submit the receive
+		write(t, b, "old connection's bytes")
+		if round%2 == 0 {
+			time.Sleep(time.Millisecond) // let the receive complete before the close
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		closedFDs[fd] = true
+		a2, b2 := socketpair(t)
+		if a2 != fd {
+			t.Fatalf("round %d: new socket got fd %d, not the closed %d", round, a2, fd)
+		}
+		f2, err := l.RegisterCompletion(a2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newCompReader(l, a2, 64)
+		r.read(-1)
+		runFor(l, 20*time.Millisecond)
+		if len(r.got) > 0 || r.err != nil {
+			t.Fatalf("round %d: new connection read %q, %v before its peer wrote", round, r.got, r.err)
+		}
+		write(t, b2, "new")
+		runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= 3 || r.err != nil })
+		if string(r.got) != "new" {
+			t.Fatalf("round %d: new connection read %q, %v", round, r.got, r.err)
+		}
+		// The peer of the closed end sees the end of the stream.
+		if got := readPeer(t, l, b, 1, 5*time.Second); len(got) != 0 {
+			t.Fatalf("round %d: closed end's peer read %q", round, got)
+		}
+		closeFD(t, b)
+		f2.Close()
+		closedFDs[a2] = true
+		closeFD(t, b2)
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return p.bufs.out == 0 && countConns(p) == 0 })
+}
+
+// runFor runs l for d.
+func runFor(l *Loop, d time.Duration) {
+	var tm Timer
+	expired := false
+	l.Reset(&tm, d, func() { expired = true })
+	l.Run(func() bool { return expired })
+}
+
+func countConns(p *uringPoller) int {
+	n := 0
+	for _, c := range p.conns {
+		if c != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCompReadTimeout: a read that times out leaves the receive in flight,
+// and the bytes that arrive later are there for the next read.
+func TestCompReadTimeout(t *testing.T) {
+	l, _ := newCompLoop(t)
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	if n, wait, err := l.TryRead(&r.w, f.Fd(), r.buf, 0); n != 0 || wait || !errors.Is(err, ErrTimeout) {
+		t.Fatalf("zero timeout: %d, %v, %v", n, wait, err)
+	}
+	r.read(10 * time.Millisecond)
+	runUntil(t, l, 5*time.Second, func() bool { return r.err != nil })
+	if !errors.Is(r.err, ErrTimeout) {
+		t.Fatalf("read with a timeout: %v", r.err)
+	}
+	write(t, b, "late")
+	r.err = nil
+	r.read(-1)
+	runUntil(t, l, 5*time.Second, func() bool { return len(r.got) > 0 || r.err != nil })
+	if string(r.got) != "late" || r.err != nil {
+		t.Fatalf("after the timeout: %q, %v", r.got, r.err)
+	}
+}
+
+// TestCompRingDry: with more connections holding data than the ring has
+// buffers, the receives that find it dry fall back to readiness and
+// read(2); no byte is lost or reordered, and once buffers are back the
+// connections receive through the ring again.
+func TestCompRingDry(t *testing.T) {
+	defer func(n int) { compBufCount = n }(compBufCount)
+	compBufCount = 2
+	l, p := newCompLoop(t)
+	const conns = 6
+	var fs [conns]*FD
+	var peers [conns]int
+	var rs [conns]*compReader
+	for i := range conns {
+		fs[i], peers[i] = compPair(t, l)
+		rs[i] = newCompReader(l, fs[i].Fd(), 3)
+	}
+	msg := func(i, k int) string { return string(rune('a'+i)) + string(rune('0'+k)) + "-message" }
+	for k := range 3 {
+		for i := range conns {
+			write(t, peers[i], msg(i, k))
+		}
+		// Every connection's data is in; nobody has read. Let the
+		// receives complete: two take the buffers, the others find the
+		// ring dry.
+		deadline := time.Now().Add(5 * time.Second)
+		for p.bufs.out < p.bufs.n && time.Now().Before(deadline) {
+			l.RunOnce()
+			time.Sleep(100 * time.Microsecond)
+		}
+		if k == 0 && p.bufs.out != p.bufs.n {
+			t.Fatalf("%d of %d buffers taken", p.bufs.out, p.bufs.n)
+		}
+		raw := 0
+		for i := range conns {
+			if fs[i].cx.raw {
+				raw++
+			}
+			want := msg(i, k)
+			rs[i].got = rs[i].got[:0]
+			for len(rs[i].got) < len(want) && rs[i].err == nil {
+				rs[i].stop = true
+				rs[i].read(-1)
+				if len(rs[i].got) < len(want) {
+					runUntil(t, l, 5*time.Second, func() bool { return rs[i].w.Queued() || rs[i].err != nil || !rs[i].w.Armed() })
+				}
+			}
+			if string(rs[i].got) != want || rs[i].err != nil {
+				t.Fatalf("round %d, conn %d: read %q, %v; want %q", k, i, rs[i].got, rs[i].err, want)
+			}
+		}
+		if k == 0 && raw == 0 {
+			t.Fatal("no connection fell back to readiness with a dry ring")
+		}
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return p.bufs.out == 0 })
+	for i := range conns {
+		// A read that finds the stream empty ends raw mode.
+		if _, wait, err := l.TryRead(&rs[i].w, fs[i].Fd(), rs[i].buf, -1); !wait || err != nil {
+			t.Fatalf("conn %d: read of an empty stream: %v, %v", i, wait, err)
+		}
+		if fs[i].cx.raw {
+			t.Errorf("conn %d still in raw mode once the ring has buffers", i)
+		}
+	}
+}
+
+// TestCompSlowReader: a connection whose reader does not read stops
+// receiving once it holds compMaxChunks buffers (what one iteration's
+// multishot receive took from the socket at most), so more data waits in
+// the socket, not in the ring; everything arrives in order once it reads.
+func TestCompSlowReader(t *testing.T) {
+	l, p := newCompLoop(t)
+	f, b := compPair(t, l)
+	var data []byte
+	for i := range 400 {
+		data = append(data, bytes.Repeat([]byte{byte('a' + i%26)}, 1000)...)
+	}
+	if err := unix.SetNonblock(b, false); err != nil {
+		t.Fatal(err)
+	}
+	next := make(chan int)
+	wrote := make(chan error, 2)
+	go func() {
+		off := 0
+		for end := range next {
+			var err error
+			for ; off < end && err == nil; off += 1000 {
+				_, err = unix.Write(b, data[off:off+1000])
+			}
+			wrote <- err
+		}
+	}()
+	settle := func() {
+		for range 30 {
+			l.RunOnce()
+			time.Sleep(time.Millisecond)
+		}
+	}
+	next <- 20000
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	held := p.bufs.out
+	if held < compMaxChunks || f.cx.recving {
+		t.Fatalf("after 20 kB unread: %d buffers held, receive in flight %v; want >= %d and stopped", held, f.cx.recving, compMaxChunks)
+	}
+	next <- 40000
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	if p.bufs.out != held {
+		t.Fatalf("a stopped connection took %d more buffers", p.bufs.out-held)
+	}
+	next <- len(data)
+	close(next)
+	r := newCompReader(l, f.Fd(), 1500)
+	r.read(-1)
+	runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= len(data) || r.err != nil })
+	if !bytes.Equal(r.got, data) {
+		t.Fatalf("read %d bytes, %v; want %d; first difference at %d", len(r.got), r.err, len(data), firstDiff(r.got, data))
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if p.bufs.out != 0 {
+		t.Errorf("%d buffers held after everything was read", p.bufs.out)
+	}
+}
+
+// TestCompRingGrows: the ring starts with compBufFirst buffers, so that a
+// loop whose receives complete a few at a time pages in only those; when
+// more connections hold data at once it hands out more before running
+// dry, and no connection falls back to readiness.
+func TestCompRingGrows(t *testing.T) {
+	l, p := newCompLoop(t)
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	for range 3 * compBufFirst {
+		write(t, b, "ping")
+		r.got = r.got[:0]
+		r.read(-1)
+		runUntil(t, l, 5*time.Second, func() bool { return len(r.got) > 0 })
+	}
+	if p.bufs.made != compBufFirst {
+		t.Fatalf("one connection's round trips: %d buffers made, want %d", p.bufs.made, compBufFirst)
+	}
+	const conns = 3 * compBufFirst
+	fs := make([]*FD, conns)
+	for i := range fs {
+		var peer int
+		fs[i], peer = compPair(t, l)
+		write(t, peer, "data")
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return p.bufs.out == conns })
+	if p.bufs.made < conns {
+		t.Fatalf("%d connections holding data: %d buffers made", conns, p.bufs.made)
+	}
+	for i, f := range fs {
+		if f.cx.raw {
+			t.Fatalf("conn %d fell back to readiness while the ring could grow", i)
+		}
+	}
+}
+
+// FuzzCompBookkeeping drives up to three connections in completion mode
+// with a ring of four buffers through random interleavings of peer
+// writes, loop iterations, reads and writes of every size, peer reads,
+// and closes that hand the fd number to a new connection. After every
+// step: each side has read a prefix of what the other wrote, and the
+// buffers the kernel handed out are exactly those the live connections
+// hold. At the end everything written arrives.
+func FuzzCompBookkeeping(f *testing.F) {
+	f.Add([]byte{0, 5, 1, 2, 3, 3, 9, 4, 1, 2, 200, 5, 0, 0, 9, 1})
+	f.Add([]byte{0, 255, 0, 255, 1, 0, 255, 1, 2, 1, 2, 1, 5, 1, 1})
+	f.Add([]byte{3, 255, 3, 255, 3, 255, 1, 4, 1, 4, 5, 2, 0, 7})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		defer func(n int) { compBufCount = n }(compBufCount)
+		compBufCount = 4
+		l, p := newCompLoop(t)
+		type conn struct {
+			f                       *FD
+			peer                    int
+			sent, recvd, wrote, got []byte
+		}
+		var cs [3]*conn
+		open := func(i int) {
+			f, b := compPair(t, l)
+			cs[i] = &conn{f: f, peer: b}
+		}
+		for i := range cs {
+			open(i)
+		}
+		var w Waiter
+		w.Init(l, fnRunner(func() {}))
+		buf := make([]byte, 4096)
+		pattern := func(c *conn, n int) []byte {
+			out := make([]byte, n)
+			for i := range out {
+				out[i] = byte(len(c.sent) + i)
+			}
+			return out
+		}
+		peerRead := func(c *conn) {
+			for {
+				n, _ := unix.Read(c.peer, buf)
+				if n <= 0 {
+					return
+				}
+				c.got = append(c.got, buf[:n]...)
+			}
+		}
+		check := func(step int) {
+			held := 0
+			for i, c := range cs {
+				if !bytes.HasPrefix(c.sent, c.recvd) || !bytes.HasPrefix(c.wrote, c.got) {
+					t.Fatalf("step %d, conn %d: read a non-prefix", step, i)
+				}
+				if c.f.cx.rbid >= 0 {
+					held += 1 + len(c.f.cx.more)
+				}
+			}
+			if p.bufs.out != held {
+				t.Fatalf("step %d: %d buffers handed out, %d held", step, p.bufs.out, held)
+			}
+		}
+		for k := 0; k+1 < len(ops); k += 2 {
+			c, arg := cs[int(ops[k]>>4)%len(cs)], int(ops[k+1])
+			switch ops[k] % 6 {
+			case 0:
+				data := pattern(c, 1+arg*8)
+				if n, err := unix.Write(c.peer, data); err == nil {
+					c.sent = append(c.sent, data[:n]...)
+				}
+			case 1:
+				l.RunOnce()
+			case 2:
+				n, _, err := l.TryRead(&w, c.f.Fd(), buf[:1+arg*8], 0)
+				if err != nil && !errors.Is(err, ErrTimeout) {
+					t.Fatalf("read: %v", err)
+				}
+				c.recvd = append(c.recvd, buf[:n]...)
+			case 3:
+				data := bytes.Repeat([]byte{byte(arg)}, 1+arg*64)
+				n, _, err := l.TryWrite(&w, c.f.Fd(), data, 0)
+				if err != nil && !errors.Is(err, ErrTimeout) {
+					t.Fatalf("write: %v", err)
+				}
+				c.wrote = append(c.wrote, data[:n]...)
+			case 4:
+				peerRead(c)
+			case 5:
+				i := int(ops[k]>>4) % len(cs)
+				fd := c.f.Fd()
+				if err := c.f.Close(); err != nil {
+					t.Fatal(err)
+				}
+				closedFDs[fd] = true
+				open(i)
+			}
+			check(k / 2)
+		}
+		// Everything arrives: the loop runs, both sides read.
+		deadline := time.Now().Add(10 * time.Second)
+		for _, c := range cs {
+			for len(c.recvd) < len(c.sent) || len(c.got) < len(c.wrote) {
+				if time.Now().After(deadline) {
+					t.Fatalf("read %d of %d, peer got %d of %d", len(c.recvd), len(c.sent), len(c.got), len(c.wrote))
+				}
+				l.RunOnce()
+				n, _, _ := l.TryRead(&w, c.f.Fd(), buf, 0)
+				c.recvd = append(c.recvd, buf[:n]...)
+				peerRead(c)
+			}
+			if !bytes.Equal(c.recvd, c.sent) || !bytes.Equal(c.got, c.wrote) {
+				t.Fatal("bytes differ at the end")
+			}
+		}
+		check(-1)
+	})
+}
+
+// TestCompCloseStuckSends: FD.Close with sends a peer never reads does not
+// hold the descriptor for ever. With input left unread it closes at once,
+// as close(2) would (resetting the connection); otherwise it waits for the
+// sends up to compLinger, then cancels them and closes.
+func TestCompCloseStuckSends(t *testing.T) {
+	defer func(d time.Duration) { compLinger = d }(compLinger)
+	compLinger = 50 * time.Millisecond
+	big := make([]byte, 4<<20)
+	for _, unread := range []bool{true, false} {
+		l, p := newCompLoop(t)
+		f, b := compPair(t, l)
+		fd := f.Fd()
+		if unread {
+			write(t, b, "never read")
+			runUntil(t, l, 5*time.Second, func() bool { return f.Buffered() > 0 })
+		}
+		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+			t.Fatal(err)
+		}
+		wr := newCompWriter(l, fd, big)
+		wr.Run()
+		for range 5 {
+			l.RunOnce()
+		}
+		if !f.cx.sending {
+			t.Fatal("no send in flight")
+		}
+		closed := time.Now()
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		closedFDs[fd] = true
+		open := func() bool { _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); return err == nil }
+		if unread == open() {
+			t.Fatalf("unread input %v: descriptor open right after Close: %v", unread, open())
+		}
+		runUntil(t, l, 5*time.Second, func() bool { return countConns(p) == 0 })
+		if !unread && time.Since(closed) < compLinger {
+			t.Fatalf("the deferred close ended after %v, before the %v linger", time.Since(closed), compLinger)
+		}
+		if open() {
+			t.Fatalf("unread input %v: descriptor open after the sends were canceled", unread)
+		}
+		if got := readPeer(t, l, b, len(big)+1, 5*time.Second); len(got) >= len(big) {
+			t.Fatalf("unread input %v: the peer got all %d bytes of a canceled send", unread, len(got))
+		}
+		l.Close()
+	}
+}
+
+// TestCompShutdownWrite: ShutdownWrite right after a write the loop has
+// not sent yet half-closes after it: the peer reads every byte, then the
+// end of the stream.
+func TestCompShutdownWrite(t *testing.T) {
+	l, _ := newCompLoop(t)
+	f, b := compPair(t, l)
+	data := bytes.Repeat([]byte("half-close "), 20000)
+	wr := newCompWriter(l, f.Fd(), data[:60000])
+	wr.Run()
+	if !f.cx.sending || len(wr.data) != 0 {
+		t.Fatalf("write: %d left, send in flight %v", len(wr.data), f.cx.sending)
+	}
+	if err := l.ShutdownWrite(f.Fd()); err != nil {
+		t.Fatal(err)
+	}
+	done := peerReadAll(t, l, b)
+	var got []byte
+	runUntil(t, l, 5*time.Second, func() bool {
+		select {
+		case got = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	if !bytes.Equal(got, data[:60000]) {
+		t.Fatalf("peer read %d bytes before the end, want %d", len(got), 60000)
+	}
+}

@@ -1,0 +1,139 @@
+//go:build linux || darwin || freebsd
+
+package loop
+
+import (
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// RegisterCompletion is [Loop.Register] for a connected stream socket whose
+// reads and writes all go through the loop's operations (TryRead,
+// TryReadStream, TryWrite, and the coroutine models' Read and Write built on
+// them). On a backend with completion I/O (io_uring: see [Loop.Completion])
+// the loop then receives into buffers of its own before anyone reads, and
+// sends from a copy of what is written, without a system call of its own:
+// the requests ride on the io_uring_enter that every loop iteration makes.
+// On other backends, and for an fd that is not a stream socket, it is
+// Register.
+//
+// The contract of such an fd differs from a readiness one in three ways:
+//   - the loop may have taken bytes from the socket that nobody read yet
+//     ([FD.Buffered] counts them; TryPoll and WaitRead see them), so a
+//     read(2) of one's own, or handing the fd to other code, would miss them;
+//   - a write returns once the loop holds the bytes (up to 64 KiB waiting
+//     per fd; beyond that it waits); a send's error is reported by the next
+//     write;
+//   - [FD.Close] sends what was written before closing: if a send is in
+//     flight, the descriptor is closed when the last one completes (or when
+//     the loop closes), and its number stays taken until then.
+//     [FD.Unregister] alone drops what was received and not read.
+func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
+	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
+		return l.Register(fd)
+	}
+	c := &compConn{compExt: &noExt}
+	if err := l.comp.attach(fd, c); err != nil {
+		if err == errNotComp {
+			return l.Register(fd)
+		}
+		return nil, registerFailed(fd, err)
+	}
+	for fd >= len(l.fds) {
+		l.fds = append(l.fds, nil)
+	}
+	f := l.newFD()
+	f.loop, f.fd, f.stream, f.cx = l, fd, true, c
+	l.fds[fd] = f
+	l.stats.FDs++
+	return f, nil
+}
+
+// Completion reports whether the loop's backend has completion I/O, so that
+// [Loop.RegisterCompletion] puts stream sockets in completion mode.
+func (l *Loop) Completion() bool { return l.comp != nil }
+
+// InCompletion reports whether f is in completion mode.
+func (f *FD) InCompletion() bool { return f.cx != nil }
+
+// compRead is TryRead for an fd in completion mode.
+func (l *Loop) compRead(w *Waiter, f *FD, p []byte, timeout time.Duration) (int, bool, error) {
+	c := f.cx
+	if len(p) == 0 {
+		return 0, false, nil
+	}
+	if len(c.rdata) > 0 {
+		return l.compTake(c, p), false, nil
+	}
+	if c.rdone {
+		return 0, false, c.rerr
+	}
+	if c.raw && !c.polling {
+		// The buffer ring ran dry: read(2) into p until the stream is
+		// empty, then try the ring again (recv).
+		n, err := rawRead(f.fd, p)
+		for err == unix.EINTR {
+			n, err = rawRead(f.fd, p)
+		}
+		switch {
+		case err == nil:
+			if n == 0 {
+				c.rdone = true
+			}
+			return n, false, nil
+		case err != unix.EAGAIN:
+			c.rdone, c.ext().rerr = true, os.NewSyscallError("read", err)
+			return 0, false, c.rerr
+		}
+		l.comp.recv(c)
+	}
+	if timeout == 0 {
+		return 0, false, ErrTimeout
+	}
+	if err := f.wait(w, fdRead, timeout); err != nil {
+		return 0, false, err
+	}
+	return 0, true, nil
+}
+
+// compWrite is TryWrite for an fd in completion mode: it queues what fits
+// (see RegisterCompletion) and waits only when the queue is full.
+func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int, bool, error) {
+	c := f.cx
+	if c.werr != nil {
+		return 0, false, c.werr
+	}
+	n := 0
+	if !c.sending && len(p) > 0 {
+		n = min(len(p), compSendLimit)
+		if c.out == nil {
+			c.out = l.comp.buf()
+		}
+		c.out, c.outOff = append(c.out[:0], p[:n]...), 0
+		l.comp.send(c)
+		if c.werr != nil {
+			return 0, false, c.werr
+		}
+	}
+	if n < len(p) {
+		x := c.ext()
+		if x.pend == nil {
+			x.pend = l.comp.buf()
+		}
+		m := min(len(p)-n, compSendLimit-len(x.pend))
+		x.pend = append(x.pend, p[n:n+m]...)
+		n += m
+	}
+	if n == len(p) {
+		return n, false, nil
+	}
+	if timeout == 0 {
+		return n, false, ErrTimeout
+	}
+	if err := f.wait(w, fdWrite, timeout); err != nil {
+		return n, false, err
+	}
+	return n, true, nil
+}

@@ -1,0 +1,584 @@
+//go:build linux && !cogen_netpoll
+
+package loop
+
+import (
+	"os"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Completion I/O on the io_uring poller (see compConn in comp.go).
+//
+// Receive. Each fd in completion mode has at most one IORING_OP_RECV in
+// flight, with IOSQE_BUFFER_SELECT: the kernel picks a buffer from the
+// provided-buffer ring (bufRing, IORING_REGISTER_PBUF_RING) when data
+// arrives, so an idle connection holds no buffer, and the buffers are
+// shared by all the loop's connections. The receive is single-shot and is
+// started again once the reader has consumed the buffer: a connection
+// holds at most one buffer, which bounds what one slow reader can take
+// from the others. When the ring is dry the receive fails with ENOBUFS;
+// the fd then falls back to readiness (c.raw: a one-shot POLL_ADD, then
+// read(2) into the caller's buffer until EAGAIN, when it tries the ring
+// again), so no data waits for a buffer that another connection holds.
+//
+// Send. A write copies into the fd's send queue (compConn.out, then pend)
+// and one IORING_OP_SEND per fd is in flight; its bytes stay where they
+// are, referenced from the conn, until its completion. A short send is
+// resubmitted for the rest; what was written meanwhile goes next, in order.
+//
+// User data of these requests: udComp | kind<<58 | gen<<32 | slot. The
+// slot indexes conns and is not reused until every request of its conn
+// has posted its last completion, so a completion never reaches another
+// connection, whatever fd number that one has; gen is a check on top.
+//
+// Close. detach cancels the receive or poll in flight (by user data, so
+// the request is found whatever happened to the fd number) and submits the
+// cancellation at once: a receive holds a reference to the socket, which
+// the peer would otherwise see open. Sends are not canceled: what a write
+// accepted is sent, as the kernel sends what a write(2) left in the socket
+// buffer after close(2); FD.Close leaves the fd to the poller, which closes
+// it when the last send completes (or when the loop closes).
+const (
+	udComp   = 1 << 61
+	compRecv = 0
+	compSend = 1
+	compPoll = 2
+
+	compGenMask = 1<<26 - 1
+
+	iouOpSend = 26
+	iouOpRecv = 27
+
+	iouSQEBufferSelect = 1 << 5
+	iouRecvMultishot   = 1 << 1 // sqe.ioprio of IORING_OP_RECV (Linux 6.0)
+	iouCQEFBuffer      = 1 << 0
+	iouCQEBufferShift  = 16
+
+	iouRegisterPbufRing = 22
+
+	compBufSize  = 2048
+	compBufGroup = 0
+
+	// compFreeMax bounds the send buffers kept for reuse.
+	compFreeMax  = 4096
+	compFreeSize = 512
+)
+
+// bufRingReg is struct io_uring_buf_reg.
+type bufRingReg struct {
+	ringAddr    uint64
+	ringEntries uint32
+	bgid        uint16
+	flags       uint16
+	_           [3]uint64
+}
+
+// bufEntry is struct io_uring_buf; the ring's tail is the resv field of
+// entry 0 (struct io_uring_buf_ring).
+type bufEntry struct {
+	addr uint64
+	len  uint32
+	bid  uint16
+	resv uint16
+}
+
+// compBufCount is the number of provided buffers, of compBufSize bytes
+// each, in one anonymous mapping that pages in as buffers are first used: a
+// power of two, at most 32768. Tests lower it to run the ring dry.
+var compBufCount = 16384
+
+var (
+	_ [40 - unsafe.Sizeof(bufRingReg{})]byte
+	_ [unsafe.Sizeof(bufRingReg{}) - 40]byte
+	_ [16 - unsafe.Sizeof(bufEntry{})]byte
+	_ [unsafe.Sizeof(bufEntry{}) - 16]byte
+)
+
+// A bufRing is the provided-buffer ring: entries the kernel takes buffers
+// from (its head is the kernel's), and the buffers. We publish buffers by
+// storing the tail; out counts the buffers the kernel has handed to us
+// (completions with IORING_CQE_F_BUFFER) and we have not given back, so
+// the ring holds made-out and never overflows. Buffers are handed out
+// made at a time, doubling when a quarter of them is left (grow): a
+// loop that never has many receives completed at once touches only the
+// first few pages of the mapping (a ring cycles through all the buffers
+// it has, so handing all n out at once would page in all of them).
+type bufRing struct {
+	n    int // ring entries: the most buffers
+	made int // buffers handed to the ring so far (bids 0..made-1); grows to n
+	ring []bufEntry
+	mem  []byte // ring, mapped
+	bufs []byte // buffer memory, mapped
+	tail uint16
+	out  int
+}
+
+func newBufRing(ringFD int) (*bufRing, error) {
+	const prot, flags = unix.PROT_READ | unix.PROT_WRITE, unix.MAP_PRIVATE | unix.MAP_ANONYMOUS
+	mem, err := unix.Mmap(-1, 0, compBufCount*int(unsafe.Sizeof(bufEntry{})), prot, flags)
+	if err != nil {
+		return nil, os.NewSyscallError("mmap buffer ring", err)
+	}
+	bufs, err := unix.Mmap(-1, 0, compBufCount*compBufSize, prot, flags)
+	if err != nil {
+		unix.Munmap(mem)
+		return nil, os.NewSyscallError("mmap buffers", err)
+	}
+	b := &bufRing{n: compBufCount, mem: mem, bufs: bufs, ring: unsafe.Slice((*bufEntry)(unsafe.Pointer(&mem[0])), compBufCount)}
+	reg := bufRingReg{ringAddr: uint64(uintptr(unsafe.Pointer(&mem[0]))), ringEntries: uint32(b.n), bgid: compBufGroup}
+	_, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(ringFD), iouRegisterPbufRing,
+		uintptr(unsafe.Pointer(&reg)), 1, 0, 0)
+	if errno != 0 {
+		b.unmap()
+		return nil, os.NewSyscallError("io_uring_register(PBUF_RING)", errno)
+	}
+	b.grow(min(compBufFirst, b.n))
+	return b, nil
+}
+
+// compBufFirst is how many buffers the ring starts with.
+const compBufFirst = 64
+
+// grow hands buffers made..made+k-1 to the ring, and reports whether
+// there were any.
+func (b *bufRing) grow(k int) bool {
+	k = min(k, b.n-b.made)
+	for i := range k {
+		b.fill(uint16(b.made + i))
+		b.out++ // fill counts a buffer coming back
+	}
+	b.made += k
+	b.publish()
+	return k > 0
+}
+
+// low reports whether the ring is short of buffers, and grows it if it
+// can, up to limit buffers; it is false while buffers are left.
+func (b *bufRing) low(limit int) bool {
+	if b.made-b.out > b.made/4 {
+		return false
+	}
+	if b.made < limit {
+		b.grow(min(b.made, limit-b.made))
+	}
+	return b.out >= b.made
+}
+
+// compBufPerConn and compBufFloor bound the ring's growth: at most
+// compBufPerConn buffers per connection in completion mode, and never
+// fewer than compBufFloor, so that a few connections whose readers lag
+// cannot page in the whole mapping (what a lagging reader's socket holds
+// may all land in the ring before its receive is stopped).
+const (
+	compBufPerConn = 2
+	compBufFloor   = 1024
+)
+
+// bufLimit is the most buffers the ring may have now.
+func (p *uringPoller) bufLimit() int {
+	return max(compBufFloor, compBufPerConn*p.live)
+}
+
+// fill puts buffer bid at the tail without publishing it.
+func (b *bufRing) fill(bid uint16) {
+	e := &b.ring[int(b.tail)&(b.n-1)]
+	e.addr = uint64(uintptr(unsafe.Pointer(&b.bufs[int(bid)*compBufSize])))
+	e.len = compBufSize
+	e.bid = bid
+	b.tail++
+	b.out--
+}
+
+// publish stores the tail. It is the upper half of the 32-bit word whose
+// lower half is entry 0's bid, which only we write: one atomic store of
+// the word orders the entries' writes before the tail (Go has no 16-bit
+// atomic store).
+func (b *bufRing) publish() {
+	w := (*uint32)(unsafe.Pointer(&b.ring[0].bid))
+	atomic.StoreUint32(w, uint32(b.ring[0].bid)|uint32(b.tail)<<16)
+}
+
+// put gives buffer bid back to the kernel.
+func (b *bufRing) put(bid uint16) {
+	b.fill(bid)
+	b.publish()
+}
+
+// data is buffer bid's first n bytes.
+func (b *bufRing) data(bid uint16, n int) []byte {
+	off := int(bid) * compBufSize
+	return b.bufs[off : off+n : off+compBufSize]
+}
+
+func (b *bufRing) unmap() {
+	unix.Munmap(b.bufs)
+	unix.Munmap(b.mem)
+}
+
+// completion returns p's completion I/O, or nil when the kernel lacks it.
+func (p *uringPoller) completion() compPoller {
+	if p.bufs == nil {
+		return nil
+	}
+	return p
+}
+
+// initComp sets up completion I/O if the kernel has what it needs (RECV,
+// SEND, provided-buffer rings: Linux 5.19); without it the poller serves
+// readiness only.
+func (p *uringPoller) initComp() {
+	if ok, err := p.r.supports(iouOpRecv, iouOpSend); err != nil || !ok {
+		return
+	}
+	b, err := newBufRing(p.r.fd)
+	if err != nil {
+		return
+	}
+	p.bufs = b
+}
+
+func compData(c *compConn, kind uint64) uint64 {
+	return udComp | kind<<58 | uint64(c.gen)<<32 | uint64(c.slot)
+}
+
+func (p *uringPoller) attach(fd int, c *compConn) error {
+	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
+		return errNotComp
+	}
+	if n := len(p.freeSlots); n > 0 {
+		c.slot = p.freeSlots[n-1]
+		p.freeSlots = p.freeSlots[:n-1]
+	} else {
+		c.slot = uint32(len(p.conns))
+		p.conns = append(p.conns, nil)
+	}
+	p.compGen = (p.compGen + 1) & compGenMask
+	c.gen, c.fd, c.rbid = p.compGen, int32(fd), -1
+	p.live++
+	p.conns[c.slot] = c
+	p.recv(c)
+	return nil
+}
+
+// recv starts c's receive into a provided buffer, or, when none is left,
+// waits for readiness (raw mode).
+func (p *uringPoller) recv(c *compConn) {
+	if p.bufs.low(p.bufLimit()) {
+		c.raw = true
+		p.compPollAdd(c)
+		return
+	}
+	c.raw, c.stopping = false, false
+	e, err := p.sqe()
+	if err != nil {
+		c.rdone, c.ext().rerr = true, err
+		return
+	}
+	e.opcode, e.flags, e.fd, e.bufIndex, e.userData = iouOpRecv, iouSQEBufferSelect, c.fd, compBufGroup, compData(c, compRecv)
+	if !p.noMultishot {
+		e.ioprio = iouRecvMultishot
+	}
+	c.recving = true
+}
+
+func (p *uringPoller) compPollAdd(c *compConn) {
+	e, err := p.sqe()
+	if err != nil {
+		c.rdone, c.ext().rerr = true, err
+		return
+	}
+	e.opcode, e.fd, e.opFlags, e.userData = iouOpPollAdd, c.fd, unix.POLLIN|unix.POLLRDHUP, compData(c, compPoll)
+	c.polling = true
+}
+
+func (p *uringPoller) release(c *compConn) {
+	if c.rbid >= 0 {
+		p.bufs.put(uint16(c.rbid))
+		c.rbid, c.rdata = -1, nil
+	}
+	if x := c.compExt; len(x.more) > 0 {
+		c.rbid, c.rdata = x.more[0].bid, x.more[0].data
+		n := copy(x.more, x.more[1:])
+		x.more[n] = compChunk{}
+		x.more = x.more[:n]
+	}
+}
+
+// queue appends a received chunk to c's.
+func (p *uringPoller) queue(c *compConn, bid int32, n int) {
+	data := p.bufs.data(uint16(bid), n)
+	if c.rbid < 0 {
+		c.rbid, c.rdata = bid, data
+		return
+	}
+	x := c.ext()
+	x.more = append(x.more, compChunk{bid, data})
+}
+
+func (p *uringPoller) send(c *compConn) {
+	e, err := p.sqe()
+	if err != nil {
+		c.ext().werr, c.sending = err, false
+		return
+	}
+	rest := c.out[c.outOff:]
+	e.opcode, e.fd, e.addr, e.len = iouOpSend, c.fd, uint64(uintptr(unsafe.Pointer(&rest[0]))), uint32(len(rest))
+	e.opFlags, e.userData = unix.MSG_NOSIGNAL, compData(c, compSend)
+	c.sending = true
+}
+
+func (p *uringPoller) enterCalls() uint64 { return p.r.enters }
+
+// buf returns an empty send buffer.
+func (p *uringPoller) buf() []byte {
+	if n := len(p.freeBufs); n > 0 {
+		b := p.freeBufs[n-1]
+		p.freeBufs = p.freeBufs[:n-1]
+		return b
+	}
+	return make([]byte, 0, compFreeSize)
+}
+
+// dropSends recycles c's send buffers.
+func (p *uringPoller) dropSends(c *compConn) {
+	p.recycle(c.out)
+	c.out = nil
+	if x := c.compExt; x != &noExt {
+		p.recycle(x.pend)
+		x.pend = nil
+	}
+}
+
+func (p *uringPoller) recycle(b []byte) {
+	if cap(b) == compFreeSize && len(p.freeBufs) < compFreeMax {
+		p.freeBufs = append(p.freeBufs, b[:0])
+	}
+}
+
+func (p *uringPoller) detach(c *compConn, closing bool) bool {
+	c.closed = true
+	p.live--
+	// Input left unread: close(2) resets such a connection, discarding
+	// what it had yet to send, so the sends are canceled, not waited for.
+	abort := closing && c.sending && (c.rbid >= 0 || c.stopping && !c.rdone)
+	if abort {
+		p.abort(c)
+	}
+	if closing && (c.rbid >= 0 || c.stopping && !c.rdone) {
+		// The kernel would reset the connection: the input is gone from
+		// its queue into ours, so say so with a zero linger.
+		resetOnClose(int(c.fd))
+	}
+	for c.rbid >= 0 {
+		p.release(c)
+	}
+	if c.recving {
+		p.cancel(compData(c, compRecv))
+	}
+	if c.polling {
+		p.cancel(compData(c, compPoll))
+	}
+	deferred := closing && c.sending && !abort
+	c.closeFD = deferred
+	p.settle(c)
+	if c.recving || c.polling || abort {
+		p.submit() // a request holds the socket open: see Close above
+	}
+	return deferred
+}
+
+// resetOnClose makes the close of fd reset the connection (SO_LINGER 0),
+// as close(2) does for a socket with input unread.
+func resetOnClose(fd int) {
+	unix.SetsockoptLinger(fd, unix.SOL_SOCKET, unix.SO_LINGER, &unix.Linger{Onoff: 1, Linger: 0})
+}
+
+// abort cancels c's sends: a close that does not wait for them (unread
+// input), or one that waited compLinger in vain (then the connection is
+// reset: its peer reads nothing, so a FIN would wait behind the data).
+func (p *uringPoller) abort(c *compConn) {
+	if c.sending && !c.aborted {
+		c.aborted = true
+		if c.closeFD {
+			resetOnClose(int(c.fd))
+		}
+		p.cancel(compData(c, compSend))
+		p.submit()
+	}
+}
+
+func (p *uringPoller) flush() { p.submit() }
+
+// settle frees a closed conn's slot once nothing of it is in flight,
+// closing its fd if FD.Close left that to the poller.
+func (p *uringPoller) settle(c *compConn) {
+	if !c.closed || c.recving || c.polling || c.sending {
+		return
+	}
+	if c.closeFD {
+		c.closeFD = false
+		unix.Close(int(c.fd))
+	}
+	p.dropSends(c)
+	if int(c.slot) < len(p.conns) && p.conns[c.slot] == c {
+		p.conns[c.slot] = nil
+		p.freeSlots = append(p.freeSlots, c.slot)
+	}
+}
+
+// completeComp handles the completion of a completion-I/O request.
+func (p *uringPoller) completeComp(cq *cqe) {
+	slot, gen, kind := uint32(cq.userData), uint32(cq.userData>>32)&compGenMask, cq.userData>>58&3
+	bid := int32(-1)
+	if cq.flags&iouCQEFBuffer != 0 {
+		bid = int32(cq.flags >> iouCQEBufferShift)
+		p.bufs.out++
+		p.bufs.low(p.bufLimit()) // grow before the ring runs dry
+	}
+	var c *compConn
+	if int(slot) < len(p.conns) {
+		c = p.conns[slot]
+	}
+	if c == nil || c.gen != gen {
+		if bid >= 0 {
+			p.bufs.put(uint16(bid)) // not expected: slots outlive their requests
+		}
+		return
+	}
+	switch kind {
+	case compRecv:
+		if cq.flags&iouCQEFMore == 0 {
+			c.recving, c.stopping = false, false // the receive has ended
+		}
+		if c.closed {
+			if bid >= 0 {
+				p.bufs.put(uint16(bid))
+			}
+			p.settle(c)
+			return
+		}
+		switch res := cq.res; {
+		case res > 0 && bid >= 0:
+			p.queue(c, bid, int(res))
+			if c.recving && !c.stopping && len(c.compExt.more)+1 >= compMaxChunks {
+				c.stopping = true // the reader lags: stop taking buffers
+				p.cancel(compData(c, compRecv))
+			}
+		case res == -int32(unix.ECANCELED):
+			// Stopped for holding too many chunks (or by a cancellation
+			// that outlived the receive it was meant for): start again
+			// if the reader has consumed them meanwhile.
+			if c.rbid < 0 && !c.recving {
+				p.recv(c)
+			}
+			return
+		case res == -int32(unix.ENOBUFS):
+			p.recv(c) // grows the ring, or falls back to readiness
+			return
+		case res == -int32(unix.EINVAL) && !p.noMultishot:
+			p.noMultishot = true // a kernel without multishot receive (Linux 6.0)
+			p.recv(c)
+			return
+		case res == -int32(unix.EINTR) || res == -int32(unix.EAGAIN):
+			p.recv(c)
+			return
+		default:
+			if bid >= 0 {
+				p.bufs.put(uint16(bid))
+			}
+			c.rdone = true
+			if res < 0 {
+				c.ext().rerr = os.NewSyscallError("recv", unix.Errno(-res))
+			}
+		}
+		if !c.recving && !c.rdone && !c.stopping && c.rbid < 0 {
+			p.recv(c) // a multishot receive the kernel ended (a full completion queue)
+		}
+		p.compNotify(c, EventIn)
+	case compPoll:
+		c.polling = false
+		if c.closed {
+			p.settle(c)
+			return
+		}
+		p.compNotify(c, EventIn)
+	case compSend:
+		if cq.res < 0 || cq.res == 0 && int(c.outOff) < len(c.out) {
+			c.sending = false
+			if cq.res < 0 {
+				c.ext().werr = os.NewSyscallError("send", unix.Errno(-cq.res))
+			} else {
+				c.ext().werr = os.NewSyscallError("send", unix.EPIPE)
+			}
+			if x := c.compExt; x != &noExt {
+				x.pend = x.pend[:0]
+			}
+			if c.closed {
+				p.settle(c)
+				return
+			}
+			p.compNotify(c, EventOut|EventErr)
+			return
+		}
+		c.outOff += cq.res
+		switch {
+		case c.aborted || c.closed && !c.closeFD:
+			// Canceled, or the fd is no longer ours to send on.
+			c.sending = false
+			p.dropSends(c)
+			p.settle(c)
+			return
+		case int(c.outOff) < len(c.out):
+			p.send(c) // the rest of a short send
+			return
+		case len(c.pend) > 0 && (!c.closed || c.closeFD):
+			c.out, c.pend, c.outOff = c.pend, c.out[:0], 0
+			p.send(c)
+		default:
+			c.sending = false
+			c.outOff = 0
+			p.dropSends(c)
+			if c.shutWR && (!c.closed || c.closeFD) {
+				c.shutWR = false
+				unix.Shutdown(int(c.fd), unix.SHUT_WR)
+			}
+			if c.closed {
+				p.settle(c)
+				return
+			}
+		}
+		if !c.closed {
+			p.compNotify(c, EventOut)
+		}
+	}
+}
+
+// compNotify reports ev on c's fd to the loop (or keeps it for the next
+// wait when reaped outside one).
+func (p *uringPoller) compNotify(c *compConn, ev Events) {
+	if p.fn == nil {
+		p.held = append(p.held, heldEvent{fd: int(c.fd), ev: ev, c: c})
+		return
+	}
+	p.n++
+	p.fn(int(c.fd), ev)
+}
+
+// closeComp closes the fds FD.Close left to the poller; the ring's close
+// has ended their sends.
+func (p *uringPoller) closeComp() {
+	for _, c := range p.conns {
+		if c != nil && c.closeFD {
+			c.closeFD = false
+			unix.Close(int(c.fd))
+		}
+	}
+	p.conns, p.freeSlots = nil, nil
+	if p.bufs != nil {
+		p.bufs.unmap()
+		p.bufs = nil
+	}
+}

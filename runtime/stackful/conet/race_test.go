@@ -1,0 +1,5 @@
+//go:build race
+
+package conet
+
+const raceEnabled = true
