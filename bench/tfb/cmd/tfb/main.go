@@ -186,9 +186,9 @@ func bench(args []string, validateOnly bool) {
 			share := float64(*d) / float64(*d+*warm)
 			report(*asJSON, name, w, n, r, float64(cpu1-cpu0)*share, float64(db1-db0)*share)
 			if *useWrk {
+				// wrk's failure costs its rows, not the built-in ones.
 				if err := runWrk(*asJSON, name, w, n, addr, child.Process.Pid, *d, r, float64(cpu1-cpu0)*share); err != nil {
-					log.Printf("%s %s: %v", name, w.name, err)
-					failed = true
+					log.Printf("%s %s: wrk: no rows: %v", name, w.name, err)
 				}
 			}
 		}
