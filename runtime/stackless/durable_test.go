@@ -66,7 +66,9 @@ func (f *jobFrame) Step(t *Task) Status {
 				return Done
 			}
 			trace(t, "%s i=%d *q=%d", f.name, f.i, *f.q)
-			f.PC = 1 + f.i%3
+			// uint: a restored i may be negative (FuzzRestore's bytes), and
+			// the frame's PC must still be one of its resume points.
+			f.PC = 1 + int(uint(f.i)%3)
 		case 1:
 			suspending(t)
 			t.Gosched()
@@ -733,7 +735,7 @@ func wakeNow(data []byte) []byte {
 	} else {
 		return data
 	}
-	if data[i] != carrySleep {
+	if i >= len(data) || data[i] != carrySleep {
 		return data
 	}
 	_, n := binary.Varint(data[i+1:])
