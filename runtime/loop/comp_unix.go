@@ -34,13 +34,19 @@ func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
 	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
 		return l.Register(fd)
 	}
-	c := &compConn{compExt: &noExt}
+	if len(l.cxSpare) == 0 {
+		l.cxSpare = make([]compConn, fdBlock)
+	}
+	c := &l.cxSpare[0]
+	*c = compConn{compExt: &noExt}
 	if err := l.comp.attach(fd, c); err != nil {
+		*c = compConn{}
 		if err == errNotComp {
 			return l.Register(fd)
 		}
 		return nil, registerFailed(fd, err)
 	}
+	l.cxSpare = l.cxSpare[1:]
 	for fd >= len(l.fds) {
 		l.fds = append(l.fds, nil)
 	}
@@ -84,7 +90,7 @@ func (l *Loop) compRead(w *Waiter, f *FD, p []byte, timeout time.Duration) (int,
 			}
 			return n, false, nil
 		case err != unix.EAGAIN:
-			c.rdone, c.ext().rerr = true, os.NewSyscallError("read", err)
+			c.rdone, l.comp.ext(c).rerr = true, os.NewSyscallError("read", err)
 			return 0, false, c.rerr
 		}
 		l.comp.recv(c)
@@ -108,17 +114,18 @@ func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int
 	n := 0
 	if !c.sending && len(p) > 0 {
 		n = min(len(p), compSendLimit)
-		if c.out == nil {
-			c.out = l.comp.buf()
+		x := l.comp.ext(c)
+		if x.out == nil {
+			x.out = l.comp.buf()
 		}
-		c.out, c.outOff = append(c.out[:0], p[:n]...), 0
+		x.out, x.outOff = append(x.out[:0], p[:n]...), 0
 		l.comp.send(c)
 		if c.werr != nil {
 			return 0, false, c.werr
 		}
 	}
 	if n < len(p) {
-		x := c.ext()
+		x := l.comp.ext(c)
 		if x.pend == nil {
 			x.pend = l.comp.buf()
 		}

@@ -68,9 +68,10 @@ type uringPoller struct {
 	bufs      *bufRing
 	conns     []*compConn // by slot
 	freeSlots []uint32
-	compGen   uint32
-	freeBufs  [][]byte // send buffers for reuse
-	live      int      // connections in completion mode
+	compGen   uint16
+	freeBufs  [][]byte   // send buffers for reuse
+	freeExts  []*compExt // compExts for reuse (shed)
+	live      int        // connections in completion mode
 	// noMultishot is set when the kernel refused a multishot receive:
 	// receives are single-shot from then on.
 	noMultishot bool

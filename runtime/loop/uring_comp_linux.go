@@ -47,7 +47,7 @@ const (
 	compSend = 1
 	compPoll = 2
 
-	compGenMask = 1<<26 - 1
+	compGenMask = 1<<16 - 1
 
 	iouOpSend = 26
 	iouOpRecv = 27
@@ -255,7 +255,7 @@ func (p *uringPoller) attach(fd int, c *compConn) error {
 		c.slot = uint32(len(p.conns))
 		p.conns = append(p.conns, nil)
 	}
-	p.compGen = (p.compGen + 1) & compGenMask
+	p.compGen++
 	c.gen, c.fd, c.rbid = p.compGen, int32(fd), -1
 	p.live++
 	p.conns[c.slot] = c
@@ -274,7 +274,7 @@ func (p *uringPoller) recv(c *compConn) {
 	c.raw, c.stopping = false, false
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, c.ext().rerr = true, err
+		c.rdone, p.ext(c).rerr = true, err
 		return
 	}
 	e.opcode, e.flags, e.fd, e.bufIndex, e.userData = iouOpRecv, iouSQEBufferSelect, c.fd, compBufGroup, compData(c, compRecv)
@@ -287,7 +287,7 @@ func (p *uringPoller) recv(c *compConn) {
 func (p *uringPoller) compPollAdd(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, c.ext().rerr = true, err
+		c.rdone, p.ext(c).rerr = true, err
 		return
 	}
 	e.opcode, e.fd, e.opFlags, e.userData = iouOpPollAdd, c.fd, unix.POLLIN|unix.POLLRDHUP, compData(c, compPoll)
@@ -295,33 +295,67 @@ func (p *uringPoller) compPollAdd(c *compConn) {
 }
 
 func (p *uringPoller) release(c *compConn) {
+	x := c.compExt
 	if c.rbid >= 0 {
 		p.bufs.put(uint16(c.rbid))
-		c.rbid, c.rdata = -1, nil
+		c.rbid = -1
+		if x != &noExt {
+			x.rdata = nil
+		}
 	}
-	if x := c.compExt; len(x.more) > 0 {
-		c.rbid, c.rdata = x.more[0].bid, x.more[0].data
+	if len(x.more) > 0 {
+		c.rbid, x.rdata = x.more[0].bid, x.more[0].data
 		n := copy(x.more, x.more[1:])
 		x.more[n] = compChunk{}
 		x.more = x.more[:n]
+	}
+	p.shed(c)
+}
+
+// compExtPoolMax bounds the compExts kept for reuse.
+const compExtPoolMax = 1024
+
+func (p *uringPoller) ext(c *compConn) *compExt {
+	if c.compExt == &noExt {
+		if n := len(p.freeExts); n > 0 {
+			c.compExt = p.freeExts[n-1]
+			p.freeExts[n-1] = nil
+			p.freeExts = p.freeExts[:n-1]
+		} else {
+			c.compExt = new(compExt)
+		}
+	}
+	return c.compExt
+}
+
+// shed gives c's compExt back to the pool if it holds nothing.
+func (p *uringPoller) shed(c *compConn) {
+	x := c.compExt
+	if x == &noExt || !x.idle() {
+		return
+	}
+	c.compExt = &noExt
+	if len(p.freeExts) < compExtPoolMax {
+		*x = compExt{more: x.more[:0], pend: x.pend}
+		p.freeExts = append(p.freeExts, x)
 	}
 }
 
 // queue appends a received chunk to c's.
 func (p *uringPoller) queue(c *compConn, bid int32, n int) {
 	data := p.bufs.data(uint16(bid), n)
+	x := p.ext(c)
 	if c.rbid < 0 {
-		c.rbid, c.rdata = bid, data
+		c.rbid, x.rdata = int16(bid), data
 		return
 	}
-	x := c.ext()
-	x.more = append(x.more, compChunk{bid, data})
+	x.more = append(x.more, compChunk{int16(bid), data})
 }
 
 func (p *uringPoller) send(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.ext().werr, c.sending = err, false
+		p.ext(c).werr, c.sending = err, false
 		return
 	}
 	rest := c.out[c.outOff:]
@@ -344,11 +378,11 @@ func (p *uringPoller) buf() []byte {
 
 // dropSends recycles c's send buffers.
 func (p *uringPoller) dropSends(c *compConn) {
-	p.recycle(c.out)
-	c.out = nil
 	if x := c.compExt; x != &noExt {
+		p.recycle(x.out)
 		p.recycle(x.pend)
-		x.pend = nil
+		x.out, x.pend, x.outOff = nil, nil, 0
+		p.shed(c)
 	}
 }
 
@@ -431,7 +465,7 @@ func (p *uringPoller) settle(c *compConn) {
 
 // completeComp handles the completion of a completion-I/O request.
 func (p *uringPoller) completeComp(cq *cqe) {
-	slot, gen, kind := uint32(cq.userData), uint32(cq.userData>>32)&compGenMask, cq.userData>>58&3
+	slot, gen, kind := uint32(cq.userData), uint16(cq.userData>>32&compGenMask), cq.userData>>58&3
 	bid := int32(-1)
 	if cq.flags&iouCQEFBuffer != 0 {
 		bid = int32(cq.flags >> iouCQEBufferShift)
@@ -491,7 +525,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			}
 			c.rdone = true
 			if res < 0 {
-				c.ext().rerr = os.NewSyscallError("recv", unix.Errno(-res))
+				p.ext(c).rerr = os.NewSyscallError("recv", unix.Errno(-res))
 			}
 		}
 		if !c.recving && !c.rdone && !c.stopping && c.rbid < 0 {
@@ -509,9 +543,9 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		if cq.res < 0 || cq.res == 0 && int(c.outOff) < len(c.out) {
 			c.sending = false
 			if cq.res < 0 {
-				c.ext().werr = os.NewSyscallError("send", unix.Errno(-cq.res))
+				p.ext(c).werr = os.NewSyscallError("send", unix.Errno(-cq.res))
 			} else {
-				c.ext().werr = os.NewSyscallError("send", unix.EPIPE)
+				p.ext(c).werr = os.NewSyscallError("send", unix.EPIPE)
 			}
 			if x := c.compExt; x != &noExt {
 				x.pend = x.pend[:0]
@@ -582,3 +616,7 @@ func (p *uringPoller) closeComp() {
 		p.bufs = nil
 	}
 }
+
+// An idle connection in completion mode holds its compConn and nothing
+// else (compExt is shed): keep it at 32 bytes.
+var _ [32 - unsafe.Sizeof(compConn{})]byte
