@@ -37,13 +37,13 @@ type compConn struct {
 
 	fd       int32
 	slot     uint32 // the backend's handle, with gen
-	gen      uint16
-	rbid     int16 // the provided buffer holding rdata; -1 for none
-	rdone    bool  // the stream ended: reads return rerr (or 0) from now on
-	recving  bool  // a receive is in flight
-	stopping bool  // the receive is being canceled: too many chunks held
-	polling  bool  // a readiness poll is in flight (raw mode)
-	raw      bool  // the buffer ring ran dry: reads are read(2) until EAGAIN
+	gen      uint32 // never 0 while the slot is c's
+	rbid     int16  // the provided buffer holding rdata; -1 for none
+	rdone    bool   // the stream ended: reads return rerr (or 0) from now on
+	recving  bool   // a receive is in flight
+	stopping bool   // the receive is being canceled: too many chunks held
+	polling  bool   // a readiness poll is in flight (raw mode)
+	raw      bool   // the buffer ring ran dry: reads are read(2) until EAGAIN
 	sending  bool
 	closed   bool // detached from its FD
 	closeFD  bool // close fd when the last send completes (FD.Close with sends in flight)
@@ -103,7 +103,12 @@ var compLinger = 5 * time.Second
 // compLingerFor arms c's linger timer after a deferred close.
 func (l *Loop) compLingerFor(c *compConn) {
 	t := new(Timer)
-	l.Reset(t, compLinger, func() { l.comp.abort(c) })
+	gen := c.gen // c's slot may serve another connection by then
+	l.Reset(t, compLinger, func() {
+		if c.gen == gen {
+			l.comp.abort(c)
+		}
+	})
 }
 
 // compSendLimit is how many bytes may wait to be sent (pend) before a
@@ -113,7 +118,10 @@ const compSendLimit = 64 << 10
 // A compPoller is a poller with completion I/O; its methods run on the
 // loop goroutine and queue requests that the next wait submits.
 //
-//   - attach takes fd into completion mode and starts its receive;
+//   - attach takes fd into completion mode, starts its receive and
+//     returns its compConn, which lives in the poller's table: its slot
+//     serves another connection once c is closed and nothing of it is in
+//     flight, so whoever keeps c past its FD checks the gen it knew;
 //   - recv starts a receive into a provided buffer (or, when the ring is
 //     dry, a readiness poll: c.raw);
 //   - release gives c.rbid back to the ring and moves the next chunk of
@@ -128,7 +136,7 @@ const compSendLimit = 64 << 10
 //   - ext returns c's own compExt, taking one from the pool if c has none.
 type compPoller interface {
 	ext(c *compConn) *compExt
-	attach(fd int, c *compConn) error
+	attach(fd int) (*compConn, error)
 	recv(c *compConn)
 	release(c *compConn)
 	send(c *compConn)

@@ -337,8 +337,8 @@ func runFor(l *Loop, d time.Duration) {
 
 func countConns(p *uringPoller) int {
 	n := 0
-	for _, c := range p.conns {
-		if c != nil {
+	for slot := range p.slots {
+		if c := p.conn(slot); c.gen != 0 {
 			n++
 		}
 	}
@@ -732,9 +732,9 @@ func TestCompShutdownWrite(t *testing.T) {
 }
 
 // TestCompIdleMemory: an idle connection in completion mode holds its FD
-// record, its compConn and its slot, and nothing more. The compConns come
-// in blocks, as the FD records do (issue 38: one 96-byte allocation per
-// connection, 104 bytes in all beside the FD record), and the transient
+// record and its compConn, and nothing more. The compConns live in the
+// poller's table, in blocks (issue 38: one 96-byte allocation per
+// connection, and a pointer to it in the table), and the transient
 // state (received chunks, send buffers, errors) goes back to the poller's
 // pool once empty.
 func TestCompIdleMemory(t *testing.T) {
@@ -792,5 +792,70 @@ func TestCompIdleMemory(t *testing.T) {
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestCompSlotReuse: a connection's slot serves the next one once its
+// requests are over, and nothing of the old one reaches the new one: the
+// closed FD sees none of the new connection's bytes, and the linger timer
+// of a deferred close that completed in time does not cancel the sends of
+// the connection that took the slot afterwards.
+func TestCompSlotReuse(t *testing.T) {
+	defer func(d time.Duration) { compLinger = d }(compLinger)
+	compLinger = 100 * time.Millisecond
+	l, p := newCompLoop(t)
+	f1, b1 := compPair(t, l)
+	slot := f1.cx.slot
+	// A deferred close: a send in flight that the peer drains in time.
+	if err := unix.SetsockoptInt(f1.Fd(), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 1<<20)
+	wr := newCompWriter(l, f1.Fd(), big)
+	wr.Run()
+	for range 5 {
+		l.RunOnce()
+	}
+	if !f1.cx.sending {
+		t.Fatal("no send in flight")
+	}
+	fd1 := f1.Fd()
+	if err := f1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closedFDs[fd1] = true
+	if got := readPeer(t, l, b1, len(big)-len(wr.data), 5*time.Second); len(got) != len(big)-len(wr.data) {
+		t.Fatalf("peer got %d of %d bytes", len(got), len(big)-len(wr.data))
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return countConns(p) == 0 })
+	if f1.InCompletion() {
+		t.Fatal("a closed FD still in completion mode")
+	}
+
+	f2, b2 := compPair(t, l)
+	if f2.cx.slot != slot {
+		t.Fatalf("new connection in slot %d, want the freed %d", f2.cx.slot, slot)
+	}
+	write(t, b2, "data")
+	runUntil(t, l, 5*time.Second, func() bool { return f2.Buffered() == 4 })
+	buf := make([]byte, 8)
+	if n, m := f1.Buffered(), f1.TakeBuffered(buf, false); n != 0 || m != 0 {
+		t.Fatalf("the closed FD sees %d bytes, takes %d, of the connection in its old slot", n, m)
+	}
+	// The new connection's sends stay in flight past the old linger.
+	if err := unix.SetsockoptInt(f2.Fd(), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+		t.Fatal(err)
+	}
+	wr2 := newCompWriter(l, f2.Fd(), big)
+	wr2.Run()
+	runFor(l, 3*compLinger)
+	if !f2.cx.sending || f2.cx.aborted {
+		t.Fatalf("the new connection's send: in flight %v, aborted %v; want in flight, not aborted", f2.cx.sending, f2.cx.aborted)
+	}
+	if f2.Buffered() != 4 {
+		t.Fatalf("new connection holds %d bytes, want 4", f2.Buffered())
+	}
+	if err := f2.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -34,19 +34,13 @@ func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
 	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
 		return l.Register(fd)
 	}
-	if len(l.cxSpare) == 0 {
-		l.cxSpare = make([]compConn, fdBlock)
-	}
-	c := &l.cxSpare[0]
-	*c = compConn{compExt: &noExt}
-	if err := l.comp.attach(fd, c); err != nil {
-		*c = compConn{}
+	c, err := l.comp.attach(fd)
+	if err != nil {
 		if err == errNotComp {
 			return l.Register(fd)
 		}
 		return nil, registerFailed(fd, err)
 	}
-	l.cxSpare = l.cxSpare[1:]
 	for fd >= len(l.fds) {
 		l.fds = append(l.fds, nil)
 	}

@@ -44,9 +44,6 @@ type Loop struct {
 	fds     []*FD // indexed by fd number; grows on demand, no fixed limit
 	// fdSpare is the rest of the block newFD hands records out of.
 	fdSpare []FD
-	// cxSpare is the rest of the block RegisterCompletion hands
-	// completion records out of (one allocation per fdBlock connections).
-	cxSpare []compConn
 
 	armedHead *Waiter // every armed waiter, so Close can wake them all
 

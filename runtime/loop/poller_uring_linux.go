@@ -66,9 +66,10 @@ type uringPoller struct {
 
 	// Completion I/O (uring_comp_linux.go); bufs is nil without it.
 	bufs      *bufRing
-	conns     []*compConn // by slot
+	conns     []*[compBlock]compConn // the compConns, by slot (conn)
+	slots     uint32                 // slots handed out so far
 	freeSlots []uint32
-	compGen   uint16
+	compGen   uint32
 	freeBufs  [][]byte   // send buffers for reuse
 	freeExts  []*compExt // compExts for reuse (shed)
 	live      int        // connections in completion mode
@@ -299,7 +300,7 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
 	for _, h := range p.held {
-		if h.c != nil && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+		if h.c != nil && h.c.gen == h.gen && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
 			p.n++
 			fn(h.fd, h.ev)
 		}

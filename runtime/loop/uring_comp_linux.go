@@ -47,7 +47,7 @@ const (
 	compSend = 1
 	compPoll = 2
 
-	compGenMask = 1<<16 - 1
+	compGenMask = 1<<26 - 1
 
 	iouOpSend = 26
 	iouOpRecv = 27
@@ -244,23 +244,38 @@ func compData(c *compConn, kind uint64) uint64 {
 	return udComp | kind<<58 | uint64(c.gen)<<32 | uint64(c.slot)
 }
 
-func (p *uringPoller) attach(fd int, c *compConn) error {
-	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
-		return errNotComp
+// compBlock is how many compConns one block of the poller's table holds.
+const compBlock = 64
+
+// conn is the compConn in slot, nil past the table.
+func (p *uringPoller) conn(slot uint32) *compConn {
+	if slot >= p.slots {
+		return nil
 	}
+	return &p.conns[slot/compBlock][slot%compBlock]
+}
+
+func (p *uringPoller) attach(fd int) (*compConn, error) {
+	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
+		return nil, errNotComp
+	}
+	var slot uint32
 	if n := len(p.freeSlots); n > 0 {
-		c.slot = p.freeSlots[n-1]
+		slot = p.freeSlots[n-1]
 		p.freeSlots = p.freeSlots[:n-1]
 	} else {
-		c.slot = uint32(len(p.conns))
-		p.conns = append(p.conns, nil)
+		slot = p.slots
+		if slot%compBlock == 0 {
+			p.conns = append(p.conns, new([compBlock]compConn))
+		}
+		p.slots++
 	}
-	p.compGen++
-	c.gen, c.fd, c.rbid = p.compGen, int32(fd), -1
+	p.compGen = p.compGen%compGenMask + 1 // never 0: a free slot's
+	c := p.conn(slot)
+	*c = compConn{compExt: &noExt, fd: int32(fd), slot: slot, gen: p.compGen, rbid: -1}
 	p.live++
-	p.conns[c.slot] = c
 	p.recv(c)
-	return nil
+	return c, nil
 }
 
 // recv starts c's receive into a provided buffer, or, when none is left,
@@ -457,25 +472,26 @@ func (p *uringPoller) settle(c *compConn) {
 		unix.Close(int(c.fd))
 	}
 	p.dropSends(c)
-	if int(c.slot) < len(p.conns) && p.conns[c.slot] == c {
-		p.conns[c.slot] = nil
-		p.freeSlots = append(p.freeSlots, c.slot)
+	if c.gen != 0 {
+		// Free the slot: c is zeroed (gen 0 matches no request) and
+		// closed, for whoever still holds it (heldEvent, a linger timer:
+		// they check the generation they knew).
+		slot := c.slot
+		*c = compConn{compExt: &noExt, slot: slot, closed: true}
+		p.freeSlots = append(p.freeSlots, slot)
 	}
 }
 
 // completeComp handles the completion of a completion-I/O request.
 func (p *uringPoller) completeComp(cq *cqe) {
-	slot, gen, kind := uint32(cq.userData), uint16(cq.userData>>32&compGenMask), cq.userData>>58&3
+	slot, gen, kind := uint32(cq.userData), uint32(cq.userData>>32&compGenMask), cq.userData>>58&3
 	bid := int32(-1)
 	if cq.flags&iouCQEFBuffer != 0 {
 		bid = int32(cq.flags >> iouCQEBufferShift)
 		p.bufs.out++
 		p.bufs.low(p.bufLimit()) // grow before the ring runs dry
 	}
-	var c *compConn
-	if int(slot) < len(p.conns) {
-		c = p.conns[slot]
-	}
+	c := p.conn(slot)
 	if c == nil || c.gen != gen {
 		if bid >= 0 {
 			p.bufs.put(uint16(bid)) // not expected: slots outlive their requests
@@ -594,7 +610,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 // wait when reaped outside one).
 func (p *uringPoller) compNotify(c *compConn, ev Events) {
 	if p.fn == nil {
-		p.held = append(p.held, heldEvent{fd: int(c.fd), ev: ev, c: c})
+		p.held = append(p.held, heldEvent{fd: int(c.fd), gen: c.gen, ev: ev, c: c})
 		return
 	}
 	p.n++
@@ -604,19 +620,19 @@ func (p *uringPoller) compNotify(c *compConn, ev Events) {
 // closeComp closes the fds FD.Close left to the poller; the ring's close
 // has ended their sends.
 func (p *uringPoller) closeComp() {
-	for _, c := range p.conns {
-		if c != nil && c.closeFD {
+	for slot := range p.slots {
+		if c := p.conn(slot); c.gen != 0 && c.closeFD {
 			c.closeFD = false
 			unix.Close(int(c.fd))
 		}
 	}
-	p.conns, p.freeSlots = nil, nil
+	p.conns, p.freeSlots, p.slots = nil, nil, 0
 	if p.bufs != nil {
 		p.bufs.unmap()
 		p.bufs = nil
 	}
 }
 
-// An idle connection in completion mode holds its compConn and nothing
-// else (compExt is shed): keep it at 32 bytes.
+// An idle connection in completion mode holds its compConn, in the
+// poller's table, and nothing else (compExt is shed): keep it at 32 bytes.
 var _ [32 - unsafe.Sizeof(compConn{})]byte
