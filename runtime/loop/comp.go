@@ -58,14 +58,19 @@ type compConn struct {
 // connection holds only its 32-byte compConn. Every write to it goes
 // through ext; a read through noExt sees empty fields.
 type compExt struct {
-	rdata  []byte      // unread bytes of the received chunk
-	out    []byte      // the in-flight send's bytes; out[outOff:] not yet sent
-	more   []compChunk // chunks received after rdata's
-	pend   []byte      // written while out was in flight
-	rerr   error       // with rdone: the error that ended the stream (nil: end of file)
-	werr   error       // a send's error, returned by the next write
-	outOff int32
+	rdata    []byte      // unread bytes of the received chunk
+	out      []byte      // the in-flight send's bytes; out[outOff:] not yet sent
+	more     []compChunk // chunks received after rdata's
+	pend     []byte      // written while out was in flight
+	rerr     error       // with rdone: the error that ended the stream (nil: end of file)
+	werr     error       // a send's error, returned by the next write
+	accepted []int32     // a listener's (compAcceptor): connections accepted, not yet taken
+	outOff   int32
 }
+
+// compAcceptor is the rbid of a listener's compConn (RegisterAccept): its
+// request in flight is a multishot accept, not a receive.
+const compAcceptor = -2
 
 // noExt is every compConn's compExt while it has nothing to keep.
 var noExt compExt
@@ -73,7 +78,7 @@ var noExt compExt
 // idle reports whether x holds nothing (shed may give it back).
 func (x *compExt) idle() bool {
 	return len(x.rdata) == 0 && x.out == nil && len(x.more) == 0 && len(x.pend) == 0 &&
-		x.rerr == nil && x.werr == nil
+		x.rerr == nil && x.werr == nil && len(x.accepted) == 0
 }
 
 // A compChunk is a received chunk waiting behind rdata.
@@ -137,6 +142,12 @@ const compSendLimit = 64 << 10
 type compPoller interface {
 	ext(c *compConn) *compExt
 	attach(fd int) (*compConn, error)
+	// attachAccept is attach for a listening socket: a multishot accept
+	// queues the connections in accepted; acceptRaw (c.raw) falls back
+	// to readiness after accept(2) found none, and arms the accept again
+	// when the kernel has it.
+	attachAccept(fd int) (*compConn, error)
+	acceptRaw(c *compConn)
 	recv(c *compConn)
 	release(c *compConn)
 	send(c *compConn)

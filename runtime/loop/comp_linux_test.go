@@ -5,6 +5,7 @@ package loop
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -857,5 +858,117 @@ func TestCompSlotReuse(t *testing.T) {
 	}
 	if err := f2.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An accepter takes connections through TryAccept until it has want.
+type accepter struct {
+	w    Waiter
+	l    *Loop
+	fd   int
+	want int
+	got  []int
+	err  error
+}
+
+func (a *accepter) Run() {
+	for len(a.got) < a.want {
+		nfd, _, wait, err := a.l.TryAccept(&a.w, a.fd, -1)
+		if wait {
+			return
+		}
+		if err != nil {
+			a.err = err
+			return
+		}
+		a.got = append(a.got, nfd)
+	}
+}
+
+// TestCompAcceptMultishot: a listener registered with RegisterAccept is
+// served by one multishot accept: many connections come out of TryAccept
+// without accept(2) (the accept stays armed), non-blocking and
+// close-on-exec; closing the listener with connections accepted and not
+// taken, and accepts in flight, closes them all: no descriptor leaks. A
+// kernel without multishot accept (noAcceptMultishot) gets readiness and
+// accept(2), with the same results.
+func TestCompAcceptMultishot(t *testing.T) {
+	for _, noMulti := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noMultishot=%v", noMulti), func(t *testing.T) { testCompAccept(t, noMulti) })
+	}
+}
+
+func testCompAccept(t *testing.T, noMulti bool) {
+	l, p := newCompLoop(t)
+	p.noAcceptMultishot = noMulti
+	base := openFDs(t)
+	lfd, addr, err := ListenTCP("tcp4", "127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := l.RegisterAccept(lfd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.cx == nil || f.cx.rbid != compAcceptor {
+		t.Fatal("RegisterAccept on io_uring: no multishot accept")
+	}
+	sa := &unix.SockaddrInet4{Port: addr.Port, Addr: [4]byte{127, 0, 0, 1}}
+	var clients []int
+	dial := func(n int) {
+		for range n {
+			fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clients = append(clients, fd)
+			if err := unix.Connect(fd, sa); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	const n = 200
+	a := &accepter{l: l, fd: lfd, want: n}
+	a.w.Init(l, a)
+	dial(n)
+	a.Run()
+	runUntil(t, l, 5*time.Second, func() bool { return len(a.got) == n || a.err != nil })
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+	if f.cx.raw == !noMulti || f.cx.recving == noMulti {
+		t.Fatalf("after %d accepts: raw %v, accept in flight %v; want the multishot accept armed unless the kernel lacks it", n, f.cx.raw, f.cx.recving)
+	}
+	seen := map[int]bool{}
+	for _, fd := range a.got {
+		if seen[fd] {
+			t.Fatalf("fd %d accepted twice", fd)
+		}
+		seen[fd] = true
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		if err != nil || fl&unix.O_NONBLOCK == 0 {
+			t.Fatalf("accepted fd %d: flags %#x, %v; want non-blocking", fd, fl, err)
+		}
+		if fdf, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || fdf&unix.FD_CLOEXEC == 0 {
+			t.Fatalf("accepted fd %d: not close-on-exec", fd)
+		}
+	}
+	// More connections, not taken: some queued, some maybe in flight
+	// when the listener closes.
+	dial(50)
+	if !noMulti {
+		runUntil(t, l, 5*time.Second, func() bool { return len(f.cx.accepted) > 0 })
+	}
+	dial(20)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range append(a.got, clients...) {
+		unix.Close(fd)
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return countConns(p) == 0 })
+	runFor(l, 20*time.Millisecond)
+	if got := openFDs(t); got != base {
+		t.Fatalf("%d descriptors open after everything was closed, want %d", got, base)
 	}
 }

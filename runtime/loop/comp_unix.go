@@ -51,6 +51,72 @@ func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
 	return f, nil
 }
 
+// RegisterAccept is [Loop.Register] for a listening stream socket whose
+// accepts all go through [Loop.TryAccept] (a stackless ServeTCP's
+// listener). On a backend with completion I/O (io_uring) the loop keeps
+// one multishot IORING_OP_ACCEPT in flight on it, which serves every
+// accept: TryAccept takes the connections it queued, without a system
+// call, and returns a nil Sockaddr for them (getpeername(2) gives the
+// address). The accepted descriptors are non-blocking and close-on-exec.
+// [FD.Close] cancels the accept and closes the connections accepted and
+// not taken. Elsewhere, and for an fd that is not a listening stream
+// socket, it is Register; a kernel that refuses the multishot accept gets
+// accept(2) after readiness.
+func (l *Loop) RegisterAccept(fd int) (*FD, error) {
+	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
+		return l.Register(fd)
+	}
+	c, err := l.comp.attachAccept(fd)
+	if err != nil {
+		if err == errNotComp {
+			return l.Register(fd)
+		}
+		return nil, registerFailed(fd, err)
+	}
+	for fd >= len(l.fds) {
+		l.fds = append(l.fds, nil)
+	}
+	f := l.newFD()
+	f.loop, f.fd, f.stream, f.cx = l, fd, true, c
+	l.fds[fd] = f
+	l.stats.FDs++
+	return f, nil
+}
+
+// compAccept is TryAccept for a listener registered with RegisterAccept.
+func (l *Loop) compAccept(w *Waiter, f *FD, timeout time.Duration) (int, Sockaddr, bool, error) {
+	c := f.cx
+	if x := c.compExt; len(x.accepted) > 0 {
+		nfd := int(x.accepted[0])
+		n := copy(x.accepted, x.accepted[1:])
+		x.accepted = x.accepted[:n]
+		return nfd, nil, false, nil
+	}
+	if c.raw && !c.polling {
+		for {
+			nfd, sa, err := Accept(f.fd)
+			switch err {
+			case unix.EINTR, unix.ECONNABORTED:
+				continue
+			case nil:
+				return nfd, sa, false, nil
+			case unix.EAGAIN:
+			default:
+				return -1, nil, false, os.NewSyscallError("accept", err)
+			}
+			break
+		}
+		l.comp.acceptRaw(c)
+	}
+	if timeout == 0 {
+		return -1, nil, false, ErrTimeout
+	}
+	if err := f.wait(w, fdRead, timeout); err != nil {
+		return -1, nil, false, err
+	}
+	return -1, nil, true, nil
+}
+
 // Completion reports whether the loop's backend has completion I/O, so that
 // [Loop.RegisterCompletion] puts stream sockets in completion mode.
 func (l *Loop) Completion() bool { return l.comp != nil }

@@ -204,7 +204,13 @@
 // needs IORING_OP_RECV and IORING_OP_SEND and provided-buffer rings (Linux
 // 5.19), and multishot receive (6.0; without it receives are single-shot).
 // The stackless ServeTCP and Group.ServeTCP, and cohttp's stackless
-// server, register their connections this way.
+// server, register their connections this way. A listener registered with
+// [Loop.RegisterAccept] (the stackless ServeTCP's and Group.ServeTCP's) has
+// one multishot IORING_OP_ACCEPT in flight that serves every accept
+// (Linux 5.19; without it, readiness and accept(2)): TryAccept takes the
+// connections it queued without a system call, and FD.Close cancels it
+// and closes those not taken; a completion that arrives after the close
+// closes its connection.
 //
 // Everywhere else (and on Linux with the build
 // tag cogen_netpoll, which is how its tests run here) it is a portable

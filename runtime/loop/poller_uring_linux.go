@@ -76,6 +76,9 @@ type uringPoller struct {
 	// noMultishot is set when the kernel refused a multishot receive:
 	// receives are single-shot from then on.
 	noMultishot bool
+	// noAcceptMultishot is set when the kernel refused a multishot
+	// accept: listeners get readiness and accept(2).
+	noAcceptMultishot bool
 }
 
 // User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61
@@ -436,6 +439,11 @@ func (p *uringPoller) wake() error {
 }
 
 func (p *uringPoller) close() error {
+	if p.bufs != nil {
+		// Completions not reaped yet may hold accepted descriptors: queue
+		// them, for closeComp to close.
+		p.r.cq.reap(len(p.r.cq.cqes), p.reapFn)
+	}
 	err := p.r.close()
 	p.closeComp()
 	if p.efd >= 0 {

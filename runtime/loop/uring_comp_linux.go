@@ -46,11 +46,14 @@ const (
 	compRecv = 0
 	compSend = 1
 	compPoll = 2
+	compAcc  = 3 // a listener's multishot accept
 
 	compGenMask = 1<<26 - 1
 
-	iouOpSend = 26
-	iouOpRecv = 27
+	iouOpAccept        = 13
+	iouAcceptMultishot = 1 << 0 // sqe.ioprio of IORING_OP_ACCEPT (Linux 5.19)
+	iouOpSend          = 26
+	iouOpRecv          = 27
 
 	iouSQEBufferSelect = 1 << 5
 	iouRecvMultishot   = 1 << 1 // sqe.ioprio of IORING_OP_RECV (Linux 6.0)
@@ -259,6 +262,54 @@ func (p *uringPoller) attach(fd int) (*compConn, error) {
 	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
 		return nil, errNotComp
 	}
+	c := p.newConn(fd)
+	p.recv(c)
+	return c, nil
+}
+
+func (p *uringPoller) attachAccept(fd int) (*compConn, error) {
+	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
+		return nil, errNotComp
+	}
+	if on, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ACCEPTCONN); err != nil || on == 0 {
+		return nil, errNotComp
+	}
+	c := p.newConn(fd)
+	c.rbid = compAcceptor
+	if p.noAcceptMultishot {
+		c.raw = true
+		p.compPollAdd(c)
+	} else {
+		p.acceptArm(c)
+	}
+	return c, nil
+}
+
+// acceptArm submits c's multishot accept.
+func (p *uringPoller) acceptArm(c *compConn) {
+	e, err := p.sqe()
+	if err != nil {
+		c.raw = true // accept(2) reports what is wrong
+		return
+	}
+	c.raw = false
+	e.opcode, e.ioprio, e.fd, e.userData = iouOpAccept, iouAcceptMultishot, c.fd, compData(c, compAcc)
+	e.opFlags = unix.SOCK_NONBLOCK | unix.SOCK_CLOEXEC
+	c.recving = true
+}
+
+func (p *uringPoller) acceptRaw(c *compConn) {
+	if !p.noAcceptMultishot && !c.recving {
+		p.acceptArm(c)
+		return
+	}
+	if !c.polling {
+		p.compPollAdd(c)
+	}
+}
+
+// newConn takes a slot for fd.
+func (p *uringPoller) newConn(fd int) *compConn {
 	var slot uint32
 	if n := len(p.freeSlots); n > 0 {
 		slot = p.freeSlots[n-1]
@@ -274,8 +325,7 @@ func (p *uringPoller) attach(fd int) (*compConn, error) {
 	c := p.conn(slot)
 	*c = compConn{compExt: &noExt, fd: int32(fd), slot: slot, gen: p.compGen, rbid: -1}
 	p.live++
-	p.recv(c)
-	return c, nil
+	return c
 }
 
 // recv starts c's receive into a provided buffer, or, when none is left,
@@ -425,7 +475,17 @@ func (p *uringPoller) detach(c *compConn, closing bool) bool {
 		p.release(c)
 	}
 	if c.recving {
-		p.cancel(compData(c, compRecv))
+		kind := uint64(compRecv)
+		if c.rbid == compAcceptor {
+			kind = compAcc
+		}
+		p.cancel(compData(c, kind))
+	}
+	if x := c.compExt; len(x.accepted) > 0 {
+		for _, nfd := range x.accepted {
+			unix.Close(int(nfd))
+		}
+		x.accepted = x.accepted[:0]
 	}
 	if c.polling {
 		p.cancel(compData(c, compPoll))
@@ -493,12 +553,18 @@ func (p *uringPoller) completeComp(cq *cqe) {
 	}
 	c := p.conn(slot)
 	if c == nil || c.gen != gen {
+		// Not expected: slots outlive their requests.
 		if bid >= 0 {
-			p.bufs.put(uint16(bid)) // not expected: slots outlive their requests
+			p.bufs.put(uint16(bid))
+		}
+		if kind == compAcc && cq.res >= 0 {
+			unix.Close(int(cq.res))
 		}
 		return
 	}
 	switch kind {
+	case compAcc:
+		p.completeAccept(c, cq)
 	case compRecv:
 		if cq.flags&iouCQEFMore == 0 {
 			c.recving, c.stopping = false, false // the receive has ended
@@ -606,6 +672,35 @@ func (p *uringPoller) completeComp(cq *cqe) {
 	}
 }
 
+// completeAccept handles a completion of c's multishot accept: a
+// connection for the queue (closed at once if c is), or its end.
+func (p *uringPoller) completeAccept(c *compConn, cq *cqe) {
+	if cq.flags&iouCQEFMore == 0 {
+		c.recving = false
+	}
+	if cq.res >= 0 {
+		if c.closed {
+			unix.Close(int(cq.res))
+		} else {
+			x := p.ext(c)
+			x.accepted = append(x.accepted, cq.res)
+		}
+	} else if cq.res == -int32(unix.EINVAL) && !c.recving {
+		p.noAcceptMultishot = true // a kernel without multishot accept
+	}
+	if c.closed {
+		p.settle(c)
+		return
+	}
+	if !c.recving && cq.res != -int32(unix.ECANCELED) {
+		// Ended (an error, or a full completion queue): the next
+		// TryAccept calls accept(2), which reports the error or takes
+		// what is there, and arms the accept again (acceptRaw).
+		c.raw = true
+	}
+	p.compNotify(c, EventIn)
+}
+
 // compNotify reports ev on c's fd to the loop (or keeps it for the next
 // wait when reaped outside one).
 func (p *uringPoller) compNotify(c *compConn, ev Events) {
@@ -621,9 +716,16 @@ func (p *uringPoller) compNotify(c *compConn, ev Events) {
 // has ended their sends.
 func (p *uringPoller) closeComp() {
 	for slot := range p.slots {
-		if c := p.conn(slot); c.gen != 0 && c.closeFD {
+		c := p.conn(slot)
+		if c.gen != 0 && c.closeFD {
 			c.closeFD = false
 			unix.Close(int(c.fd))
+		}
+		if c.gen != 0 && len(c.accepted) > 0 {
+			for _, nfd := range c.accepted {
+				unix.Close(int(nfd))
+			}
+			c.accepted = c.accepted[:0]
 		}
 	}
 	p.conns, p.freeSlots, p.slots = nil, nil, 0
