@@ -33,20 +33,17 @@ import (
 //   - closed is set once, by detach; completions for a closed conn only
 //     settle its bookkeeping (a late buffer is released), never reach an FD.
 type compConn struct {
-	*compExt // the rarely used state; noExt, shared and empty, until written
+	*compExt // the transient state; noExt, shared and empty, while idle
 
-	rdata []byte // unread bytes of the received chunk
-	out   []byte // the in-flight send's bytes; out[outOff:] not yet sent
-
-	fd, outOff int32
-	slot, gen  uint32 // the backend's handle
-	rbid       int32  // the provided buffer holding rdata; -1 for none
-
-	rdone    bool // the stream ended: reads return rerr (or 0) from now on
-	recving  bool // a receive is in flight
-	stopping bool // the receive is being canceled: too many chunks held
-	polling  bool // a readiness poll is in flight (raw mode)
-	raw      bool // the buffer ring ran dry: reads are read(2) until EAGAIN
+	fd       int32
+	slot     uint32 // the backend's handle, with gen
+	gen      uint32 // never 0 while the slot is c's
+	rbid     int16  // the provided buffer holding rdata; -1 for none
+	rdone    bool   // the stream ended: reads return rerr (or 0) from now on
+	recving  bool   // a receive is in flight
+	stopping bool   // the receive is being canceled: too many chunks held
+	polling  bool   // a readiness poll is in flight (raw mode)
+	raw      bool   // the buffer ring ran dry: reads are read(2) until EAGAIN
 	sending  bool
 	closed   bool // detached from its FD
 	closeFD  bool // close fd when the last send completes (FD.Close with sends in flight)
@@ -55,28 +52,38 @@ type compConn struct {
 }
 
 // compExt is the part of a compConn that an idle connection does not
-// need, kept out of line so that a compConn fits 96 bytes.
+// need: received bytes, sends, errors. A connection takes one from its
+// poller's pool when it has something to keep (compPoller.ext) and gives
+// it back once everything is empty again (shed), so that an idle
+// connection holds only its 32-byte compConn. Every write to it goes
+// through ext; a read through noExt sees empty fields.
 type compExt struct {
-	more []compChunk // chunks received after rdata's
-	pend []byte      // written while out was in flight
-	rerr error       // with rdone: the error that ended the stream (nil: end of file)
-	werr error       // a send's error, returned by the next write
+	rdata    []byte      // unread bytes of the received chunk
+	out      []byte      // the in-flight send's bytes; out[outOff:] not yet sent
+	more     []compChunk // chunks received after rdata's
+	pend     []byte      // written while out was in flight
+	rerr     error       // with rdone: the error that ended the stream (nil: end of file)
+	werr     error       // a send's error, returned by the next write
+	accepted []int32     // a listener's (compAcceptor): connections accepted, not yet taken
+	outOff   int32
 }
 
-// noExt is every compConn's compExt until one is written (ext).
+// compAcceptor is the rbid of a listener's compConn (RegisterAccept): its
+// request in flight is a multishot accept, not a receive.
+const compAcceptor = -2
+
+// noExt is every compConn's compExt while it has nothing to keep.
 var noExt compExt
 
-// ext returns c's own compExt, for writing.
-func (c *compConn) ext() *compExt {
-	if c.compExt == &noExt {
-		c.compExt = new(compExt)
-	}
-	return c.compExt
+// idle reports whether x holds nothing (shed may give it back).
+func (x *compExt) idle() bool {
+	return len(x.rdata) == 0 && x.out == nil && len(x.more) == 0 && len(x.pend) == 0 &&
+		x.rerr == nil && x.werr == nil && len(x.accepted) == 0
 }
 
 // A compChunk is a received chunk waiting behind rdata.
 type compChunk struct {
-	bid  int32
+	bid  int16
 	data []byte
 }
 
@@ -101,7 +108,12 @@ var compLinger = 5 * time.Second
 // compLingerFor arms c's linger timer after a deferred close.
 func (l *Loop) compLingerFor(c *compConn) {
 	t := new(Timer)
-	l.Reset(t, compLinger, func() { l.comp.abort(c) })
+	gen := c.gen // c's slot may serve another connection by then
+	l.Reset(t, compLinger, func() {
+		if c.gen == gen {
+			l.comp.abort(c)
+		}
+	})
 }
 
 // compSendLimit is how many bytes may wait to be sent (pend) before a
@@ -111,7 +123,10 @@ const compSendLimit = 64 << 10
 // A compPoller is a poller with completion I/O; its methods run on the
 // loop goroutine and queue requests that the next wait submits.
 //
-//   - attach takes fd into completion mode and starts its receive;
+//   - attach takes fd into completion mode, starts its receive and
+//     returns its compConn, which lives in the poller's table: its slot
+//     serves another connection once c is closed and nothing of it is in
+//     flight, so whoever keeps c past its FD checks the gen it knew;
 //   - recv starts a receive into a provided buffer (or, when the ring is
 //     dry, a readiness poll: c.raw);
 //   - release gives c.rbid back to the ring and moves the next chunk of
@@ -123,8 +138,16 @@ const compSendLimit = 64 << 10
 //     reports deferred, unless c holds input nobody read: then, as
 //     close(2) would reset the connection, it cancels the sends;
 //   - abort cancels c's sends (compLinger);
+//   - ext returns c's own compExt, taking one from the pool if c has none.
 type compPoller interface {
-	attach(fd int, c *compConn) error
+	ext(c *compConn) *compExt
+	attach(fd int) (*compConn, error)
+	// attachAccept is attach for a listening socket: a multishot accept
+	// queues the connections in accepted; acceptRaw (c.raw) falls back
+	// to readiness after accept(2) found none, and arms the accept again
+	// when the kernel has it.
+	attachAccept(fd int) (*compConn, error)
+	acceptRaw(c *compConn)
 	recv(c *compConn)
 	release(c *compConn)
 	send(c *compConn)

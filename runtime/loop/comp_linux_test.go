@@ -5,6 +5,8 @@ package loop
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -336,8 +338,8 @@ func runFor(l *Loop, d time.Duration) {
 
 func countConns(p *uringPoller) int {
 	n := 0
-	for _, c := range p.conns {
-		if c != nil {
+	for slot := range p.slots {
+		if c := p.conn(slot); c.gen != 0 {
 			n++
 		}
 	}
@@ -727,5 +729,246 @@ func TestCompShutdownWrite(t *testing.T) {
 	})
 	if !bytes.Equal(got, data[:60000]) {
 		t.Fatalf("peer read %d bytes before the end, want %d", len(got), 60000)
+	}
+}
+
+// TestCompIdleMemory: an idle connection in completion mode holds its FD
+// record and its compConn, and nothing more. The compConns live in the
+// poller's table, in blocks (issue 38: one 96-byte allocation per
+// connection, and a pointer to it in the table), and the transient
+// state (received chunks, send buffers, errors) goes back to the poller's
+// pool once empty.
+func TestCompIdleMemory(t *testing.T) {
+	const n = 1000
+	l, _ := newCompLoop(t)
+	pairs := make([][2]int, n)
+	fds := make([]*FD, n)
+	buf := make([]byte, 4)
+	for i := range pairs {
+		p, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs[i] = [2]int{p[0], p[1]}
+		defer unix.Close(p[1])
+	}
+	l.fds = make([]*FD, pairs[n-1][1]+1) // the fd table is not the connection's cost
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for i, p := range pairs {
+		f, err := l.RegisterCompletion(p[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fds[i] = f
+	}
+	runtime.ReadMemStats(&m1)
+	if per := float64(m1.Mallocs-m0.Mallocs) / n; per > 0.25 {
+		t.Errorf("RegisterCompletion made %.2f allocations per connection, want at most 0.25", per)
+	}
+	for i, p := range pairs {
+		f := fds[i]
+		write(t, p[1], "ping")
+		runUntil(t, l, 5*time.Second, func() bool { return f.Buffered() == 4 })
+		if f.TakeBuffered(buf, false) != 4 {
+			t.Fatal("ping not taken")
+		}
+		wr := newCompWriter(l, f.Fd(), buf)
+		wr.Run()
+		if got := readPeer(t, l, p[1], 4, 5*time.Second); string(got) != "ping" || wr.err != nil {
+			t.Fatalf("echo: %q, %v", got, wr.err)
+		}
+	}
+	// The sends' completions may come after the peer has the bytes: then
+	// every connection gives its transient state back.
+	runUntil(t, l, 5*time.Second, func() bool {
+		for _, f := range fds {
+			if f.cx.compExt != &noExt || f.cx.rbid >= 0 {
+				return false
+			}
+		}
+		return true
+	})
+	for _, f := range fds {
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCompSlotReuse: a connection's slot serves the next one once its
+// requests are over, and nothing of the old one reaches the new one: the
+// closed FD sees none of the new connection's bytes, and the linger timer
+// of a deferred close that completed in time does not cancel the sends of
+// the connection that took the slot afterwards.
+func TestCompSlotReuse(t *testing.T) {
+	defer func(d time.Duration) { compLinger = d }(compLinger)
+	compLinger = 100 * time.Millisecond
+	l, p := newCompLoop(t)
+	f1, b1 := compPair(t, l)
+	slot := f1.cx.slot
+	// A deferred close: a send in flight that the peer drains in time.
+	if err := unix.SetsockoptInt(f1.Fd(), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 1<<20)
+	wr := newCompWriter(l, f1.Fd(), big)
+	wr.Run()
+	for range 5 {
+		l.RunOnce()
+	}
+	if !f1.cx.sending {
+		t.Fatal("no send in flight")
+	}
+	fd1 := f1.Fd()
+	if err := f1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closedFDs[fd1] = true
+	if got := readPeer(t, l, b1, len(big)-len(wr.data), 5*time.Second); len(got) != len(big)-len(wr.data) {
+		t.Fatalf("peer got %d of %d bytes", len(got), len(big)-len(wr.data))
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return countConns(p) == 0 })
+	if f1.InCompletion() {
+		t.Fatal("a closed FD still in completion mode")
+	}
+
+	f2, b2 := compPair(t, l)
+	if f2.cx.slot != slot {
+		t.Fatalf("new connection in slot %d, want the freed %d", f2.cx.slot, slot)
+	}
+	write(t, b2, "data")
+	runUntil(t, l, 5*time.Second, func() bool { return f2.Buffered() == 4 })
+	buf := make([]byte, 8)
+	if n, m := f1.Buffered(), f1.TakeBuffered(buf, false); n != 0 || m != 0 {
+		t.Fatalf("the closed FD sees %d bytes, takes %d, of the connection in its old slot", n, m)
+	}
+	// The new connection's sends stay in flight past the old linger.
+	if err := unix.SetsockoptInt(f2.Fd(), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+		t.Fatal(err)
+	}
+	wr2 := newCompWriter(l, f2.Fd(), big)
+	wr2.Run()
+	runFor(l, 3*compLinger)
+	if !f2.cx.sending || f2.cx.aborted {
+		t.Fatalf("the new connection's send: in flight %v, aborted %v; want in flight, not aborted", f2.cx.sending, f2.cx.aborted)
+	}
+	if f2.Buffered() != 4 {
+		t.Fatalf("new connection holds %d bytes, want 4", f2.Buffered())
+	}
+	if err := f2.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An accepter takes connections through TryAccept until it has want.
+type accepter struct {
+	w    Waiter
+	l    *Loop
+	fd   int
+	want int
+	got  []int
+	err  error
+}
+
+func (a *accepter) Run() {
+	for len(a.got) < a.want {
+		nfd, _, wait, err := a.l.TryAccept(&a.w, a.fd, -1)
+		if wait {
+			return
+		}
+		if err != nil {
+			a.err = err
+			return
+		}
+		a.got = append(a.got, nfd)
+	}
+}
+
+// TestCompAcceptMultishot: a listener registered with RegisterAccept is
+// served by one multishot accept: many connections come out of TryAccept
+// without accept(2) (the accept stays armed), non-blocking and
+// close-on-exec; closing the listener with connections accepted and not
+// taken, and accepts in flight, closes them all: no descriptor leaks. A
+// kernel without multishot accept (noAcceptMultishot) gets readiness and
+// accept(2), with the same results.
+func TestCompAcceptMultishot(t *testing.T) {
+	for _, noMulti := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noMultishot=%v", noMulti), func(t *testing.T) { testCompAccept(t, noMulti) })
+	}
+}
+
+func testCompAccept(t *testing.T, noMulti bool) {
+	l, p := newCompLoop(t)
+	p.noAcceptMultishot = noMulti
+	base := openFDs(t)
+	lfd, addr, err := ListenTCP("tcp4", "127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := l.RegisterAccept(lfd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.cx == nil || f.cx.rbid != compAcceptor {
+		t.Fatal("RegisterAccept on io_uring: no multishot accept")
+	}
+	sa := &unix.SockaddrInet4{Port: addr.Port, Addr: [4]byte{127, 0, 0, 1}}
+	var clients []int
+	dial := func(n int) {
+		for range n {
+			fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clients = append(clients, fd)
+			if err := unix.Connect(fd, sa); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	const n = 200
+	a := &accepter{l: l, fd: lfd, want: n}
+	a.w.Init(l, a)
+	dial(n)
+	a.Run()
+	runUntil(t, l, 5*time.Second, func() bool { return len(a.got) == n || a.err != nil })
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+	if f.cx.raw == !noMulti || f.cx.recving == noMulti {
+		t.Fatalf("after %d accepts: raw %v, accept in flight %v; want the multishot accept armed unless the kernel lacks it", n, f.cx.raw, f.cx.recving)
+	}
+	seen := map[int]bool{}
+	for _, fd := range a.got {
+		if seen[fd] {
+			t.Fatalf("fd %d accepted twice", fd)
+		}
+		seen[fd] = true
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		if err != nil || fl&unix.O_NONBLOCK == 0 {
+			t.Fatalf("accepted fd %d: flags %#x, %v; want non-blocking", fd, fl, err)
+		}
+		if fdf, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || fdf&unix.FD_CLOEXEC == 0 {
+			t.Fatalf("accepted fd %d: not close-on-exec", fd)
+		}
+	}
+	// More connections, not taken: some queued, some maybe in flight
+	// when the listener closes.
+	dial(50)
+	if !noMulti {
+		runUntil(t, l, 5*time.Second, func() bool { return len(f.cx.accepted) > 0 })
+	}
+	dial(20)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range append(a.got, clients...) {
+		unix.Close(fd)
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return countConns(p) == 0 })
+	runFor(l, 20*time.Millisecond)
+	if got := openFDs(t); got != base {
+		t.Fatalf("%d descriptors open after everything was closed, want %d", got, base)
 	}
 }

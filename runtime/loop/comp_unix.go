@@ -34,8 +34,8 @@ func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
 	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
 		return l.Register(fd)
 	}
-	c := &compConn{compExt: &noExt}
-	if err := l.comp.attach(fd, c); err != nil {
+	c, err := l.comp.attach(fd)
+	if err != nil {
 		if err == errNotComp {
 			return l.Register(fd)
 		}
@@ -49,6 +49,72 @@ func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
 	l.fds[fd] = f
 	l.stats.FDs++
 	return f, nil
+}
+
+// RegisterAccept is [Loop.Register] for a listening stream socket whose
+// accepts all go through [Loop.TryAccept] (a stackless ServeTCP's
+// listener). On a backend with completion I/O (io_uring) the loop keeps
+// one multishot IORING_OP_ACCEPT in flight on it, which serves every
+// accept: TryAccept takes the connections it queued, without a system
+// call, and returns a nil Sockaddr for them (getpeername(2) gives the
+// address). The accepted descriptors are non-blocking and close-on-exec.
+// [FD.Close] cancels the accept and closes the connections accepted and
+// not taken. Elsewhere, and for an fd that is not a listening stream
+// socket, it is Register; a kernel that refuses the multishot accept gets
+// accept(2) after readiness.
+func (l *Loop) RegisterAccept(fd int) (*FD, error) {
+	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
+		return l.Register(fd)
+	}
+	c, err := l.comp.attachAccept(fd)
+	if err != nil {
+		if err == errNotComp {
+			return l.Register(fd)
+		}
+		return nil, registerFailed(fd, err)
+	}
+	for fd >= len(l.fds) {
+		l.fds = append(l.fds, nil)
+	}
+	f := l.newFD()
+	f.loop, f.fd, f.stream, f.cx = l, fd, true, c
+	l.fds[fd] = f
+	l.stats.FDs++
+	return f, nil
+}
+
+// compAccept is TryAccept for a listener registered with RegisterAccept.
+func (l *Loop) compAccept(w *Waiter, f *FD, timeout time.Duration) (int, Sockaddr, bool, error) {
+	c := f.cx
+	if x := c.compExt; len(x.accepted) > 0 {
+		nfd := int(x.accepted[0])
+		n := copy(x.accepted, x.accepted[1:])
+		x.accepted = x.accepted[:n]
+		return nfd, nil, false, nil
+	}
+	if c.raw && !c.polling {
+		for {
+			nfd, sa, err := Accept(f.fd)
+			switch err {
+			case unix.EINTR, unix.ECONNABORTED:
+				continue
+			case nil:
+				return nfd, sa, false, nil
+			case unix.EAGAIN:
+			default:
+				return -1, nil, false, os.NewSyscallError("accept", err)
+			}
+			break
+		}
+		l.comp.acceptRaw(c)
+	}
+	if timeout == 0 {
+		return -1, nil, false, ErrTimeout
+	}
+	if err := f.wait(w, fdRead, timeout); err != nil {
+		return -1, nil, false, err
+	}
+	return -1, nil, true, nil
 }
 
 // Completion reports whether the loop's backend has completion I/O, so that
@@ -84,7 +150,7 @@ func (l *Loop) compRead(w *Waiter, f *FD, p []byte, timeout time.Duration) (int,
 			}
 			return n, false, nil
 		case err != unix.EAGAIN:
-			c.rdone, c.ext().rerr = true, os.NewSyscallError("read", err)
+			c.rdone, l.comp.ext(c).rerr = true, os.NewSyscallError("read", err)
 			return 0, false, c.rerr
 		}
 		l.comp.recv(c)
@@ -108,17 +174,18 @@ func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int
 	n := 0
 	if !c.sending && len(p) > 0 {
 		n = min(len(p), compSendLimit)
-		if c.out == nil {
-			c.out = l.comp.buf()
+		x := l.comp.ext(c)
+		if x.out == nil {
+			x.out = l.comp.buf()
 		}
-		c.out, c.outOff = append(c.out[:0], p[:n]...), 0
+		x.out, x.outOff = append(x.out[:0], p[:n]...), 0
 		l.comp.send(c)
 		if c.werr != nil {
 			return 0, false, c.werr
 		}
 	}
 	if n < len(p) {
-		x := c.ext()
+		x := l.comp.ext(c)
 		if x.pend == nil {
 			x.pend = l.comp.buf()
 		}

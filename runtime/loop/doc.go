@@ -181,8 +181,10 @@
 // followed by what was written meanwhile. All of it rides on the
 // io_uring_enter each iteration makes anyway, so a request costs no read or
 // write system call; Run and RunOnce submit what is queued before they
-// return. The costs: a connection holds about 100 bytes more than in
-// readiness mode, and one whose reader lags stops receiving past four
+// return. The costs: an idle connection holds a 32-byte record in the
+// poller's table beside what readiness mode holds (received
+// bytes, send buffers and errors live in a record the connection takes
+// from a pool while it has any), and one whose reader lags stops receiving past four
 // chunks (what its socket held when the receive ran may all be in the
 // ring by then). When the ring runs dry a connection falls back to
 // readiness and read(2) into the caller's buffer until the stream is
@@ -202,7 +204,13 @@
 // needs IORING_OP_RECV and IORING_OP_SEND and provided-buffer rings (Linux
 // 5.19), and multishot receive (6.0; without it receives are single-shot).
 // The stackless ServeTCP and Group.ServeTCP, and cohttp's stackless
-// server, register their connections this way.
+// server, register their connections this way. A listener registered with
+// [Loop.RegisterAccept] (the stackless ServeTCP's and Group.ServeTCP's) has
+// one multishot IORING_OP_ACCEPT in flight that serves every accept
+// (Linux 5.19; without it, readiness and accept(2)): TryAccept takes the
+// connections it queued without a system call, and FD.Close cancels it
+// and closes those not taken; a completion that arrives after the close
+// closes its connection.
 //
 // Everywhere else (and on Linux with the build
 // tag cogen_netpoll, which is how its tests run here) it is a portable

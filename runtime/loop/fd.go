@@ -34,7 +34,7 @@ type FD struct {
 	filled         bool       // TryReadStream's last read filled the caller's buffer: the next one reads beyond it
 	stream         bool       // a byte stream (stream socket, pipe, FIFO), learned once by Register
 	ahead          *readAhead // bytes TryReadStream read beyond a caller's buffer; nil until the first time
-	cx             *compConn  // completion mode's state (RegisterCompletion); nil for readiness
+	cx             *compConn  // completion mode's state (RegisterCompletion); nil for readiness and once unregistered
 }
 
 // readSide and writeSide are the events that wake each direction. Errors and
@@ -173,7 +173,7 @@ func (f *FD) wait(w *Waiter, dir uint8, timeout time.Duration) error {
 	if *edge {
 		*edge = false
 		w.wake(Ready, f.seen&(readSide|writeSide))
-	} else if dir == fdRead && (f.Buffered() > 0 || f.cx != nil && f.cx.rdone) {
+	} else if dir == fdRead && (f.Buffered() > 0 || f.cx != nil && (f.cx.rdone || len(f.cx.accepted) > 0)) {
 		w.wake(Ready, f.seen&(readSide|writeSide)|EventIn)
 	} else if dir == fdWrite && f.cx != nil && len(f.cx.pend) < compSendLimit {
 		w.wake(Ready, f.seen&(readSide|writeSide)|EventOut) // a write queues at once
@@ -227,10 +227,13 @@ func (f *FD) unregister(closing bool) (deferred bool, err error) {
 		l.fds[f.fd] = nil
 		l.stats.FDs--
 	}
-	if f.cx != nil {
-		deferred := l.comp.detach(f.cx, closing && !l.closed)
+	if c := f.cx; c != nil {
+		// c's slot serves another connection once its requests are
+		// over: f lets go of it.
+		f.cx = nil
+		deferred := l.comp.detach(c, closing && !l.closed)
 		if deferred {
-			l.compLingerFor(f.cx)
+			l.compLingerFor(c)
 		}
 		return deferred, nil
 	}

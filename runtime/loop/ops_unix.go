@@ -79,6 +79,9 @@ func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (n i
 // non-blocking and close-on-exec. It returns wait=true, having armed w, if no
 // connection is pending.
 func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa Sockaddr, wait bool, err error) {
+	if f := l.Lookup(fd); f != nil && f.cx != nil && f.cx.rbid == compAcceptor {
+		return l.compAccept(w, f, timeout)
+	}
 	for {
 		nfd, sa, err = Accept(fd)
 		if err != unix.EINTR && err != unix.ECONNABORTED {

@@ -66,14 +66,19 @@ type uringPoller struct {
 
 	// Completion I/O (uring_comp_linux.go); bufs is nil without it.
 	bufs      *bufRing
-	conns     []*compConn // by slot
+	conns     []*[compBlock]compConn // the compConns, by slot (conn)
+	slots     uint32                 // slots handed out so far
 	freeSlots []uint32
 	compGen   uint32
-	freeBufs  [][]byte // send buffers for reuse
-	live      int      // connections in completion mode
+	freeBufs  [][]byte   // send buffers for reuse
+	freeExts  []*compExt // compExts for reuse (shed)
+	live      int        // connections in completion mode
 	// noMultishot is set when the kernel refused a multishot receive:
 	// receives are single-shot from then on.
 	noMultishot bool
+	// noAcceptMultishot is set when the kernel refused a multishot
+	// accept: listeners get readiness and accept(2).
+	noAcceptMultishot bool
 }
 
 // User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61
@@ -298,7 +303,7 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
 	for _, h := range p.held {
-		if h.c != nil && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+		if h.c != nil && h.c.gen == h.gen && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
 			p.n++
 			fn(h.fd, h.ev)
 		}
@@ -434,6 +439,11 @@ func (p *uringPoller) wake() error {
 }
 
 func (p *uringPoller) close() error {
+	if p.bufs != nil {
+		// Completions not reaped yet may hold accepted descriptors: queue
+		// them, for closeComp to close.
+		p.r.cq.reap(len(p.r.cq.cqes), p.reapFn)
+	}
 	err := p.r.close()
 	p.closeComp()
 	if p.efd >= 0 {

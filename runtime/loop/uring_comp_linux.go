@@ -46,11 +46,14 @@ const (
 	compRecv = 0
 	compSend = 1
 	compPoll = 2
+	compAcc  = 3 // a listener's multishot accept
 
 	compGenMask = 1<<26 - 1
 
-	iouOpSend = 26
-	iouOpRecv = 27
+	iouOpAccept        = 13
+	iouAcceptMultishot = 1 << 0 // sqe.ioprio of IORING_OP_ACCEPT (Linux 5.19)
+	iouOpSend          = 26
+	iouOpRecv          = 27
 
 	iouSQEBufferSelect = 1 << 5
 	iouRecvMultishot   = 1 << 1 // sqe.ioprio of IORING_OP_RECV (Linux 6.0)
@@ -244,23 +247,85 @@ func compData(c *compConn, kind uint64) uint64 {
 	return udComp | kind<<58 | uint64(c.gen)<<32 | uint64(c.slot)
 }
 
-func (p *uringPoller) attach(fd int, c *compConn) error {
-	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
-		return errNotComp
+// compBlock is how many compConns one block of the poller's table holds.
+const compBlock = 64
+
+// conn is the compConn in slot, nil past the table.
+func (p *uringPoller) conn(slot uint32) *compConn {
+	if slot >= p.slots {
+		return nil
 	}
+	return &p.conns[slot/compBlock][slot%compBlock]
+}
+
+func (p *uringPoller) attach(fd int) (*compConn, error) {
+	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
+		return nil, errNotComp
+	}
+	c := p.newConn(fd)
+	p.recv(c)
+	return c, nil
+}
+
+func (p *uringPoller) attachAccept(fd int) (*compConn, error) {
+	if typ, err := sockType(fd); err != nil || typ != unix.SOCK_STREAM {
+		return nil, errNotComp
+	}
+	if on, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ACCEPTCONN); err != nil || on == 0 {
+		return nil, errNotComp
+	}
+	c := p.newConn(fd)
+	c.rbid = compAcceptor
+	if p.noAcceptMultishot {
+		c.raw = true
+		p.compPollAdd(c)
+	} else {
+		p.acceptArm(c)
+	}
+	return c, nil
+}
+
+// acceptArm submits c's multishot accept.
+func (p *uringPoller) acceptArm(c *compConn) {
+	e, err := p.sqe()
+	if err != nil {
+		c.raw = true // accept(2) reports what is wrong
+		return
+	}
+	c.raw = false
+	e.opcode, e.ioprio, e.fd, e.userData = iouOpAccept, iouAcceptMultishot, c.fd, compData(c, compAcc)
+	e.opFlags = unix.SOCK_NONBLOCK | unix.SOCK_CLOEXEC
+	c.recving = true
+}
+
+func (p *uringPoller) acceptRaw(c *compConn) {
+	if !p.noAcceptMultishot && !c.recving {
+		p.acceptArm(c)
+		return
+	}
+	if !c.polling {
+		p.compPollAdd(c)
+	}
+}
+
+// newConn takes a slot for fd.
+func (p *uringPoller) newConn(fd int) *compConn {
+	var slot uint32
 	if n := len(p.freeSlots); n > 0 {
-		c.slot = p.freeSlots[n-1]
+		slot = p.freeSlots[n-1]
 		p.freeSlots = p.freeSlots[:n-1]
 	} else {
-		c.slot = uint32(len(p.conns))
-		p.conns = append(p.conns, nil)
+		slot = p.slots
+		if slot%compBlock == 0 {
+			p.conns = append(p.conns, new([compBlock]compConn))
+		}
+		p.slots++
 	}
-	p.compGen = (p.compGen + 1) & compGenMask
-	c.gen, c.fd, c.rbid = p.compGen, int32(fd), -1
+	p.compGen = p.compGen%compGenMask + 1 // never 0: a free slot's
+	c := p.conn(slot)
+	*c = compConn{compExt: &noExt, fd: int32(fd), slot: slot, gen: p.compGen, rbid: -1}
 	p.live++
-	p.conns[c.slot] = c
-	p.recv(c)
-	return nil
+	return c
 }
 
 // recv starts c's receive into a provided buffer, or, when none is left,
@@ -274,7 +339,7 @@ func (p *uringPoller) recv(c *compConn) {
 	c.raw, c.stopping = false, false
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, c.ext().rerr = true, err
+		c.rdone, p.ext(c).rerr = true, err
 		return
 	}
 	e.opcode, e.flags, e.fd, e.bufIndex, e.userData = iouOpRecv, iouSQEBufferSelect, c.fd, compBufGroup, compData(c, compRecv)
@@ -287,7 +352,7 @@ func (p *uringPoller) recv(c *compConn) {
 func (p *uringPoller) compPollAdd(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, c.ext().rerr = true, err
+		c.rdone, p.ext(c).rerr = true, err
 		return
 	}
 	e.opcode, e.fd, e.opFlags, e.userData = iouOpPollAdd, c.fd, unix.POLLIN|unix.POLLRDHUP, compData(c, compPoll)
@@ -295,33 +360,67 @@ func (p *uringPoller) compPollAdd(c *compConn) {
 }
 
 func (p *uringPoller) release(c *compConn) {
+	x := c.compExt
 	if c.rbid >= 0 {
 		p.bufs.put(uint16(c.rbid))
-		c.rbid, c.rdata = -1, nil
+		c.rbid = -1
+		if x != &noExt {
+			x.rdata = nil
+		}
 	}
-	if x := c.compExt; len(x.more) > 0 {
-		c.rbid, c.rdata = x.more[0].bid, x.more[0].data
+	if len(x.more) > 0 {
+		c.rbid, x.rdata = x.more[0].bid, x.more[0].data
 		n := copy(x.more, x.more[1:])
 		x.more[n] = compChunk{}
 		x.more = x.more[:n]
+	}
+	p.shed(c)
+}
+
+// compExtPoolMax bounds the compExts kept for reuse.
+const compExtPoolMax = 1024
+
+func (p *uringPoller) ext(c *compConn) *compExt {
+	if c.compExt == &noExt {
+		if n := len(p.freeExts); n > 0 {
+			c.compExt = p.freeExts[n-1]
+			p.freeExts[n-1] = nil
+			p.freeExts = p.freeExts[:n-1]
+		} else {
+			c.compExt = new(compExt)
+		}
+	}
+	return c.compExt
+}
+
+// shed gives c's compExt back to the pool if it holds nothing.
+func (p *uringPoller) shed(c *compConn) {
+	x := c.compExt
+	if x == &noExt || !x.idle() {
+		return
+	}
+	c.compExt = &noExt
+	if len(p.freeExts) < compExtPoolMax {
+		*x = compExt{more: x.more[:0], pend: x.pend}
+		p.freeExts = append(p.freeExts, x)
 	}
 }
 
 // queue appends a received chunk to c's.
 func (p *uringPoller) queue(c *compConn, bid int32, n int) {
 	data := p.bufs.data(uint16(bid), n)
+	x := p.ext(c)
 	if c.rbid < 0 {
-		c.rbid, c.rdata = bid, data
+		c.rbid, x.rdata = int16(bid), data
 		return
 	}
-	x := c.ext()
-	x.more = append(x.more, compChunk{bid, data})
+	x.more = append(x.more, compChunk{int16(bid), data})
 }
 
 func (p *uringPoller) send(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.ext().werr, c.sending = err, false
+		p.ext(c).werr, c.sending = err, false
 		return
 	}
 	rest := c.out[c.outOff:]
@@ -344,11 +443,11 @@ func (p *uringPoller) buf() []byte {
 
 // dropSends recycles c's send buffers.
 func (p *uringPoller) dropSends(c *compConn) {
-	p.recycle(c.out)
-	c.out = nil
 	if x := c.compExt; x != &noExt {
+		p.recycle(x.out)
 		p.recycle(x.pend)
-		x.pend = nil
+		x.out, x.pend, x.outOff = nil, nil, 0
+		p.shed(c)
 	}
 }
 
@@ -376,7 +475,17 @@ func (p *uringPoller) detach(c *compConn, closing bool) bool {
 		p.release(c)
 	}
 	if c.recving {
-		p.cancel(compData(c, compRecv))
+		kind := uint64(compRecv)
+		if c.rbid == compAcceptor {
+			kind = compAcc
+		}
+		p.cancel(compData(c, kind))
+	}
+	if x := c.compExt; len(x.accepted) > 0 {
+		for _, nfd := range x.accepted {
+			unix.Close(int(nfd))
+		}
+		x.accepted = x.accepted[:0]
 	}
 	if c.polling {
 		p.cancel(compData(c, compPoll))
@@ -423,32 +532,39 @@ func (p *uringPoller) settle(c *compConn) {
 		unix.Close(int(c.fd))
 	}
 	p.dropSends(c)
-	if int(c.slot) < len(p.conns) && p.conns[c.slot] == c {
-		p.conns[c.slot] = nil
-		p.freeSlots = append(p.freeSlots, c.slot)
+	if c.gen != 0 {
+		// Free the slot: c is zeroed (gen 0 matches no request) and
+		// closed, for whoever still holds it (heldEvent, a linger timer:
+		// they check the generation they knew).
+		slot := c.slot
+		*c = compConn{compExt: &noExt, slot: slot, closed: true}
+		p.freeSlots = append(p.freeSlots, slot)
 	}
 }
 
 // completeComp handles the completion of a completion-I/O request.
 func (p *uringPoller) completeComp(cq *cqe) {
-	slot, gen, kind := uint32(cq.userData), uint32(cq.userData>>32)&compGenMask, cq.userData>>58&3
+	slot, gen, kind := uint32(cq.userData), uint32(cq.userData>>32&compGenMask), cq.userData>>58&3
 	bid := int32(-1)
 	if cq.flags&iouCQEFBuffer != 0 {
 		bid = int32(cq.flags >> iouCQEBufferShift)
 		p.bufs.out++
 		p.bufs.low(p.bufLimit()) // grow before the ring runs dry
 	}
-	var c *compConn
-	if int(slot) < len(p.conns) {
-		c = p.conns[slot]
-	}
+	c := p.conn(slot)
 	if c == nil || c.gen != gen {
+		// Not expected: slots outlive their requests.
 		if bid >= 0 {
-			p.bufs.put(uint16(bid)) // not expected: slots outlive their requests
+			p.bufs.put(uint16(bid))
+		}
+		if kind == compAcc && cq.res >= 0 {
+			unix.Close(int(cq.res))
 		}
 		return
 	}
 	switch kind {
+	case compAcc:
+		p.completeAccept(c, cq)
 	case compRecv:
 		if cq.flags&iouCQEFMore == 0 {
 			c.recving, c.stopping = false, false // the receive has ended
@@ -491,7 +607,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			}
 			c.rdone = true
 			if res < 0 {
-				c.ext().rerr = os.NewSyscallError("recv", unix.Errno(-res))
+				p.ext(c).rerr = os.NewSyscallError("recv", unix.Errno(-res))
 			}
 		}
 		if !c.recving && !c.rdone && !c.stopping && c.rbid < 0 {
@@ -509,9 +625,9 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		if cq.res < 0 || cq.res == 0 && int(c.outOff) < len(c.out) {
 			c.sending = false
 			if cq.res < 0 {
-				c.ext().werr = os.NewSyscallError("send", unix.Errno(-cq.res))
+				p.ext(c).werr = os.NewSyscallError("send", unix.Errno(-cq.res))
 			} else {
-				c.ext().werr = os.NewSyscallError("send", unix.EPIPE)
+				p.ext(c).werr = os.NewSyscallError("send", unix.EPIPE)
 			}
 			if x := c.compExt; x != &noExt {
 				x.pend = x.pend[:0]
@@ -556,11 +672,40 @@ func (p *uringPoller) completeComp(cq *cqe) {
 	}
 }
 
+// completeAccept handles a completion of c's multishot accept: a
+// connection for the queue (closed at once if c is), or its end.
+func (p *uringPoller) completeAccept(c *compConn, cq *cqe) {
+	if cq.flags&iouCQEFMore == 0 {
+		c.recving = false
+	}
+	if cq.res >= 0 {
+		if c.closed {
+			unix.Close(int(cq.res))
+		} else {
+			x := p.ext(c)
+			x.accepted = append(x.accepted, cq.res)
+		}
+	} else if cq.res == -int32(unix.EINVAL) && !c.recving {
+		p.noAcceptMultishot = true // a kernel without multishot accept
+	}
+	if c.closed {
+		p.settle(c)
+		return
+	}
+	if !c.recving && cq.res != -int32(unix.ECANCELED) {
+		// Ended (an error, or a full completion queue): the next
+		// TryAccept calls accept(2), which reports the error or takes
+		// what is there, and arms the accept again (acceptRaw).
+		c.raw = true
+	}
+	p.compNotify(c, EventIn)
+}
+
 // compNotify reports ev on c's fd to the loop (or keeps it for the next
 // wait when reaped outside one).
 func (p *uringPoller) compNotify(c *compConn, ev Events) {
 	if p.fn == nil {
-		p.held = append(p.held, heldEvent{fd: int(c.fd), ev: ev, c: c})
+		p.held = append(p.held, heldEvent{fd: int(c.fd), gen: c.gen, ev: ev, c: c})
 		return
 	}
 	p.n++
@@ -570,15 +715,26 @@ func (p *uringPoller) compNotify(c *compConn, ev Events) {
 // closeComp closes the fds FD.Close left to the poller; the ring's close
 // has ended their sends.
 func (p *uringPoller) closeComp() {
-	for _, c := range p.conns {
-		if c != nil && c.closeFD {
+	for slot := range p.slots {
+		c := p.conn(slot)
+		if c.gen != 0 && c.closeFD {
 			c.closeFD = false
 			unix.Close(int(c.fd))
 		}
+		if c.gen != 0 && len(c.accepted) > 0 {
+			for _, nfd := range c.accepted {
+				unix.Close(int(nfd))
+			}
+			c.accepted = c.accepted[:0]
+		}
 	}
-	p.conns, p.freeSlots = nil, nil
+	p.conns, p.freeSlots, p.slots = nil, nil, 0
 	if p.bufs != nil {
 		p.bufs.unmap()
 		p.bufs = nil
 	}
 }
+
+// An idle connection in completion mode holds its compConn, in the
+// poller's table, and nothing else (compExt is shed): keep it at 32 bytes.
+var _ [32 - unsafe.Sizeof(compConn{})]byte

@@ -21,7 +21,8 @@ import (
 // (io_uring: [loop.Loop.Completion]) each connection is registered with
 // [loop.Loop.RegisterCompletion]: the handler reads and writes it through
 // the task's operations only, and half-closes it with
-// [loop.Loop.ShutdownWrite].
+// [loop.Loop.ShutdownWrite]; each listener is registered with
+// [loop.Loop.RegisterAccept], one multishot accept serving all accepts.
 //
 // Shutdown closes the listeners (an OnShutdown func per loop), which ends
 // the accept tasks; the connections' tasks are the loops' in-flight work.
@@ -110,6 +111,7 @@ type acceptFrame struct {
 	fail       func(error) // reports a lasting accept error
 	delay      time.Duration
 	closed     bool // the listener has been closed
+	registered bool // RegisterAccept was tried
 }
 
 func (f *acceptFrame) Step(t *Task) Status {
@@ -126,6 +128,14 @@ func (f *acceptFrame) Step(t *Task) Status {
 		}
 		if f.closed {
 			return Done
+		}
+		if l := t.w.Loop(); !f.registered && l.Completion() {
+			// Only this task accepts on lfd: one multishot accept serves
+			// them all (loop.RegisterAccept).
+			f.registered = true
+			if l.Lookup(f.lfd) == nil {
+				l.RegisterAccept(f.lfd)
+			}
 		}
 		fd, _, err := t.Accept(f.lfd)
 		if t.Blocked() {

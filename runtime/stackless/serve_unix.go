@@ -31,7 +31,8 @@ type Server struct {
 // handler owns fd and must close it ([Task.Close]). Nothing runs until l
 // does. Call it on l's goroutine. Temporary accept errors back off as in
 // Group.ServeTCP; any other ends the accept task, and Shutdown returns it.
-// Connections are in completion mode on io_uring, as with Group.ServeTCP.
+// Connections are in completion mode on io_uring, as with Group.ServeTCP,
+// and one multishot accept serves the listener (loop.RegisterAccept).
 //
 // It is stackful.Env.ServeTCP's twin: the same call, with a frame
 // constructor where the stackful one takes a coroutine function.

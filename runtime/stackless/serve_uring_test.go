@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"io"
 	"net"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/cogen-go/cogen/runtime/loop"
 )
@@ -125,5 +127,67 @@ func TestServeTCPCompletionHalfClose(t *testing.T) {
 	})
 	if err := s.Shutdown(-1); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestServeTCPMultishotAccept: on io_uring, ServeTCP's listener is served
+// by one multishot accept (loop.RegisterAccept): 200 clients connected at
+// once are all accepted and echoed; Shutdown with connections still
+// arriving leaves no descriptor open.
+func TestServeTCPMultishotAccept(t *testing.T) {
+	l, err := loop.NewBackend(loop.BackendUring)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if !l.Completion() {
+		t.Skip("no completion I/O on this backend:", l.Backend())
+	}
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	base := fds()
+	s, err := ServeTCP(l, "tcp4", "127.0.0.1:0", serveEcho)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 200
+	var late []net.Conn
+	runUntil(t, l, func() {
+		cs := make([]net.Conn, n)
+		for i := range cs {
+			if cs[i], err = net.Dial("tcp4", s.Addr().String()); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+		for _, c := range cs {
+			exchange(t, c, "ping")
+			c.Close()
+		}
+		for range 20 {
+			c, err := net.Dial("tcp4", s.Addr().String())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			late = append(late, c)
+		}
+	})
+	if f := l.Lookup(s.lfd); f == nil || !f.InCompletion() {
+		t.Error("the listener is not served by a multishot accept")
+	}
+	if err := s.Shutdown(time.Second); err != nil {
+		t.Error(err)
+	}
+	for _, c := range late {
+		c.Close()
+	}
+	if got := fds(); got != base {
+		t.Errorf("%d descriptors open after Shutdown, want %d", got, base)
 	}
 }
