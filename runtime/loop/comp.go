@@ -1,3 +1,5 @@
+//lint:file-ignore U1000 the io_uring backend (uring_comp_linux.go) uses these fields; builds without it (the cogen_netpoll tag, other platforms) keep the type for the loop core
+
 package loop
 
 import (
