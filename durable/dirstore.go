@@ -398,8 +398,9 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 		s.mu.Unlock()
 		return fmt.Errorf("durable: Commit %q: %w", c.ID, ErrLeaseLost)
 	case t.owner != worker || t.seq != c.Seq || t.state.Terminal():
+		owner, seq := t.owner, t.seq // read under mu: the error is made after Unlock
 		s.mu.Unlock()
-		return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
+		return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, owner, seq)
 	}
 	for t.busy {
 		// A Claim reading its snapshot (the lease expired and this
@@ -407,8 +408,9 @@ func (s *DirStore) commit(worker string, lease time.Duration, c *Commit) error {
 		// did not wait for: wait for it, then check the lease again.
 		s.idle.Wait()
 		if t.owner != worker || t.seq != c.Seq || t.state.Terminal() {
+			owner, seq := t.owner, t.seq
 			s.mu.Unlock()
-			return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, t.owner, t.seq)
+			return fmt.Errorf("durable: Commit %q at %d by %s: %w (held by %q at %d)", c.ID, c.Seq, worker, ErrLeaseLost, owner, seq)
 		}
 	}
 	t.busy = true
@@ -548,8 +550,9 @@ func (s *DirStore) signal(id ID, name string, value []byte) (int64, error) {
 		s.mu.Unlock()
 		return 0, fmt.Errorf("durable: Signal %q: %w", id, ErrNotFound)
 	case t.state == Done || t.state == Failed:
+		state := t.state // read under mu
 		s.mu.Unlock()
-		return 0, fmt.Errorf("durable: Signal %q: %w (%s)", id, ErrFinished, t.state)
+		return 0, fmt.Errorf("durable: Signal %q: %w (%s)", id, ErrFinished, state)
 	}
 	seq := s.nextSig
 	s.nextSig++
@@ -615,8 +618,9 @@ func (s *DirStore) delete(id ID) error {
 		return fmt.Errorf("durable: Delete %q: %w", id, ErrNotFound)
 	}
 	if !t.state.Terminal() || t.busy {
+		state := t.state // read under mu
 		s.mu.Unlock()
-		return fmt.Errorf("durable: Delete %q: %w (%s)", id, ErrNotEnded, t.state)
+		return fmt.Errorf("durable: Delete %q: %w (%s)", id, ErrNotEnded, state)
 	}
 	// Gone for every other call from here; Create finds it still there
 	// (ErrExists) until its file is removed.
