@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/cogen-go/cogen/internal/pgserver"
 )
 
 func main() {
@@ -38,7 +40,7 @@ func main() {
 	default:
 		usage()
 	}
-	if errors.Is(err, errNoDatabase) {
+	if errors.Is(err, pgserver.ErrNotInstalled) {
 		log.Printf("skipped: %v", err)
 		os.Exit(3)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cogen-go/cogen/durable"
 	"github.com/cogen-go/cogen/durable/pgstore"
+	"github.com/cogen-go/cogen/internal/pgserver"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackless"
 	"github.com/jackc/pgx/v5"
@@ -248,7 +249,11 @@ func database(url string, fsync bool) (string, func(), error) {
 	if url != "" {
 		return url, func() {}, nil
 	}
-	pg, err := StartPostgres(fsync)
+	setting := "fsync=off"
+	if fsync {
+		setting = "fsync=on"
+	}
+	pg, err := pgserver.Start(setting)
 	if err != nil {
 		return "", nil, err
 	}

@@ -28,8 +28,8 @@
 // second, the server's and the database's CPU per request (from /proc) and
 // p99 latency, at 256 connections (plaintext: 16,384, pipelined 16 deep,
 // within the fd limit). cmd/cobench's tfb group runs it. [Setup] creates
-// the world (10,000 rows) and fortune tables; [StartPostgres] a throwaway
-// server when no URL is given.
+// the world (10,000 rows) and fortune tables; the tfb command starts a
+// throwaway server (internal/pgserver) when no URL is given.
 //
 // The cohttp servers run one loop each (each loop would need its own pool:
 // the handlers reach the pool of the process), so their requests per

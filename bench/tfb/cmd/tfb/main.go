@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/cogen-go/cogen/bench/tfb"
+	"github.com/cogen-go/cogen/internal/pgserver"
 )
 
 func main() {
@@ -127,8 +128,8 @@ func bench(args []string, validateOnly bool) {
 
 	url := *db
 	if url == "" {
-		pg, err := tfb.StartPostgres()
-		if errors.Is(err, tfb.ErrNoDatabase) {
+		pg, err := pgserver.Start("fsync=off", "synchronous_commit=off")
+		if errors.Is(err, pgserver.ErrNotInstalled) {
 			fmt.Fprintln(os.Stderr, "tfb: skipped:", err)
 			os.Exit(3)
 		}

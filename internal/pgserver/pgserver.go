@@ -1,4 +1,9 @@
-package tfb
+// Package pgserver starts a throwaway PostgreSQL server for the
+// benchmarks' standalone runs (bench/tfb's tfb command and
+// bench/durablepg), when no server URL is given: initdb in a temporary
+// directory, 127.0.0.1 only, trust authentication. Tests use the server
+// .ci/dbservers starts instead (COGEN_PG_URL).
+package pgserver
 
 import (
 	"errors"
@@ -13,36 +18,37 @@ import (
 	"time"
 )
 
-// A Postgres is a throwaway PostgreSQL server: initdb in a temporary
-// directory, listening on 127.0.0.1 only, trust authentication, fsync off.
-type Postgres struct {
+// A Server is a throwaway PostgreSQL server.
+type Server struct {
 	URL string
 	dir string
 	ctl []string // pg_ctl with its data directory, run as the owner
 }
 
-// ErrNoDatabase is StartPostgres's error when no PostgreSQL is installed.
-var ErrNoDatabase = errors.New("tfb: no PostgreSQL: set COGEN_PG_URL or install postgresql")
+// ErrNotInstalled is Start's error when no PostgreSQL is installed.
+var ErrNotInstalled = errors.New("pgserver: no PostgreSQL: set COGEN_PG_URL or install postgresql")
 
-// StartPostgres starts a throwaway server from the installed PostgreSQL
-// (Debian's /usr/lib/postgresql/N/bin), as the postgres user when run as
-// root (initdb refuses root). ErrNoDatabase if none is installed.
-func StartPostgres() (*Postgres, error) {
+// Start starts a throwaway server from the installed PostgreSQL (Debian's
+// /usr/lib/postgresql/N/bin), as the postgres user when run as root
+// (initdb refuses root), with the settings given as name=value (each
+// passed as -c name=value, after listen_addresses, port, socket directory
+// and max_connections=300). ErrNotInstalled if none is installed.
+func Start(settings ...string) (*Server, error) {
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	if len(bins) == 0 {
 		if p, err := exec.LookPath("initdb"); err == nil {
 			bins = []string{p}
 		} else {
-			return nil, ErrNoDatabase
+			return nil, ErrNotInstalled
 		}
 	}
 	slices.Sort(bins)
 	bin := filepath.Dir(bins[len(bins)-1])
-	dir, err := os.MkdirTemp("", "tfb-pg-")
+	dir, err := os.MkdirTemp("", "pgserver-")
 	if err != nil {
 		return nil, err
 	}
-	p := &Postgres{dir: dir}
+	p := &Server{dir: dir}
 	var run []string
 	if os.Geteuid() == 0 {
 		owner := "postgres"
@@ -51,7 +57,7 @@ func StartPostgres() (*Postgres, error) {
 			owner = "nobody"
 			if u, err = user.Lookup(owner); err != nil {
 				os.RemoveAll(dir)
-				return nil, fmt.Errorf("tfb: running as root and no postgres or nobody user for initdb: %w", err)
+				return nil, fmt.Errorf("pgserver: running as root and no postgres or nobody user for initdb: %w", err)
 			}
 		}
 		uid, _ := strconv.Atoi(u.Uid)
@@ -66,7 +72,7 @@ func StartPostgres() (*Postgres, error) {
 	initdb := append(slices.Clone(run), filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
 	if out, err := command(initdb).CombinedOutput(); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("tfb: initdb: %v\n%s", err, out)
+		return nil, fmt.Errorf("pgserver: initdb: %v\n%s", err, out)
 	}
 	port, err := freePort()
 	if err != nil {
@@ -74,22 +80,25 @@ func StartPostgres() (*Postgres, error) {
 		return nil, err
 	}
 	p.ctl = append(slices.Clone(run), filepath.Join(bin, "pg_ctl"), "-D", data, "-w", "-s")
-	start := append(slices.Clone(p.ctl), "-l", filepath.Join(dir, "log"), "-o",
-		fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off -c synchronous_commit=off -c max_connections=300", port, dir), "start")
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=300", port, dir)
+	for _, kv := range settings {
+		opts += " -c " + kv
+	}
+	start := append(slices.Clone(p.ctl), "-l", filepath.Join(dir, "log"), "-o", opts, "start")
 	if out, err := command(start).CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("tfb: pg_ctl start: %v\n%s%s", err, out, log)
+		return nil, fmt.Errorf("pgserver: pg_ctl start: %v\n%s%s", err, out, log)
 	}
 	p.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 	return p, nil
 }
 
 // Stop stops the server and removes its directory.
-func (p *Postgres) Stop() error {
+func (p *Server) Stop() error {
 	out, err := command(append(slices.Clone(p.ctl), "-m", "fast", "stop")).CombinedOutput()
 	if err != nil {
-		err = fmt.Errorf("tfb: pg_ctl stop: %v\n%s", err, out)
+		err = fmt.Errorf("pgserver: pg_ctl stop: %v\n%s", err, out)
 	}
 	return errors.Join(err, os.RemoveAll(p.dir))
 }
