@@ -136,7 +136,10 @@ func (w *workspace) build() error {
 		}
 	}
 	// The random programs share packages of randomPerPackage (see
-	// randPackage): their helpers compile once.
+	// randPackage): their helpers compile once. Each calls randShared.
+	if err := w.writeProgram(randSharedName, randShared); err != nil {
+		return err
+	}
 	end := firstRandom + int64(randomPrograms)
 	for pkg := firstRandom; pkg < end; pkg += randomPerPackage {
 		var seeds []int64

@@ -87,10 +87,37 @@ func randPackage(pkg string, seeds []int64) string {
 	b.WriteString("\n// Run runs the programs in turn.\n//\n//co:stackless\nfunc Run(co *stackful.Co, t *trace.T) {\n")
 	for _, seed := range seeds {
 		fmt.Fprintf(&b, "\tt.Printf(\"program %d\")\n\trun%d(co, t)\n", seed, seed)
+		// A marked function of another package of the same cogen run,
+		// which sorts after this one (randShared).
+		fmt.Fprintf(&b, "\tt.Printf(\"hop %%d\", zshared.Hop(co, %d))\n", seed%97)
 	}
 	b.WriteString("}\n")
 	return aliasImports(b.String(), seeds[0])
 }
+
+// randSharedName is the package of marked functions every random package
+// calls (cases/zshared). The workspace generates it in the same cogen run
+// as its callers, and it sorts after them, so its callers are lowered
+// before its frames exist: cogen must recognise Hop by its directive, as
+// it does for the module's own packages (TestMultiPackage). Before that,
+// every random package failed to generate ("the coroutine handle co may
+// only call its waiting methods").
+const randSharedName = "zshared"
+
+// randShared is cases/zshared's source.
+const randShared = `package zshared
+
+import "github.com/cogen-go/cogen/runtime/stackful"
+
+// Hop suspends once, then returns a value of x.
+//
+//co:stackless
+func Hop(co *stackful.Co, x int) int {
+	y := x*3 + 1
+	co.Gosched()
+	return y + x
+}
+`
 
 // aliasImports imports trace and stackful under names that generated code
 // could introduce, for two seeds in three: every use of those packages in
@@ -164,6 +191,7 @@ import (
 	"iter"
 	unsafepkg "unsafe"
 
+	"cogentest/cases/zshared"
 	"cogentest/trace"
 	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
@@ -1015,6 +1043,9 @@ func TestRandomPrograms(t *testing.T) {
 				}
 			}()
 			if err := w.module(); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.writeProgram(randSharedName, randShared); err != nil {
 				t.Fatal(err)
 			}
 			w.programs = end - start
