@@ -92,7 +92,10 @@ func randPackage(pkg string, seeds []int64) string {
 		fmt.Fprintf(&b, "\tt.Printf(\"hop %%d\", zshared.Hop(co, %d))\n", seed%97)
 	}
 	b.WriteString("}\n")
-	return aliasImports(b.String(), seeds[0])
+	// Only packages of randPackage import zshared: FuzzCogen's programs
+	// (randProgramSized) are generated alone.
+	src := strings.Replace(b.String(), "\t\"cogentest/trace\"\n", "\t\"cogentest/cases/zshared\"\n\t\"cogentest/trace\"\n", 1)
+	return aliasImports(src, seeds[0])
 }
 
 // randSharedName is the package of marked functions every random package
@@ -191,7 +194,6 @@ import (
 	"iter"
 	unsafepkg "unsafe"
 
-	"cogentest/cases/zshared"
 	"cogentest/trace"
 	"github.com/cogen-go/cogen/runtime/cosync"
 	"github.com/cogen-go/cogen/runtime/stackful"
