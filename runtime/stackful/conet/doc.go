@@ -125,6 +125,22 @@
 // plain goroutine - gets them first, in order, and a closed env takes
 // none with it.
 //
+// # io_uring
+//
+// On a loop with completion I/O (io_uring) conns stay in readiness mode:
+// the loop waits for their descriptors to be ready and the conn's calls
+// make read(2) and write(2), as on epoll. Completion mode
+// (loop.Loop.RegisterCompletion, which stackful.Env.ServeTCPCompletion
+// and the stackless servers use) keeps the received bytes in the loop's
+// buffers and queues the writes on the loop, which only that loop's
+// goroutine can reach; a conn is also read and written through Go's
+// poller from plain goroutines, migrates to other envs, and gives its
+// descriptor to SyscallConn's callers, and each of those would miss the
+// bytes the loop holds or overtake the writes it queued. For a server
+// whose handlers need no net.Conn, stackful.Env.ServeTCPCompletion with
+// Co.Read and Co.Write (or package hook's calls) serves the connections
+// in completion mode.
+//
 // For several cores without sharing, run one env per goroutine (optionally
 // locked to its thread with runtime.LockOSThread), each with its own
 // listener made by [ListenReusePort] on the same address: the kernel
