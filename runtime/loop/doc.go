@@ -158,12 +158,17 @@
 // falls back to epoll, logging why once per process. A registered fd must
 // then be closed through the loop ([FD.Close] or [FD.Unregister] first), as
 // with the portable poller: the poll holds a reference to the file. The
-// kernel runs a poll's completion work on the thread that submitted it, so
-// run such a loop on a goroutine locked to its OS thread, as [Group] does
-// (runtime.LockOSThread before creating the loop and its coroutines):
-// otherwise an idle thread the loop ran on earlier is woken for it, about
-// once every two requests under an echo load, and the soak (cmd/cosoak)
-// saw requests stall until their read timeout (see docs/benchmarks.md).
+// kernel runs a completion's work on one thread: run such a loop on a
+// goroutine locked to its OS thread, as [Group] does (runtime.LockOSThread
+// before the loop first waits, and before creating its coroutines). The
+// loop's first wait then binds the ring to that thread
+// (IORING_SETUP_SINGLE_ISSUER and DEFER_TASKRUN, Linux 6.1; else
+// COOP_TASKRUN, Linux 5.19), which runs the work only when the loop asks,
+// without signals; the goroutine must then stay locked, and drive the loop
+// from that thread, until Close. Run itself does not lock the thread. On
+// an unlocked goroutine the ring is shared: the work is signalled to
+// whichever thread submitted it, an idle thread the loop ran on earlier
+// included (see docs/benchmarks.md).
 //
 // # Completion I/O
 //
@@ -181,7 +186,7 @@
 // followed by what was written meanwhile. All of it rides on the
 // io_uring_enter each iteration makes anyway, so a request costs no read or
 // write system call; Run and RunOnce submit what is queued before they
-// return. The costs: an idle connection holds a 32-byte record in the
+// return. The costs: an idle connection holds a 16-byte record in the
 // poller's table beside what readiness mode holds (received
 // bytes, send buffers and errors live in a record the connection takes
 // from a pool while it has any), and one whose reader lags stops receiving past four

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -46,8 +47,31 @@ import (
 // operations retry on EAGAIN).
 //
 // Wake is an eventfd with a multishot poll of its own, as in the epoller.
+//
+// Threads. The kernel finishes a completion (a receive's copy, a poll's
+// wake-up) as task work of a thread. On a shared ring (no setup flag) that
+// is the thread that submitted the request, signalled (TWA_SIGNAL: an
+// interrupt, an extra kernel entry) wherever it is, even idle or running
+// another goroutine, for as long as a multishot request lives. A ring bound
+// to one thread avoids that: with IORING_SETUP_SINGLE_ISSUER and
+// DEFER_TASKRUN (Linux 6.1) the work waits, unsignalled, until that thread
+// calls io_uring_enter with GETEVENTS, which wait does when the TASKRUN
+// flag says work is pending; with COOP_TASKRUN (Linux 5.19) it runs at the
+// thread's next kernel entry. Either needs the loop's goroutine to stay on
+// that thread: the ring is created disabled (IORING_SETUP_R_DISABLED), and
+// the first io_uring_enter decides: on a goroutine locked to its thread
+// (runtime.LockOSThread, as [Group] does) it enables the ring there, bound
+// to that thread for good; otherwise it replaces the ring by a shared one,
+// moving the entries queued so far (nothing has reached the kernel yet).
+// Run does not lock the thread itself: a stackful coroutine records its
+// goroutine's thread-lock state when it is created and the runtime throws
+// if a switch finds it changed. A bound ring entered from another thread
+// fails (EEXIST with DEFER_TASKRUN; with COOP_TASKRUN completions would
+// wait for the old thread), so a bound loop's goroutine must stay locked
+// until Close.
 type uringPoller struct {
 	r       *ring
+	mode    ringMode
 	efd     int
 	waking  atomic.Bool // a wake is in flight; cleared when the loop drains the eventfd
 	regs    []uint32    // per fd number: generation of its live poll, 0 for none
@@ -71,7 +95,8 @@ type uringPoller struct {
 	freeSlots []uint32
 	compGen   uint32
 	freeBufs  [][]byte   // send buffers for reuse
-	freeExts  []*compExt // compExts for reuse (shed)
+	exts      []*compExt // the compExts, by index (compConn.xi); exts[0] is noExt
+	freeXi    []uint32   // indices of exts free for reuse (shed)
 	live      int        // connections in completion mode
 	// noMultishot is set when the kernel refused a multishot receive:
 	// receives are single-shot from then on.
@@ -79,6 +104,115 @@ type uringPoller struct {
 	// noAcceptMultishot is set when the kernel refused a multishot
 	// accept: listeners get readiness and accept(2).
 	noAcceptMultishot bool
+}
+
+// ringMode is how completion work reaches the loop (Threads in
+// uringPoller's doc).
+type ringMode uint8
+
+const (
+	ringShared  ringMode = iota // no setup flag: signalled to the submitting thread
+	ringUnbound                 // created disabled with a bound mode's flags; not entered yet
+	ringDefer                   // SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG, bound
+	ringCoop                    // COOP_TASKRUN|TASKRUN_FLAG, bound
+)
+
+// The setup flags of the bound modes, best first.
+const (
+	deferSetup = iouSetupSingleIssuer | iouSetupDeferTaskrun | iouSetupTaskrunFlag
+	coopSetup  = iouSetupCoopTaskrun | iouSetupTaskrunFlag
+)
+
+func (m ringMode) String() string {
+	return [...]string{"shared", "unbound", "defer-taskrun", "coop-taskrun"}[m]
+}
+
+// openRing creates the poller's ring: disabled, with the best bound mode's
+// flags the kernel accepts (EINVAL: it lacks one), else shared.
+func openRing() (*ring, error) {
+	for _, setup := range []uint32{deferSetup, coopSetup} {
+		r, err := newRing(uringSQEntries, uringCQEntries, setup|iouSetupRDisabled)
+		if !errors.Is(err, unix.EINVAL) {
+			return r, err
+		}
+	}
+	return newRing(uringSQEntries, uringCQEntries, 0)
+}
+
+// enter is io_uring_enter on the poller's ring; the first call binds the
+// ring or shares it (Threads in the type's doc).
+func (p *uringPoller) enter(toSubmit, minComplete, flags uint32, ts *unix.Timespec) (int, unix.Errno) {
+	if p.mode == ringUnbound {
+		if err := p.bind(); err != nil {
+			var errno unix.Errno
+			if !errors.As(err, &errno) {
+				errno = unix.EINVAL
+			}
+			return 0, errno
+		}
+	}
+	return p.r.enter(toSubmit, minComplete, flags, &p.arg, ts)
+}
+
+// enterError is the error of an io_uring_enter that failed with errno.
+func (p *uringPoller) enterError(errno unix.Errno) error {
+	err := os.NewSyscallError("io_uring_enter", errno)
+	if errno == unix.EEXIST && p.mode == ringDefer {
+		return fmt.Errorf("loop: io_uring loop driven from an OS thread other than the one its ring is bound to "+
+			"(its goroutine was locked to a thread when the loop first waited: keep it locked until Close): %w", err)
+	}
+	return err
+}
+
+// bind ends the unbound mode: it enables the ring on this thread if the
+// goroutine is locked to it, and otherwise replaces the ring by a shared
+// one.
+func (p *uringPoller) bind() error {
+	if lockedOSThread() {
+		if err := p.r.enable(); err != nil {
+			return err
+		}
+		p.mode = ringDefer
+		if p.r.setup&iouSetupDeferTaskrun == 0 {
+			p.mode = ringCoop
+		}
+		return nil
+	}
+	old := p.r
+	r, err := newRing(uringSQEntries, uringCQEntries, 0)
+	if err != nil {
+		return err
+	}
+	// The disabled ring was never entered: every entry handed out is
+	// still queued, and no request or buffer is the kernel's.
+	for i := atomic.LoadUint32(old.sq.khead); i != old.sq.local; i++ {
+		e := r.sq.next()
+		if e == nil {
+			r.close()
+			return fmt.Errorf("loop: io_uring ring of %d entries cannot take %d queued ones", len(r.sq.sqes), old.sq.local)
+		}
+		*e = old.sq.sqes[i&old.sq.mask]
+	}
+	if b := p.bufs; b != nil {
+		reg := bufRingReg{ringAddr: uint64(uintptr(unsafe.Pointer(&b.mem[0]))), ringEntries: uint32(b.n), bgid: compBufGroup}
+		if _, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), iouRegisterPbufRing,
+			uintptr(unsafe.Pointer(&reg)), 1, 0, 0); errno != 0 {
+			r.close()
+			return os.NewSyscallError("io_uring_register(PBUF_RING)", errno)
+		}
+	}
+	// The new ring takes the old one's descriptor number (dup3 closes
+	// the old ring), so the descriptors the loop's user sees do not move.
+	old.unmap()
+	if unix.Dup3(r.fd, old.fd, unix.O_CLOEXEC) == nil {
+		unix.Close(r.fd)
+		r.fd = old.fd
+	} else {
+		unix.Close(old.fd)
+	}
+	r.enters = old.enters
+	p.r, p.mode = r, ringShared
+	return nil
 }
 
 // User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61
@@ -135,11 +269,14 @@ func newUringPoller() (*uringPoller, error) {
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		return nil, &uringUnavailable{why: "big-endian CPU not supported"}
 	}
-	r, err := newRing(uringSQEntries, uringCQEntries)
+	r, err := openRing()
 	if err != nil {
 		return nil, setupRefused(err)
 	}
 	p := &uringPoller{r: r, efd: -1}
+	if r.setup != 0 {
+		p.mode = ringUnbound
+	}
 	p.reapFn = p.complete
 	if err := p.init(); err != nil {
 		p.close()
@@ -181,9 +318,15 @@ func (p *uringPoller) init() error {
 		return os.NewSyscallError("eventfd", err)
 	}
 	p.efd = efd
+	p.armWake()
+	if p.mode == ringUnbound {
+		// The kernel has COOP_TASKRUN (Linux 5.19), so multishot poll
+		// too; and the ring must not be entered before the loop waits.
+		p.initComp()
+		return nil
+	}
 	// The round trip: a pending wake must come back as a multishot poll
 	// completion that stays armed (F_MORE).
-	p.armWake()
 	if err := p.wake(); err != nil {
 		return err
 	}
@@ -222,7 +365,7 @@ func (p *uringPoller) submit() error {
 		if n == 0 {
 			return nil
 		}
-		_, errno := p.r.enter(n, 0, 0, &p.arg, nil)
+		_, errno := p.enter(n, 0, 0, nil)
 		switch errno {
 		case 0, unix.EINTR:
 		case unix.EAGAIN, unix.EBUSY:
@@ -230,7 +373,7 @@ func (p *uringPoller) submit() error {
 			// reap to make room, then try again.
 			p.r.cq.reap(len(p.r.cq.cqes), p.reapFn)
 		default:
-			return os.NewSyscallError("io_uring_enter", errno)
+			return p.enterError(errno)
 		}
 	}
 }
@@ -303,7 +446,7 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
 	for _, h := range p.held {
-		if h.c != nil && h.c.gen == h.gen && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+		if h.c != nil && h.c.gen() == h.gen && !h.c.has(cfClosed) || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
 			p.n++
 			fn(h.fd, h.ev)
 		}
@@ -319,28 +462,30 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	var errno unix.Errno
 	switch {
 	case timeout == 0:
-		if toSubmit > 0 || atomic.LoadUint32(p.r.sq.flags)&iouSQCQOverflow != 0 {
-			_, errno = p.r.enter(toSubmit, 0, iouEnterGetEvents, &p.arg, nil)
+		// TASKRUN: completion work waits for this thread to enter (a
+		// bound ring's); CQ_OVERFLOW: completions wait for room.
+		if toSubmit > 0 || atomic.LoadUint32(p.r.sq.flags)&(iouSQCQOverflow|iouSQTaskrun) != 0 {
+			_, errno = p.enter(toSubmit, 0, iouEnterGetEvents, nil)
 		}
 	case timeout < 0:
-		_, errno = p.r.enter(toSubmit, 1, iouEnterGetEvents, &p.arg, nil)
+		_, errno = p.enter(toSubmit, 1, iouEnterGetEvents, nil)
 	default:
 		p.ts = unix.NsecToTimespec(int64(timeout))
-		_, errno = p.r.enter(toSubmit, 1, iouEnterGetEvents, &p.arg, &p.ts)
+		_, errno = p.enter(toSubmit, 1, iouEnterGetEvents, &p.ts)
 	}
 	switch errno {
 	case 0, unix.ETIME, unix.EINTR, unix.EAGAIN, unix.EBUSY:
 		// EINTR: the loop recomputes the timeout; EAGAIN/EBUSY: nothing
 		// submitted for now, the completions below make room.
 	default:
-		return 0, os.NewSyscallError("io_uring_enter", errno)
+		return 0, p.enterError(errno)
 	}
 	for p.r.cq.reap(len(p.r.cq.cqes), p.reapFn) > 0 {
 		if atomic.LoadUint32(p.r.sq.flags)&iouSQCQOverflow != 0 {
 			// Completions the ring had no room for wait in the kernel:
 			// flush them into the space just freed.
-			if _, errno := p.r.enter(0, 0, iouEnterGetEvents, &p.arg, nil); errno != 0 && errno != unix.EINTR && errno != unix.EBUSY {
-				return p.n, os.NewSyscallError("io_uring_enter", errno)
+			if _, errno := p.enter(0, 0, iouEnterGetEvents, nil); errno != 0 && errno != unix.EINTR && errno != unix.EBUSY {
+				return p.n, p.enterError(errno)
 			}
 		}
 	}

@@ -49,6 +49,7 @@ type ring struct {
 	cqMem    []byte // nil with FEAT_SINGLE_MMAP
 	sqeMem   []byte
 	enters   uint64 // io_uring_enter calls made
+	setup    uint32 // the IORING_SETUP_* flags it was created with
 }
 
 // sqe is struct io_uring_sqe (64 bytes), with the unions this package uses
@@ -135,8 +136,13 @@ func (c *cqRing) ready() uint32 { return atomic.LoadUint32(c.ktail) - *c.khead }
 
 // io_uring ABI constants (include/uapi/linux/io_uring.h).
 const (
-	iouSetupCQSize = 1 << 3
-	iouSetupClamp  = 1 << 4
+	iouSetupCQSize       = 1 << 3
+	iouSetupClamp        = 1 << 4
+	iouSetupRDisabled    = 1 << 6  // created disabled: IORING_REGISTER_ENABLE_RINGS starts it
+	iouSetupCoopTaskrun  = 1 << 8  // Linux 5.19: completion work waits for the next kernel entry
+	iouSetupTaskrunFlag  = 1 << 9  // Linux 5.19: IORING_SQ_TASKRUN tells that such work waits
+	iouSetupSingleIssuer = 1 << 12 // Linux 6.0: one thread submits
+	iouSetupDeferTaskrun = 1 << 13 // Linux 6.1: completion work runs only in io_uring_enter(GETEVENTS)
 
 	iouFeatSingleMmap = 1 << 0
 	iouFeatNoDrop     = 1 << 1
@@ -147,6 +153,7 @@ const (
 	iouEnterExtArg    = 1 << 3
 
 	iouSQCQOverflow = 1 << 1 // sq flags: completions wait in the kernel's overflow list
+	iouSQTaskrun    = 1 << 2 // sq flags: completion work waits for an io_uring_enter (TASKRUN_FLAG)
 
 	iouOpPollAdd     = 6
 	iouOpPollRemove  = 7
@@ -162,8 +169,9 @@ const (
 	iouOffCQRing = 0x8000000
 	iouOffSQEs   = 0x10000000
 
-	iouRegisterProbe = 8
-	iouOpSupported   = 1
+	iouRegisterProbe       = 8
+	iouRegisterEnableRings = 12
+	iouOpSupported         = 1
 )
 
 // uringParams is struct io_uring_params.
@@ -207,20 +215,44 @@ var (
 )
 
 // newRing creates an io_uring with entries SQEs and cqEntries CQEs (both
-// rounded up to powers of two, clamped to the kernel's maximum) and maps it.
-// The error wraps the system call's errno.
-func newRing(entries, cqEntries uint32) (*ring, error) {
-	p := uringParams{flags: iouSetupCQSize | iouSetupClamp, cqEntries: cqEntries}
+// rounded up to powers of two, clamped to the kernel's maximum) and the
+// IORING_SETUP_* flags setup, and maps it. The error wraps the system
+// call's errno (EINVAL when the kernel does not know a flag).
+func newRing(entries, cqEntries, setup uint32) (*ring, error) {
+	if setup&uringRefuse != 0 {
+		return nil, os.NewSyscallError("io_uring_setup", unix.EINVAL)
+	}
+	p := uringParams{flags: iouSetupCQSize | iouSetupClamp | setup, cqEntries: cqEntries}
 	fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(&p)), 0)
 	if errno != 0 {
 		return nil, os.NewSyscallError("io_uring_setup", errno)
 	}
-	r := &ring{fd: int(fd), features: p.features}
+	r := &ring{fd: int(fd), features: p.features, setup: setup}
 	if err := r.mmap(&p); err != nil {
 		r.close()
 		return nil, err
 	}
 	return r, nil
+}
+
+// lockedOSThread reports whether the calling goroutine is locked to its OS
+// thread (runtime.LockOSThread); the runtime exports it for linkname.
+//
+//go:linkname lockedOSThread runtime.lockedOSThread
+func lockedOSThread() bool
+
+// uringRefuse is setup flags newRing fails with EINVAL, as a kernel that
+// lacks them does; tests set it to exercise the fallbacks.
+var uringRefuse uint32
+
+// enable starts a ring created with IORING_SETUP_R_DISABLED
+// (IORING_REGISTER_ENABLE_RINGS); with IORING_SETUP_SINGLE_ISSUER the
+// calling thread becomes the only one that may enter it.
+func (r *ring) enable() error {
+	if _, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), iouRegisterEnableRings, 0, 0, 0, 0); errno != 0 {
+		return os.NewSyscallError("io_uring_register(ENABLE_RINGS)", errno)
+	}
+	return nil
 }
 
 func (r *ring) mmap(p *uringParams) error {
@@ -319,6 +351,15 @@ func (r *ring) supports(ops ...uint8) (bool, error) {
 // close unmaps the rings and closes the ring's descriptor; the kernel then
 // cancels every request still in flight.
 func (r *ring) close() error {
+	r.unmap()
+	if err := unix.Close(r.fd); err != nil {
+		return os.NewSyscallError("close", err)
+	}
+	return nil
+}
+
+// unmap unmaps the rings; the ring lives on until its descriptor is closed.
+func (r *ring) unmap() {
 	for _, m := range [][]byte{r.sqeMem, r.cqMem, r.sqMem} {
 		if m != nil {
 			unix.Munmap(m)
@@ -326,8 +367,4 @@ func (r *ring) close() error {
 	}
 	r.sqeMem, r.cqMem, r.sqMem = nil, nil, nil
 	r.sq, r.cq = sqRing{}, cqRing{}
-	if err := unix.Close(r.fd); err != nil {
-		return os.NewSyscallError("close", err)
-	}
-	return nil
 }

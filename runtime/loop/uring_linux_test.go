@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -421,4 +422,118 @@ func slicesContains(s []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// TestUringRingModes: the first wait binds the ring to a locked thread with
+// the best mode the kernel has (DEFER_TASKRUN, else COOP_TASKRUN), or
+// replaces it by a shared ring on an unlocked goroutine; in every mode a
+// connection registered before that first wait (its receive queued on the
+// disabled ring) echoes, and the ring keeps its descriptor number.
+func TestUringRingModes(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		locked bool
+		refuse uint32
+		want   ringMode
+	}{
+		{"locked", true, 0, ringDefer},
+		{"locked-no-defer", true, iouSetupDeferTaskrun, ringCoop},
+		{"locked-old-kernel", true, iouSetupDeferTaskrun | iouSetupCoopTaskrun, ringShared},
+		{"unlocked", false, 0, ringShared},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			uringRefuse = c.refuse
+			defer func() { uringRefuse = 0 }()
+			if c.locked {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
+			l, p := newCompLoop(t)
+			defer l.Close() // before the unlock
+			if c.refuse == 0 && p.mode != ringUnbound {
+				t.Fatalf("new ring: mode %v, want %v", p.mode, ringUnbound)
+			}
+			ringFD := p.r.fd
+			f, b := compPair(t, l)
+			r := newCompReader(l, f.Fd(), 64)
+			r.read(-1)
+			write(t, b, "ping")
+			runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= 4 || r.err != nil })
+			if string(r.got) != "ping" || r.err != nil {
+				t.Fatalf("read %q, %v", r.got, r.err)
+			}
+			if p.mode != c.want {
+				t.Errorf("mode after the first wait: %v, want %v", p.mode, c.want)
+			}
+			if p.r.fd != ringFD {
+				t.Errorf("ring descriptor moved from %d to %d", ringFD, p.r.fd)
+			}
+			w := newCompWriter(l, f.Fd(), []byte("pong"))
+			w.Run()
+			if got := readPeer(t, l, b, 4, 5*time.Second); string(got) != "pong" || w.err != nil {
+				t.Fatalf("peer read %q, writer %v", got, w.err)
+			}
+		})
+	}
+}
+
+// TestUringBoundElsewhere: a ring bound to one thread and then driven from
+// another fails with an error that says so, instead of hanging; the loop
+// still closes.
+func TestUringBoundElsewhere(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newUringLoop(t)
+	defer l.Close()
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if p.mode != ringDefer {
+		t.Skipf("ring mode %v: the kernel has no DEFER_TASKRUN", p.mode)
+	}
+	a, _ := socketpair(t)
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // certainly another thread
+		defer runtime.UnlockOSThread()
+		if _, err := l.Register(a); err != nil { // queues a poll
+			errc <- err
+			return
+		}
+		errc <- l.RunOnce()
+	}()
+	err := <-errc
+	if err == nil || !errors.Is(err, unix.EEXIST) || !strings.Contains(err.Error(), "bound") {
+		t.Fatalf("RunOnce on another thread: %v, want EEXIST saying the ring is bound", err)
+	}
+	if err := l.RunOnce(); err != nil {
+		t.Fatalf("RunOnce back on the bound thread: %v", err)
+	}
+}
+
+// TestRunKeepsThreadLock: Run neither locks nor unlocks its goroutine's
+// thread (a stackful coroutine's switch requires the lock state it was
+// created with).
+func TestRunKeepsThreadLock(t *testing.T) {
+	for _, locked := range []bool{false, true} {
+		done := make(chan [2]bool)
+		go func() {
+			if locked {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
+			l, err := New()
+			if err != nil {
+				panic(err)
+			}
+			var in bool
+			l.Submit(func() {})
+			l.Run(func() bool { in = lockedOSThread(); return l.Stats().Polls > 0 })
+			l.Close()
+			done <- [2]bool{in, lockedOSThread()}
+		}()
+		if got := <-done; got != [2]bool{locked, locked} {
+			t.Errorf("goroutine locked %v: locked in Run, after Run = %v, want both %v", locked, got, locked)
+		}
+	}
 }
