@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"runtime"
 	"testing"
 	"time"
 
@@ -58,7 +59,7 @@ func inCompletion(co *stackful.Co, fd int) bool {
 // delivers every byte before the end of the stream. No fd, coroutine or
 // goroutine is left.
 func TestServeTCPCompletion(t *testing.T) {
-	gs, fds := cotest.SettledGoroutines(0), cotest.OpenFDs(t)
+	gs, fds := runtime.NumGoroutine(), cotest.OpenFDs(t)
 	env := uringEnv(t)
 	data := bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuv"), 64<<10) // 2 MiB
 	var comp, bulkComp, plainComp []bool
@@ -308,7 +309,7 @@ func TestServeTCPCompletionHalfClose(t *testing.T) {
 // env; Shutdown leaves no descriptor or goroutine.
 func TestGroupServeTCPCompletion(t *testing.T) {
 	t.Setenv(loop.BackendEnv, "uring")
-	gs, fds := cotest.SettledGoroutines(0), cotest.OpenFDs(t)
+	gs, fds := runtime.NumGoroutine(), cotest.OpenFDs(t)
 	g, err := stackful.NewGroup(2)
 	if err != nil {
 		t.Fatal(err)
@@ -343,6 +344,68 @@ func TestGroupServeTCPCompletion(t *testing.T) {
 	if err := g.Shutdown(time.Second); err != nil {
 		t.Fatal(err)
 	}
+	if n := cotest.OpenFDs(t); n != fds {
+		t.Errorf("%d fds open, want %d", n, fds)
+	}
+	if n := cotest.SettledGoroutines(gs); n > gs {
+		t.Errorf("%d goroutines, want %d", n, gs)
+	}
+}
+
+// TestServeTCPCompletionShutdown: Shutdown of a ServeTCPCompletion server
+// with a connection idle in a read cancels that read once the limit has
+// passed; the handler's error path closes the connection after sending
+// what it had written, and the client reads that, then end of file. No
+// fd, coroutine or goroutine is left.
+func TestServeTCPCompletionShutdown(t *testing.T) {
+	gs, fds := runtime.NumGoroutine(), cotest.OpenFDs(t)
+	env := uringEnv(t)
+	var readErr error
+	var comp bool
+	s, err := env.ServeTCPCompletion("tcp4", "127.0.0.1:0", func(co *stackful.Co, fd int) {
+		defer co.Close(fd)
+		comp = inCompletion(co, fd)
+		co.Write(fd, []byte("hi"))
+		_, readErr = co.Read(fd, make([]byte, 16))
+		co.Write(fd, []byte(" bye"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c net.Conn
+	runUntil(t, env, func() {
+		if c, err = net.Dial("tcp4", s.Addr().String()); err != nil {
+			t.Error(err)
+			return
+		}
+		buf := make([]byte, 2)
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := io.ReadFull(c, buf); err != nil {
+			t.Error(err)
+		}
+	})
+	if c == nil {
+		t.FailNow()
+	}
+	defer c.Close()
+	if err := s.Shutdown(20 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if !comp || !errors.Is(readErr, loop.ErrCanceled) {
+		t.Errorf("completion mode %v, read error %v; want true, %v", comp, readErr, loop.ErrCanceled)
+	}
+	if n := env.Live(); n != 0 {
+		t.Errorf("%d coroutines live after Shutdown, want 0", n)
+	}
+	// The handler's last write was submitted as Shutdown's last loop
+	// iteration ended; the close waits for it, at the latest until the
+	// loop closes.
+	closeEnv(t, env)
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if got, err := io.ReadAll(c); err != nil || string(got) != " bye" {
+		t.Errorf("client read %q, %v after Shutdown; want \" bye\" then end of file", got, err)
+	}
+	c.Close()
 	if n := cotest.OpenFDs(t); n != fds {
 		t.Errorf("%d fds open, want %d", n, fds)
 	}
