@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -535,5 +536,38 @@ func TestRunKeepsThreadLock(t *testing.T) {
 		if got := <-done; got != [2]bool{locked, locked} {
 			t.Errorf("goroutine locked %v: locked in Run, after Run = %v, want both %v", locked, got, locked)
 		}
+	}
+}
+
+// TestUringBoundRunOnce: on a bound ring a completion's work waits for an
+// io_uring_enter, and an iteration that does not block (RunOnce: nothing
+// to submit, timeout 0) enters because IORING_SQ_TASKRUN says work waits;
+// without that the data below would never be read.
+func TestUringBoundRunOnce(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newCompLoop(t)
+	defer l.Close()
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	r.read(-1)
+	if err := l.RunOnce(); err != nil { // binds, submits the receive
+		t.Fatal(err)
+	}
+	if p.mode != ringDefer && p.mode != ringCoop {
+		t.Skipf("ring mode %v: not bound", p.mode)
+	}
+	write(t, b, "ping")
+	for deadline := time.Now().Add(5 * time.Second); len(r.got) < 4 && r.err == nil; {
+		if time.Now().After(deadline) {
+			t.Fatalf("RunOnce never delivered the data (mode %v, sq flags %#x)", p.mode, atomic.LoadUint32(p.r.sq.flags))
+		}
+		if err := l.RunOnce(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if string(r.got) != "ping" {
+		t.Fatalf("read %q, %v", r.got, r.err)
 	}
 }
