@@ -870,13 +870,14 @@ func TestCompIdleMemory(t *testing.T) {
 // requests are over, and nothing of the old one reaches the new one: the
 // closed FD sees none of the new connection's bytes, and the linger timer
 // of a deferred close that completed in time does not cancel the sends of
-// the connection that took the slot afterwards.
+// the connection that took the slot afterwards, even with the same
+// generation.
 func TestCompSlotReuse(t *testing.T) {
 	defer func(d time.Duration) { compLinger = d }(compLinger)
 	compLinger = 100 * time.Millisecond
 	l, p := newCompLoop(t)
 	f1, b1 := compPair(t, l)
-	slot := f1.cx.slot
+	slot, gen := f1.cx.slot, f1.cx.gen()
 	// A deferred close: a send in flight that the peer drains in time.
 	if err := unix.SetsockoptInt(f1.Fd(), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
 		t.Fatal(err)
@@ -903,9 +904,12 @@ func TestCompSlotReuse(t *testing.T) {
 		t.Fatal("a closed FD still in completion mode")
 	}
 
+	// The generation counter recurs (after about a million connections):
+	// the new connection gets the old one's slot and generation.
+	p.compGen = gen - 1
 	f2, b2 := compPair(t, l)
-	if f2.cx.slot != slot {
-		t.Fatalf("new connection in slot %d, want the freed %d", f2.cx.slot, slot)
+	if f2.cx.slot != slot || f2.cx.gen() != gen {
+		t.Fatalf("new connection in slot %d generation %d, want the freed %d, %d", f2.cx.slot, f2.cx.gen(), slot, gen)
 	}
 	write(t, b2, "data")
 	runUntil(t, l, 5*time.Second, func() bool { return f2.Buffered() == 4 })
