@@ -360,6 +360,7 @@ func (p *uringPoller) sqe() (*sqe, error) {
 
 // submit hands every queued SQE to the kernel without waiting.
 func (p *uringPoller) submit() error {
+	p.compPublish()
 	for {
 		n := p.r.sq.publish()
 		if n == 0 {
@@ -455,6 +456,7 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 		p.held = p.held[:0]
 		timeout = 0 // events were delivered: the loop has work
 	}
+	p.compPublish()
 	toSubmit := p.r.sq.publish()
 	if p.r.cq.ready() > 0 {
 		timeout = 0 // completions are waiting: take them without sleeping

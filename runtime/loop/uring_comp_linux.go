@@ -100,7 +100,10 @@ var (
 
 // A bufRing is the provided-buffer ring: entries the kernel takes buffers
 // from (its head is the kernel's), and the buffers. We publish buffers by
-// storing the tail; out counts the buffers the kernel has handed to us
+// storing the tail, once per loop iteration (compPublish, before each
+// io_uring_enter: the kernel takes buffers in its receives' completion
+// work, which a bound ring runs only inside the enter), not once per
+// buffer given back: pub is the tail the kernel sees; out counts the buffers the kernel has handed to us
 // (completions with IORING_CQE_F_BUFFER) and we have not given back, so
 // the ring holds made-out and never overflows. Buffers are handed out
 // made at a time, doubling when a quarter of them is left (grow): a
@@ -114,6 +117,7 @@ type bufRing struct {
 	mem  []byte // ring, mapped
 	bufs []byte // buffer memory, mapped
 	tail uint16
+	pub  uint16 // the tail last published
 	out  int
 }
 
@@ -193,19 +197,30 @@ func (b *bufRing) fill(bid uint16) {
 	b.out--
 }
 
-// publish stores the tail. It is the upper half of the 32-bit word whose
+// publish stores the tail if it moved since the last store. It is the upper half of the 32-bit word whose
 // lower half is entry 0's bid, which only we write: one atomic store of
 // the word orders the entries' writes before the tail (Go has no 16-bit
 // atomic store).
 func (b *bufRing) publish() {
+	if b.pub == b.tail {
+		return
+	}
 	w := (*uint32)(unsafe.Pointer(&b.ring[0].bid))
 	atomic.StoreUint32(w, uint32(b.ring[0].bid)|uint32(b.tail)<<16)
+	b.pub = b.tail
 }
 
-// put gives buffer bid back to the kernel.
-func (b *bufRing) put(bid uint16) {
-	b.fill(bid)
-	b.publish()
+// put gives buffer bid back to the kernel, from the next compPublish on.
+func (b *bufRing) put(bid uint16) { b.fill(bid) }
+
+// compPublish publishes the buffers given back since the last call: the
+// poller calls it before every io_uring_enter that submits or waits, so
+// a buffer given back is the kernel's by the next receive the loop lets
+// the kernel complete.
+func (p *uringPoller) compPublish() {
+	if p.bufs != nil {
+		p.bufs.publish()
+	}
 }
 
 // data is buffer bid's first n bytes.
