@@ -183,8 +183,9 @@ type compPoller interface {
 	send(c *compConn)
 	detach(c *compConn, closing bool) (deferred bool)
 	abort(c *compConn)
-	buf() []byte // an empty send buffer, for out or pend
-	flush()      // submit what is queued, without waiting
+	buf(size int) []byte // an empty send buffer for about size bytes, for out or pend
+	recycle(b []byte)    // keeps b, a send buffer no send uses any more, for buf
+	flush()              // submit what is queued, without waiting
 }
 
 // errNotComp is attach's refusal of an fd it cannot serve (not a stream

@@ -711,6 +711,55 @@ func checkCompTable(p *uringPoller) error {
 	if len(used)+1 != len(p.exts) {
 		return fmt.Errorf("%d compExts in use or free, %d in the table", len(used), len(p.exts)-1)
 	}
+	return checkSendBufs(p)
+}
+
+// checkSendBufs checks that no send buffer is in two places: a conn's
+// out (in flight while it is sending) and pend, and the free lists.
+func checkSendBufs(p *uringPoller) error {
+	owner := map[*byte]string{}
+	add := func(b []byte, who string) error {
+		if cap(b) == 0 {
+			return nil
+		}
+		k := &b[:cap(b)][0]
+		if o, ok := owner[k]; ok {
+			return fmt.Errorf("send buffer %p is %s and %s", k, o, who)
+		}
+		owner[k] = who
+		return nil
+	}
+	for slot := range p.slots {
+		c := p.conn(slot)
+		if c.gen() == 0 || c.xi == 0 {
+			continue
+		}
+		x := p.x(c)
+		if err := add(x.out, fmt.Sprintf("slot %d's out (sending %v)", slot, c.has(cfSending))); err != nil {
+			return err
+		}
+		if err := add(x.pend, fmt.Sprintf("slot %d's pend", slot)); err != nil {
+			return err
+		}
+	}
+	for i, b := range p.freeBufs {
+		if err := add(b, fmt.Sprintf("free buffer %d", i)); err != nil {
+			return err
+		}
+	}
+	for i, b := range p.freeBig {
+		if err := add(b, fmt.Sprintf("free large buffer %d", i)); err != nil {
+			return err
+		}
+	}
+	for _, x := range p.exts[1:] {
+		if x != nil && cap(x.pend) > 0 && x.idle() {
+			// A pooled compExt keeps its pend's buffer.
+			if err := add(x.pend, "a pooled compExt's pend"); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -1081,5 +1130,84 @@ func TestCompTailPublished(t *testing.T) {
 		if got := publishedTail(p.bufs); got != p.bufs.tail || p.bufs.pub != p.bufs.tail {
 			t.Fatalf("message %d: after an iteration the kernel reads tail %d, ours is %d", i, got, p.bufs.tail)
 		}
+	}
+}
+
+// TestCompSendBufReuse: a send of more than compFreeSize bytes takes a
+// recycled large buffer once one is free, and a buffer is never free (nor
+// another conn's) while a send of it is in flight: one conn's sends stay
+// in flight behind a peer that does not read while another's come and go
+// through the pool, and both peers get every byte.
+func TestCompSendBufReuse(t *testing.T) {
+	l, p := newCompLoop(t)
+	stuck, sb := compPair(t, l)
+	if err := unix.SetsockoptInt(stuck.Fd(), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 256<<10)
+	for i := range big {
+		big[i] = byte(i * 13)
+	}
+	wr := newCompWriter(l, stuck.Fd(), big)
+	wr.Run()
+	for range 5 {
+		l.RunOnce()
+	}
+	if !stuck.cx.has(cfSending) {
+		t.Fatal("no send in flight behind a peer that does not read")
+	}
+	f, b := compPair(t, l)
+	var w Waiter
+	w.Init(l, fnRunner(func() {}))
+	msg := make([]byte, 3000)
+	var first *byte
+	for i := range 50 {
+		for j := range msg {
+			msg[j] = byte(i + j)
+		}
+		if n, wait, err := l.TryWrite(&w, f.Fd(), msg, 0); n != len(msg) || wait || err != nil {
+			t.Fatalf("write %d: %d, %v, %v", i, n, wait, err)
+		}
+		out := p.x(f.cx).out
+		if i == 0 {
+			first = &out[:1][0]
+		} else if &out[:1][0] != first {
+			t.Fatalf("write %d: a new send buffer, not the recycled one", i)
+		}
+		if err := checkSendBufs(p); err != nil {
+			t.Fatalf("write %d: %v", i, err)
+		}
+		if got := readPeer(t, l, b, len(msg), 5*time.Second); !bytes.Equal(got, msg) {
+			t.Fatalf("write %d: peer got %d bytes, want %d", i, len(got), len(msg))
+		}
+		runUntil(t, l, 5*time.Second, func() bool { return !f.cx.has(cfSending) })
+		if err := checkSendBufs(p); err != nil {
+			t.Fatalf("after write %d: %v", i, err)
+		}
+		if !stuck.cx.has(cfSending) {
+			t.Fatal("the stuck conn's send completed")
+		}
+	}
+	done := peerReadAll(t, l, sb)
+	runUntil(t, l, 10*time.Second, func() bool { return len(wr.data) == 0 || wr.err != nil })
+	if wr.err != nil {
+		t.Fatal(wr.err)
+	}
+	sfd := stuck.Fd()
+	if err := stuck.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closedFDs[sfd] = true
+	var got []byte
+	runUntil(t, l, 10*time.Second, func() bool {
+		select {
+		case got = <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	if !bytes.Equal(got, big) {
+		t.Fatalf("stuck peer got %d bytes, want %d; first difference at %d", len(got), len(big), firstDiff(got, big))
 	}
 }

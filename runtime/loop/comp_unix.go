@@ -177,8 +177,9 @@ func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int
 	if !c.has(cfSending) && len(p) > 0 {
 		n = min(len(p), compSendLimit)
 		x := l.comp.ext(c)
-		if x.out == nil {
-			x.out = l.comp.buf()
+		if cap(x.out) < n {
+			l.comp.recycle(x.out) // not in flight: c is not sending
+			x.out = l.comp.buf(n)
 		}
 		x.out, x.outOff = append(x.out[:0], p[:n]...), 0
 		l.comp.send(c)
@@ -189,7 +190,7 @@ func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int
 	if n < len(p) {
 		x := l.comp.ext(c)
 		if x.pend == nil {
-			x.pend = l.comp.buf()
+			x.pend = l.comp.buf(len(p) - n)
 		}
 		m := min(len(p)-n, compSendLimit-len(x.pend))
 		x.pend = append(x.pend, p[n:n+m]...)

@@ -95,6 +95,7 @@ type uringPoller struct {
 	freeSlots []uint32
 	compGen   uint32
 	freeBufs  [][]byte   // send buffers for reuse
+	freeBig   [][]byte   // larger send buffers for reuse
 	exts      []*compExt // the compExts, by index (compConn.xi); exts[0] is noExt
 	freeXi    []uint32   // indices of exts free for reuse (shed)
 	live      int        // connections in completion mode

@@ -63,9 +63,13 @@ const (
 	compBufSize  = 2048
 	compBufGroup = 0
 
-	// compFreeMax bounds the send buffers kept for reuse.
-	compFreeMax  = 4096
-	compFreeSize = 512
+	// compFreeMax bounds the send buffers of compFreeSize bytes kept for
+	// reuse; compFreeBigMax the larger ones (a send of more than
+	// compFreeSize bytes grows its buffer), of at most compFreeBigSize.
+	compFreeMax     = 4096
+	compFreeSize    = 512
+	compFreeBigMax  = 64
+	compFreeBigSize = 16 << 10
 )
 
 // bufRingReg is struct io_uring_buf_reg.
@@ -471,8 +475,17 @@ func (p *uringPoller) send(c *compConn) {
 
 func (p *uringPoller) enterCalls() uint64 { return p.r.enters }
 
-// buf returns an empty send buffer.
-func (p *uringPoller) buf() []byte {
+// buf returns an empty send buffer for about size bytes: a recycled one
+// (of compFreeSize bytes, or larger if size is and one is kept) or a new
+// one. A buffer is recycled only once no send of it is in flight
+// (dropSends, after its completion), so none is handed out twice.
+func (p *uringPoller) buf(size int) []byte {
+	if n := len(p.freeBig); size > compFreeSize && n > 0 {
+		b := p.freeBig[n-1]
+		p.freeBig[n-1] = nil
+		p.freeBig = p.freeBig[:n-1]
+		return b
+	}
 	if n := len(p.freeBufs); n > 0 {
 		b := p.freeBufs[n-1]
 		p.freeBufs = p.freeBufs[:n-1]
@@ -492,8 +505,11 @@ func (p *uringPoller) dropSends(c *compConn) {
 }
 
 func (p *uringPoller) recycle(b []byte) {
-	if cap(b) == compFreeSize && len(p.freeBufs) < compFreeMax {
+	switch c := cap(b); {
+	case c == compFreeSize && len(p.freeBufs) < compFreeMax:
 		p.freeBufs = append(p.freeBufs, b[:0])
+	case c > compFreeSize && c <= compFreeBigSize && len(p.freeBig) < compFreeBigMax:
+		p.freeBig = append(p.freeBig, b[:0])
 	}
 }
 
