@@ -177,20 +177,33 @@ func (p *uringPoller) bind() error {
 		}
 		return nil
 	}
-	old := p.r
+	// The disabled ring was never entered: every entry handed out is
+	// still queued, and no request or buffer is the kernel's.
+	old, enters := p.r, p.r.enters
+	queued := make([]sqe, 0, old.sq.local-atomic.LoadUint32(old.sq.khead))
+	for i := atomic.LoadUint32(old.sq.khead); i != old.sq.local; i++ {
+		queued = append(queued, old.sq.sqes[i&old.sq.mask])
+	}
 	r, err := newRing(uringSQEntries, uringCQEntries, 0)
+	if errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) {
+		// No descriptor to spare (the process is at its limit, as a
+		// server that accepted until EMFILE before its first wait):
+		// closing the old ring frees one. Should another thread take
+		// it first, the loop fails: every enter then fails with EBADF.
+		old.close()
+		p.r, p.mode, old = deadRing(enters), ringShared, nil
+		r, err = newRing(uringSQEntries, uringCQEntries, 0)
+	}
 	if err != nil {
 		return err
 	}
-	// The disabled ring was never entered: every entry handed out is
-	// still queued, and no request or buffer is the kernel's.
-	for i := atomic.LoadUint32(old.sq.khead); i != old.sq.local; i++ {
+	for _, q := range queued {
 		e := r.sq.next()
 		if e == nil {
 			r.close()
-			return fmt.Errorf("loop: io_uring ring of %d entries cannot take %d queued ones", len(r.sq.sqes), old.sq.local)
+			return fmt.Errorf("loop: io_uring ring of %d entries cannot take %d queued ones", len(r.sq.sqes), len(queued))
 		}
-		*e = old.sq.sqes[i&old.sq.mask]
+		*e = q
 	}
 	if b := p.bufs; b != nil {
 		reg := bufRingReg{ringAddr: uint64(uintptr(unsafe.Pointer(&b.mem[0]))), ringEntries: uint32(b.n), bgid: compBufGroup}
@@ -200,18 +213,31 @@ func (p *uringPoller) bind() error {
 			return os.NewSyscallError("io_uring_register(PBUF_RING)", errno)
 		}
 	}
-	// The new ring takes the old one's descriptor number (dup3 closes
-	// the old ring), so the descriptors the loop's user sees do not move.
-	old.unmap()
-	if unix.Dup3(r.fd, old.fd, unix.O_CLOEXEC) == nil {
-		unix.Close(r.fd)
-		r.fd = old.fd
-	} else {
-		unix.Close(old.fd)
+	if old != nil {
+		// The new ring takes the old one's descriptor number (dup3
+		// closes the old ring), so the descriptors the loop's user sees
+		// do not move.
+		old.unmap()
+		if unix.Dup3(r.fd, old.fd, unix.O_CLOEXEC) == nil {
+			unix.Close(r.fd)
+			r.fd = old.fd
+		} else {
+			unix.Close(old.fd)
+		}
 	}
-	r.enters = old.enters
+	r.enters = enters
 	p.r, p.mode = r, ringShared
 	return nil
+}
+
+// deadRing stands in for a ring that was closed and could not be replaced:
+// it hands out one entry, completes nothing, and every io_uring_enter on it
+// fails with EBADF.
+func deadRing(enters uint64) *ring {
+	k := new([3]uint32)
+	return &ring{fd: -1, enters: enters,
+		sq: sqRing{khead: &k[0], ktail: &k[1], flags: &k[2], sqes: make([]sqe, 1)},
+		cq: cqRing{khead: &k[0], ktail: &k[0], cqes: make([]cqe, 1)}}
 }
 
 // User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61

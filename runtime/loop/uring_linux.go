@@ -352,6 +352,9 @@ func (r *ring) supports(ops ...uint8) (bool, error) {
 // cancels every request still in flight.
 func (r *ring) close() error {
 	r.unmap()
+	if r.fd < 0 {
+		return nil // a deadRing
+	}
 	if err := unix.Close(r.fd); err != nil {
 		return os.NewSyscallError("close", err)
 	}

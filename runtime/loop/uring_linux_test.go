@@ -571,3 +571,57 @@ func TestUringBoundRunOnce(t *testing.T) {
 		t.Fatalf("read %q, %v", r.got, r.err)
 	}
 }
+
+// TestUringShareAtFDLimit: a loop whose first wait comes when the process
+// has no descriptor to spare (a server that accepted until EMFILE first)
+// still replaces its unbound ring by a shared one, in the old one's place,
+// and serves what was registered before.
+func TestUringShareAtFDLimit(t *testing.T) {
+	l, p := newCompLoop(t)
+	if p.mode != ringUnbound {
+		t.Skipf("ring mode %v: nothing to share", p.mode)
+	}
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	r.read(-1)
+	write(t, b, "ping")
+
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	var fillers []int
+	func() {
+		small := lim
+		small.Cur = uint64(openFDs(t) + 16)
+		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &small); err != nil {
+			t.Skipf("setrlimit: %v", err)
+		}
+		defer unix.Setrlimit(unix.RLIMIT_NOFILE, &lim)
+		for {
+			fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				break
+			}
+			fillers = append(fillers, fd)
+		}
+		defer func() {
+			for _, fd := range fillers {
+				unix.Close(fd)
+			}
+		}()
+		if err := l.RunOnce(); err != nil {
+			t.Fatalf("first wait at the descriptor limit: %v", err)
+		}
+	}()
+	if len(fillers) == 0 {
+		t.Fatal("no descriptor was free below the lowered limit: the test did not fill the table")
+	}
+	if p.mode != ringShared {
+		t.Fatalf("mode %v, want shared", p.mode)
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= 4 || r.err != nil })
+	if string(r.got) != "ping" {
+		t.Fatalf("read %q, %v", r.got, r.err)
+	}
+}
