@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -72,6 +73,8 @@ import (
 type uringPoller struct {
 	r       *ring
 	mode    ringMode
+	rawOK   bool // the loop may wait raw (block's doc): bound, GOMAXPROCS > 1
+	rawWait bool // the next blocking wait is raw: rawOK, and the last wait reaped
 	efd     int
 	waking  atomic.Bool // a wake is in flight; cleared when the loop drains the eventfd
 	regs    []uint32    // per fd number: generation of its live poll, 0 for none
@@ -140,7 +143,7 @@ func openRing() (*ring, error) {
 
 // enter is io_uring_enter on the poller's ring; the first call binds the
 // ring or shares it (Threads in the type's doc).
-func (p *uringPoller) enter(toSubmit, minComplete, flags uint32, ts *unix.Timespec) (int, unix.Errno) {
+func (p *uringPoller) enter(toSubmit, minComplete, flags uint32, ts *unix.Timespec, raw bool) (int, unix.Errno) {
 	if p.mode == ringUnbound {
 		if err := p.bind(); err != nil {
 			var errno unix.Errno
@@ -150,7 +153,7 @@ func (p *uringPoller) enter(toSubmit, minComplete, flags uint32, ts *unix.Timesp
 			return 0, errno
 		}
 	}
-	return p.r.enter(toSubmit, minComplete, flags, &p.arg, ts)
+	return p.r.enter(toSubmit, minComplete, flags, &p.arg, ts, raw)
 }
 
 // enterError is the error of an io_uring_enter that failed with errno.
@@ -175,6 +178,7 @@ func (p *uringPoller) bind() error {
 		if p.r.setup&iouSetupDeferTaskrun == 0 {
 			p.mode = ringCoop
 		}
+		p.rawOK = runtime.GOMAXPROCS(0) > 1
 		return nil
 	}
 	// The disabled ring was never entered: every entry handed out is
@@ -390,7 +394,7 @@ func (p *uringPoller) submit() error {
 		if n == 0 {
 			return nil
 		}
-		_, errno := p.enter(n, 0, 0, nil)
+		_, errno := p.enter(n, 0, 0, nil, false)
 		switch errno {
 		case 0, unix.EINTR:
 		case unix.EAGAIN, unix.EBUSY:
@@ -490,13 +494,10 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 		// TASKRUN: completion work waits for this thread to enter (a
 		// bound ring's); CQ_OVERFLOW: completions wait for room.
 		if toSubmit > 0 || atomic.LoadUint32(p.r.sq.flags)&(iouSQCQOverflow|iouSQTaskrun) != 0 {
-			_, errno = p.enter(toSubmit, 0, iouEnterGetEvents, nil)
+			_, errno = p.enter(toSubmit, 0, iouEnterGetEvents, nil, false)
 		}
-	case timeout < 0:
-		_, errno = p.enter(toSubmit, 1, iouEnterGetEvents, nil)
 	default:
-		p.ts = unix.NsecToTimespec(int64(timeout))
-		_, errno = p.enter(toSubmit, 1, iouEnterGetEvents, &p.ts)
+		errno = p.block(toSubmit, timeout)
 	}
 	switch errno {
 	case 0, unix.ETIME, unix.EINTR, unix.EAGAIN, unix.EBUSY:
@@ -505,16 +506,65 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	default:
 		return 0, p.enterError(errno)
 	}
+	reaped := false
 	for p.r.cq.reap(len(p.r.cq.cqes), p.reapFn) > 0 {
+		reaped = true
 		if atomic.LoadUint32(p.r.sq.flags)&iouSQCQOverflow != 0 {
 			// Completions the ring had no room for wait in the kernel:
 			// flush them into the space just freed.
-			if _, errno := p.enter(0, 0, iouEnterGetEvents, nil); errno != 0 && errno != unix.EINTR && errno != unix.EBUSY {
+			if _, errno := p.enter(0, 0, iouEnterGetEvents, nil, false); errno != 0 && errno != unix.EINTR && errno != unix.EBUSY {
 				return p.n, p.enterError(errno)
 			}
 		}
 	}
+	p.rawWait = reaped && p.rawOK
 	return p.n, nil
+}
+
+// block is wait's io_uring_enter that waits for a completion, for at most
+// timeout if it is positive.
+//
+// Raw waits. A system call the Go scheduler is told about (entersyscall)
+// that blocks for more than 20 µs has its P taken by sysmon, which then
+// keeps polling every 20 µs: on a busy loop that blocks briefly thousands
+// of times a second, the sysmon thread's wake-ups cost 5-8 % of the
+// server's CPU. A bound ring's loop owns its thread (a locked goroutine)
+// and so waits raw, keeping its P, while it is busy (rawWait: its last
+// wait returned completions) and the runtime has another P for everyone
+// else (GOMAXPROCS > 1, sampled when the ring was bound). The runtime
+// still gets the goroutine back when it needs it: a preemption (sysmon,
+// after 10 ms on the P) or the GC's stop signals the thread, the wait
+// returns EINTR, and block waits again, as a system call the scheduler
+// sees, for what is left of the timeout; the next busy wait is raw again.
+func (p *uringPoller) block(toSubmit uint32, timeout time.Duration) unix.Errno {
+	raw := p.rawWait
+	var start time.Time
+	if raw && timeout > 0 {
+		start = time.Now()
+	}
+	for {
+		var ts *unix.Timespec
+		if timeout > 0 {
+			p.ts = unix.NsecToTimespec(int64(timeout))
+			ts = &p.ts
+		}
+		_, errno := p.enter(toSubmit, 1, iouEnterGetEvents, ts, raw)
+		if errno != unix.EINTR || !raw {
+			return errno
+		}
+		// The runtime interrupted the raw wait; the next call lets it
+		// preempt the goroutine if it asked to.
+		raw, p.rawWait = false, false
+		toSubmit = p.r.sq.publish()
+		if timeout > 0 {
+			if timeout -= time.Since(start); timeout <= 0 {
+				return unix.ETIME
+			}
+		}
+		if p.r.cq.ready() > 0 {
+			return 0
+		}
+	}
 }
 
 // complete handles one completion (reap's callback).

@@ -572,6 +572,77 @@ func TestUringBoundRunOnce(t *testing.T) {
 	}
 }
 
+// TestUringRawWaitYields: a bound loop that was busy waits raw, keeping its
+// P; a stop-the-world GC started while it waits still completes (its signal
+// interrupts the wait, which goes on as a system call the scheduler sees),
+// and the interruption is not an iteration of the loop.
+func TestUringRawWaitYields(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("raw waits need GOMAXPROCS > 1")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newCompLoop(t)
+	defer l.Close()
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	r.read(-1)
+	write(t, b, "busy")
+	runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= 4 || r.err != nil })
+	if p.mode != ringDefer && p.mode != ringCoop {
+		t.Skipf("ring mode %v: not bound", p.mode)
+	}
+	if !p.rawWait {
+		t.Fatal("after a wait that reaped completions: rawWait false")
+	}
+	gcTook := make(chan time.Duration, 1)
+	go func() {
+		time.Sleep(50 * time.Millisecond) // the loop is blocked in its raw wait by then
+		done := make(chan time.Duration, 1)
+		go func() {
+			start := time.Now()
+			runtime.GC()
+			done <- time.Since(start)
+		}()
+		select {
+		case d := <-done:
+			gcTook <- d
+		case <-time.After(10 * time.Second):
+			gcTook <- -1
+		}
+		l.StopRun()
+	}()
+	polls := l.Stats().Polls
+	if err := l.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := <-gcTook; d < 0 {
+		t.Fatal("runtime.GC did not finish in 10 s while the loop waited raw")
+	}
+	if n := l.Stats().Polls - polls; n != 1 {
+		t.Errorf("Run iterated %d times for one StopRun, want 1 (an interrupted raw wait is not an iteration)", n)
+	}
+}
+
+// TestUringRawWaitNeedsPs: with GOMAXPROCS 1 the loop never waits raw (its
+// P is the only one).
+func TestUringRawWaitNeedsPs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newUringLoop(t)
+	defer l.Close()
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if p.mode == ringShared {
+		t.Skip("ring not bound")
+	}
+	if p.rawOK {
+		t.Error("GOMAXPROCS 1: rawOK true")
+	}
+}
+
 // TestUringShareAtFDLimit: a loop whose first wait comes when the process
 // has no descriptor to spare (a server that accepted until EMFILE first)
 // still replaces its unbound ring by a shared one, in the old one's place,
