@@ -29,6 +29,8 @@ type conn struct {
 	phase      uint8
 	lastPOST   bool
 	deadline   time.Duration // of the current read phase on the loop's clock; <0: none
+	stamp      time.Duration // the loop's clock at the end of the step's last response, if stamped (see now)
+	stamped    bool
 	reqEnd     time.Duration // the ReadTimeout deadline of the request being read; <0: none
 	reserved   int           // bytes of the server's body budget this connection holds
 	need       int64         // the budget its whole body needs, while it holds part of it (Server.needs)
@@ -91,7 +93,7 @@ func newConn(s *Server, fd int) *conn {
 // and the read timeout, which bounds head and body together (one clock
 // read for both).
 func (c *conn) startRequest() {
-	now, lim := c.s.l.Now(), &c.s.lim
+	now, lim := c.now(), &c.s.lim
 	c.reqEnd, c.deadline = -1, -1
 	if lim.ReadTimeout >= 0 {
 		c.reqEnd = now + lim.ReadTimeout
@@ -115,7 +117,19 @@ func (c *conn) after(d time.Duration) time.Duration {
 	if d < 0 {
 		return -1
 	}
-	return c.s.l.Now() + d
+	return c.now() + d
+}
+
+// now returns the loop's clock as of the end of the last response of this
+// step, if there was one (stamped), else reads it: in a step, the idle
+// deadline, the next pipelined request's clocks and the Date header share
+// one reading, taken after the handler ran. step clears stamped as it
+// begins, so no reading outlives a wait.
+func (c *conn) now() time.Duration {
+	if !c.stamped {
+		return c.s.l.Now()
+	}
+	return c.stamp
 }
 
 // timeout returns what is left of the current deadline (<0: none).
@@ -167,6 +181,7 @@ func (c *conn) fail(e *Error) uint8 {
 func (c *conn) step() uint8 {
 	lim := &c.s.lim
 	c.s.guard.busy()
+	c.stamped = false
 	for {
 		switch c.phase {
 		case phNew, phIdle:
@@ -417,7 +432,8 @@ func (c *conn) respond() (closing bool) {
 		out = strconv.AppendInt(out, int64(len(w.body)), 10)
 		out = append(out, "\r\n"...)
 	}
-	out = appendDate(append(out, "Date: "...))
+	c.stamp, c.stamped = c.s.l.Now(), true
+	out = c.s.appendDate(append(out, "Date: "...), c.stamp)
 	switch {
 	case closing:
 		out = append(out, "\r\nConnection: close"...)

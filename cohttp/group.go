@@ -24,6 +24,7 @@ func ServeStackfulGroup(g *stackful.Group, network, address string, h Handler, l
 	return serveGroup(g.Group, network, address, func(i int, s *Server) {
 		env := g.Env(i)
 		s.start = func(fd int) {
+			registerCompletion(env.Loop(), fd) // as ServeStackful's (models.go)
 			c := s.track(fd)
 			env.Create(func(co *stackful.Co) { connMain(co, c) }, nil).Resume()
 		}

@@ -12,10 +12,14 @@ import (
 // limits lim, each connection in a stackful coroutine of env. The accept
 // coroutine starts at once and runs until its first wait; the rest runs
 // when the env's loop does. Call it on the env's main coroutine.
+// On io_uring the connections are in the loop's completion mode, as
+// ServeStackless's are: the coroutines read and write them only through
+// the loop (stackful.Env.ServeTCPCompletion's contract).
 func ServeStackful(env *stackful.Env, lfd int, h Handler, lim Limits) *Server {
 	s := newServer(env.Loop(), lfd, h, lim)
 	s.run = env.Run
 	s.start = func(fd int) {
+		registerCompletion(env.Loop(), fd)
 		c := s.track(fd)
 		env.Create(func(co *stackful.Co) { connMain(co, c) }, nil).Resume()
 	}

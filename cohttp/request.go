@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"net/http"
 	"strconv"
-	"sync/atomic"
 	"time"
 )
 
@@ -208,21 +207,14 @@ func bodyAllowed(status int) bool {
 	return (status < 100 || status >= 200) && status != http.StatusNoContent && status != http.StatusNotModified
 }
 
-// appendDate appends the Date header's value, formatted once per second.
-func appendDate(b []byte) []byte {
-	now := time.Now().Unix()
-	d := cachedDate.Load()
-	if d == nil || d.sec != now {
-		d = &dateCache{sec: now}
-		d.b = time.Unix(now, 0).UTC().AppendFormat(d.b[:0], http.TimeFormat)
-		cachedDate.Store(d)
+// appendDate appends the Date header's value at now, on the loop's clock:
+// the wall clock is read and formatted once per second of it (s.date holds
+// the value until s.dateEnd), not per response.
+func (s *Server) appendDate(b []byte, now time.Duration) []byte {
+	if now >= s.dateEnd || len(s.date) == 0 {
+		t := time.Now()
+		s.date = t.UTC().AppendFormat(s.date[:0], http.TimeFormat)
+		s.dateEnd = now + time.Second - time.Duration(t.Nanosecond())
 	}
-	return append(b, d.b...)
+	return append(b, s.date...)
 }
-
-type dateCache struct {
-	sec int64
-	b   []byte
-}
-
-var cachedDate atomic.Pointer[dateCache]

@@ -44,7 +44,9 @@ type Server struct {
 	needs       [64]int32  // bodies holding part of their buffer, by bits.Len64 of what they need whole
 	wholeHeld   int64      // the budget held by bodies whose buffer holds all of them
 	gcSample    []metrics.Sample
-	cut         bool // Shutdown's limit has passed: connections waiting for the budget end
+	cut         bool          // Shutdown's limit has passed: connections waiting for the budget end
+	date        []byte        // the Date header's value (appendDate)
+	dateEnd     time.Duration // when date's second ends, on the loop's clock
 }
 
 func newServer(l *loop.Loop, lfd int, h Handler, lim Limits) *Server {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -268,4 +269,55 @@ func dialSend(t *testing.T, addr, req string) (net.Conn, *bufio.Reader) {
 		t.Fatal(err)
 	}
 	return c, bufio.NewReader(c)
+}
+
+// TestDateHeader: every response carries the Date header of its second
+// (the server formats it once per second of its loop's clock): it parses,
+// it is within a second of the wall clock, and a response a second and a
+// half later carries a later one, on the same connection, pipelined
+// answers included.
+func TestDateHeader(t *testing.T) {
+	for _, model := range models {
+		t.Run(model, func(t *testing.T) {
+			addr := start(t, model, testHandler, Limits{})
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			br := bufio.NewReader(c)
+			get := func(n int) time.Time {
+				t.Helper()
+				before := time.Now().Truncate(time.Second)
+				if _, err := io.WriteString(c, strings.Repeat("GET / HTTP/1.1\r\nHost: x\r\n\r\n", n)); err != nil {
+					t.Fatal(err)
+				}
+				var first time.Time
+				for i := range n {
+					resp, err := http.ReadResponse(br, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					io.Copy(io.Discard, resp.Body)
+					d, err := http.ParseTime(resp.Header.Get("Date"))
+					if err != nil {
+						t.Fatalf("Date %q: %v", resp.Header.Get("Date"), err)
+					}
+					if after := time.Now(); d.Before(before) || d.After(after) {
+						t.Fatalf("Date %v, not in [%v, %v]", d, before, after)
+					}
+					if i == 0 {
+						first = d
+					}
+				}
+				return first
+			}
+			d0 := get(1)
+			get(8)
+			time.Sleep(1500 * time.Millisecond)
+			if d1 := get(1); !d1.After(d0) {
+				t.Errorf("Date %v 1.5 s after %v", d1, d0)
+			}
+		})
+	}
 }

@@ -211,3 +211,30 @@ func DatabaseCPU() time.Duration {
 	}
 	return total
 }
+
+// ProcessIO returns the read and write system calls process pid has made
+// (syscr plus syscw of /proc/pid/io: read(2), write(2) and their vector
+// and socket forms); I/O through io_uring makes none.
+func ProcessIO(pid int) (int64, error) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "io"))
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	found := 0
+	for line := range strings.Lines(string(b)) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if ok && (k == "syscr" || k == "syscw") {
+			c, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("tfb: /proc/%d/io: %q", pid, line)
+			}
+			n += c
+			found++
+		}
+	}
+	if found != 2 {
+		return 0, fmt.Errorf("tfb: /proc/%d/io: no syscr and syscw", pid)
+	}
+	return n, nil
+}

@@ -71,8 +71,11 @@
 //	        bench/tfb: cohttp stackful and stackless with the
 //	        coroutine-native client client/pg (one handler source), cohttp
 //	        stackful with pgx on offload workers, and with -peers net/http and
-//	        fasthttp with pgx pools; requests per second, server and
-//	        database CPU per request, p99 latency. Only with -only=tfb, or
+//	        fasthttp with pgx pools; json and plaintext of both cohttp
+//	        servers on io_uring too, where the kernel has it; requests per
+//	        second, server CPU per request (noting the server's read(2) and
+//	        write(2) calls per request), database CPU per request, p99
+//	        latency. Only with -only=tfb, or
 //	        in a full run with -peers (it builds a module and takes minutes;
 //	        a full run without -peers shows a skipped row saying so)
 //	durable-pg  durable workflows on PostgreSQL (COGEN_PG_URL, or a

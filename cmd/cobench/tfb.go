@@ -21,7 +21,9 @@ import (
 // conet, and, with -peers, net/http and fasthttp with pgx pools. tfb uses
 // COGEN_PG_URL, or starts a throwaway PostgreSQL; without either the
 // group is skipped with a note. It runs with -only=tfb, or in a full run
-// with -peers: it builds a module and measures 8 workloads per server.
+// with -peers: it builds a module and measures 8 workloads per server,
+// and, where the kernel gives io_uring, json and plaintext of both cohttp
+// servers with their loops on io_uring (rows ending in uringName).
 
 // tfbMeasure names the group's measures in its skipped row.
 const tfbMeasure = "TechEmpower test types against PostgreSQL"
@@ -44,6 +46,9 @@ func runTFB(s settings, p *progress) ([]Row, error) {
 	args := []string{"bench", "-json", "-servers", strings.Join(servers, ","), "-d", s.window.String()}
 	if s.wrk {
 		args = append(args, "-wrk") // wrk.go
+	}
+	if uringAvailable() { // json and plaintext of the cohttp servers on io_uring too (backend.go)
+		args = append(args, "-uring", "cohttp stackless,cohttp stackful")
 	}
 	if s.quick {
 		args = append(args, "-tests", "json,db,queries=20,fortunes,plaintext", "-warmup", "200ms", "-plaintext-conns", "1024")

@@ -19,7 +19,6 @@ import (
 	"github.com/cogen-go/cogen/runtime/loop"
 	"github.com/cogen-go/cogen/runtime/stackful"
 	"github.com/cogen-go/cogen/runtime/stackful/conet"
-	"golang.org/x/sys/unix"
 )
 
 // HTTPModels are the HTTP hello servers RunHTTP knows. The stackful ones
@@ -101,7 +100,8 @@ func (c *coConn) SetReadDeadline(t time.Time) error { c.deadline = t; return nil
 
 func (c *coConn) SetWriteDeadline(t time.Time) error { c.wdeadline = t; return nil }
 
-func (c *coConn) CloseWrite() error { return unix.Shutdown(c.fd, unix.SHUT_WR) }
+// CloseWrite half-closes after what the loop still sends (completion mode).
+func (c *coConn) CloseWrite() error { return c.co.Env().Loop().ShutdownWrite(c.fd) }
 
 // StackfulHello serves hello requests on the connection fd in the
 // coroutine co with HelloLoop over Co.Read and Co.Write, then closes fd.

@@ -91,7 +91,8 @@ func runScale(kind, model string, loops int, cfg echoload.Config) (LoadResult, e
 		if err != nil {
 			return LoadResult{}, err
 		}
-		addr, err := g.ServeTCP("tcp4", "127.0.0.1:0", func(co *stackful.Co, fd int) { echo.Echo(co, fd) })
+		// Echo does its I/O through co only: completion mode on io_uring.
+		addr, err := g.ServeTCPCompletion("tcp4", "127.0.0.1:0", func(co *stackful.Co, fd int) { echo.Echo(co, fd) })
 		if err != nil {
 			g.Shutdown(0)
 			return LoadResult{}, err

@@ -23,6 +23,9 @@ type StackfulServer struct {
 // and runs handler(co, fd) in a coroutine for each one (for example Echo).
 // The accept coroutine starts at once and runs until its first wait; the
 // rest runs when the env's loop does. Call it on the env's main coroutine.
+// On io_uring the connections are in the loop's completion mode, as
+// stackful.Env.ServeTCPCompletion's are: handler must read, write,
+// half-close and close fd through the loop only.
 func ServeStackful(env *stackful.Env, lfd int, handler func(co *stackful.Co, fd int) error) *StackfulServer {
 	s := &StackfulServer{env: env, lfd: lfd}
 	acceptor := env.Create(func(co *stackful.Co) {
@@ -33,6 +36,9 @@ func ServeStackful(env *stackful.Env, lfd int, handler func(co *stackful.Co, fd 
 				return
 			}
 			noDelay(fd)
+			if l := env.Loop(); l.Completion() {
+				l.RegisterCompletion(fd)
+			}
 			conn := env.Create(func(co *stackful.Co) { handler(co, fd) }, nil)
 			conn.Resume()
 		}

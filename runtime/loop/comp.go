@@ -25,61 +25,87 @@ import (
 //     holds it, and more holds the chunks received after it, in order;
 //     a buffer goes back to the ring (release) when its bytes are consumed
 //     or the fd is unregistered, never while rdata still points into it.
-//   - at most one receive (recving: multishot, so it stays in flight
-//     across completions) and one send (sending) are in flight; a send's
+//   - at most one receive (cfRecving: multishot, so it stays in flight
+//     across completions) and one send (cfSending) are in flight; a send's
 //     buffer (out) is not touched until its completion, so pend collects
 //     what is written meanwhile, sent in order after it.
 //   - a connection holds at most about compMaxChunks buffers: past that
-//     its receive is canceled (stopping), and started again once the
+//     its receive is canceled (cfStopping), and started again once the
 //     reader has consumed them.
-//   - closed is set once, by detach; completions for a closed conn only
+//   - cfClosed is set once, by detach; completions for a closed conn only
 //     settle its bookkeeping (a late buffer is released), never reach an FD.
+//   - an idle connection (nothing received, nothing to send, no error)
+//     holds no compExt (xi 0, which reads as noExt): its whole state is
+//     these 16 bytes, in the poller's table (keep it so: compConn is
+//     that table's element for every connection in completion mode).
 type compConn struct {
-	*compExt // the transient state; noExt, shared and empty, while idle
-
-	fd       int32
-	slot     uint32 // the backend's handle, with gen
-	gen      uint32 // never 0 while the slot is c's
-	rbid     int16  // the provided buffer holding rdata; -1 for none
-	rdone    bool   // the stream ended: reads return rerr (or 0) from now on
-	recving  bool   // a receive is in flight
-	stopping bool   // the receive is being canceled: too many chunks held
-	polling  bool   // a readiness poll is in flight (raw mode)
-	raw      bool   // the buffer ring ran dry: reads are read(2) until EAGAIN
-	sending  bool
-	closed   bool // detached from its FD
-	closeFD  bool // close fd when the last send completes (FD.Close with sends in flight)
-	shutWR   bool // shutdown(SHUT_WR) when the last send completes (ShutdownWrite)
-	aborted  bool // the sends are canceled (a close that does not wait, or compLinger)
+	xi   uint32 // c's compExt: its index in the poller's table; 0 for none (noExt)
+	fd   int32
+	slot uint32 // the backend's handle, with gen
+	st   uint32 // gen<<compFlagBits | the cf flags
 }
+
+// The flags of compConn.st.
+const (
+	cfRecving  = 1 << iota // a receive (or a listener's accept) is in flight
+	cfStopping             // the receive is being canceled: too many chunks held
+	cfPolling              // a readiness poll is in flight (raw mode)
+	cfRaw                  // the buffer ring ran dry: reads are read(2) until EAGAIN
+	cfSending              // a send is in flight
+	cfClosed               // detached from its FD
+	cfRdone                // the stream ended: reads return rerr (or 0) from now on
+	cfAcceptor             // a listener's (RegisterAccept): its request is a multishot accept
+	cfCloseFD              // close fd when the last send completes (FD.Close with sends in flight)
+	cfShutWR               // shutdown(SHUT_WR) when the last send completes (ShutdownWrite)
+	cfAborted              // the sends are canceled (a close that does not wait, or compLinger)
+
+	compFlagBits = 12
+	// compGenMax is the largest generation: gen takes the bits of st
+	// above the flags. Generations come from one counter per poller, so
+	// one recurs after about a million connections; who holds a compConn
+	// past its FD (a linger timer, a held event) checks cfClosed as well.
+	compGenMax = 1<<(32-compFlagBits) - 1
+)
+
+// Every flag fits below compFlagBits.
+var _ [1<<compFlagBits - cfAborted<<1]byte
+
+// has reports whether every flag of f is set on c.
+func (c *compConn) has(f uint32) bool { return c.st&f == f }
+
+// any reports whether some flag of f is set on c.
+func (c *compConn) any(f uint32) bool { return c.st&f != 0 }
+
+func (c *compConn) set(f uint32) { c.st |= f }
+func (c *compConn) clr(f uint32) { c.st &^= f }
+
+// gen is c's generation: never 0 while the slot is c's.
+func (c *compConn) gen() uint32 { return c.st >> compFlagBits }
 
 // compExt is the part of a compConn that an idle connection does not
 // need: received bytes, sends, errors. A connection takes one from its
-// poller's pool when it has something to keep (compPoller.ext) and gives
+// poller's table when it has something to keep (compPoller.ext) and gives
 // it back once everything is empty again (shed), so that an idle
-// connection holds only its 32-byte compConn. Every write to it goes
-// through ext; a read through noExt sees empty fields.
+// connection holds only its compConn. Every write to it goes through ext;
+// a read through noExt (compPoller.x) sees empty fields.
 type compExt struct {
 	rdata    []byte      // unread bytes of the received chunk
 	out      []byte      // the in-flight send's bytes; out[outOff:] not yet sent
 	more     []compChunk // chunks received after rdata's
 	pend     []byte      // written while out was in flight
-	rerr     error       // with rdone: the error that ended the stream (nil: end of file)
+	rerr     error       // with cfRdone: the error that ended the stream (nil: end of file)
 	werr     error       // a send's error, returned by the next write
-	accepted []int32     // a listener's (compAcceptor): connections accepted, not yet taken
+	accepted []int32     // a listener's (cfAcceptor): connections accepted, not yet taken
 	outOff   int32
+	rbid     int16 // the provided buffer holding rdata; -1 for none
 }
 
-// compAcceptor is the rbid of a listener's compConn (RegisterAccept): its
-// request in flight is a multishot accept, not a receive.
-const compAcceptor = -2
-
 // noExt is every compConn's compExt while it has nothing to keep.
-var noExt compExt
+var noExt = compExt{rbid: -1}
 
 // idle reports whether x holds nothing (shed may give it back).
 func (x *compExt) idle() bool {
-	return len(x.rdata) == 0 && x.out == nil && len(x.more) == 0 && len(x.pend) == 0 &&
+	return x.rbid < 0 && len(x.rdata) == 0 && x.out == nil && len(x.more) == 0 && len(x.pend) == 0 &&
 		x.rerr == nil && x.werr == nil && len(x.accepted) == 0
 }
 
@@ -89,10 +115,10 @@ type compChunk struct {
 	data []byte
 }
 
-// buffered is how many received bytes c holds.
-func (c *compConn) buffered() int {
-	n := len(c.rdata)
-	for _, k := range c.more {
+// buffered is how many received bytes x holds.
+func (x *compExt) buffered() int {
+	n := len(x.rdata)
+	for _, k := range x.more {
 		n += len(k.data)
 	}
 	return n
@@ -110,9 +136,9 @@ var compLinger = 5 * time.Second
 // compLingerFor arms c's linger timer after a deferred close.
 func (l *Loop) compLingerFor(c *compConn) {
 	t := new(Timer)
-	gen := c.gen // c's slot may serve another connection by then
+	gen := c.gen() // c's slot may serve another connection by then
 	l.Reset(t, compLinger, func() {
-		if c.gen == gen {
+		if c.gen() == gen && c.has(cfClosed) {
 			l.comp.abort(c)
 		}
 	})
@@ -130,22 +156,24 @@ const compSendLimit = 64 << 10
 //     serves another connection once c is closed and nothing of it is in
 //     flight, so whoever keeps c past its FD checks the gen it knew;
 //   - recv starts a receive into a provided buffer (or, when the ring is
-//     dry, a readiness poll: c.raw);
+//     dry, a readiness poll: cfRaw);
 //   - release gives c.rbid back to the ring and moves the next chunk of
 //     more, if any, into rdata;
 //   - send submits out[outOff:];
-//   - detach ends c (closed): it cancels the receive or poll in flight and
+//   - detach ends c (cfClosed): it cancels the receive or poll in flight and
 //     releases the buffer held; with closing set and a send in flight, it
 //     keeps the fd open until the sends complete and closes it then, and
 //     reports deferred, unless c holds input nobody read: then, as
 //     close(2) would reset the connection, it cancels the sends;
 //   - abort cancels c's sends (compLinger);
-//   - ext returns c's own compExt, taking one from the pool if c has none.
+//   - ext returns c's own compExt, taking one from the pool if c has none;
+//     x returns c's compExt for reading: noExt if c has none.
 type compPoller interface {
 	ext(c *compConn) *compExt
+	x(c *compConn) *compExt
 	attach(fd int) (*compConn, error)
 	// attachAccept is attach for a listening socket: a multishot accept
-	// queues the connections in accepted; acceptRaw (c.raw) falls back
+	// queues the connections in accepted; acceptRaw (cfRaw) falls back
 	// to readiness after accept(2) found none, and arms the accept again
 	// when the kernel has it.
 	attachAccept(fd int) (*compConn, error)
@@ -168,15 +196,15 @@ var errNotComp = errors.New("loop: fd not eligible for completion I/O")
 // the receive has ended, the next one starts.
 func (l *Loop) compTake(c *compConn, p []byte) int {
 	n := 0
-	for n < len(p) && len(c.rdata) > 0 {
-		m := copy(p[n:], c.rdata)
-		c.rdata = c.rdata[m:]
+	for x := l.comp.x(c); n < len(p) && len(x.rdata) > 0; x = l.comp.x(c) {
+		m := copy(p[n:], x.rdata)
+		x.rdata = x.rdata[m:]
 		n += m
-		if len(c.rdata) == 0 {
+		if len(x.rdata) == 0 {
 			l.comp.release(c)
 		}
 	}
-	if len(c.rdata) == 0 && !c.rdone && !c.recving && !c.polling {
+	if !c.any(cfRdone|cfRecving|cfPolling) && len(l.comp.x(c).rdata) == 0 {
 		l.comp.recv(c)
 	}
 	return n

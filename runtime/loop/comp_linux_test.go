@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -339,7 +340,7 @@ func runFor(l *Loop, d time.Duration) {
 func countConns(p *uringPoller) int {
 	n := 0
 	for slot := range p.slots {
-		if c := p.conn(slot); c.gen != 0 {
+		if c := p.conn(slot); c.gen() != 0 {
 			n++
 		}
 	}
@@ -403,7 +404,7 @@ func TestCompRingDry(t *testing.T) {
 		}
 		raw := 0
 		for i := range conns {
-			if fs[i].cx.raw {
+			if fs[i].cx.has(cfRaw) {
 				raw++
 			}
 			want := msg(i, k)
@@ -429,7 +430,7 @@ func TestCompRingDry(t *testing.T) {
 		if _, wait, err := l.TryRead(&rs[i].w, fs[i].Fd(), rs[i].buf, -1); !wait || err != nil {
 			t.Fatalf("conn %d: read of an empty stream: %v, %v", i, wait, err)
 		}
-		if fs[i].cx.raw {
+		if fs[i].cx.has(cfRaw) {
 			t.Errorf("conn %d still in raw mode once the ring has buffers", i)
 		}
 	}
@@ -473,8 +474,8 @@ func TestCompSlowReader(t *testing.T) {
 	}
 	settle()
 	held := p.bufs.out
-	if held < compMaxChunks || f.cx.recving {
-		t.Fatalf("after 20 kB unread: %d buffers held, receive in flight %v; want >= %d and stopped", held, f.cx.recving, compMaxChunks)
+	if held < compMaxChunks || f.cx.has(cfRecving) {
+		t.Fatalf("after 20 kB unread: %d buffers held, receive in flight %v; want >= %d and stopped", held, f.cx.has(cfRecving), compMaxChunks)
 	}
 	next <- 40000
 	if err := <-wrote; err != nil {
@@ -529,7 +530,7 @@ func TestCompRingGrows(t *testing.T) {
 		t.Fatalf("%d connections holding data: %d buffers made", conns, p.bufs.made)
 	}
 	for i, f := range fs {
-		if f.cx.raw {
+		if f.cx.has(cfRaw) {
 			t.Fatalf("conn %d fell back to readiness while the ring could grow", i)
 		}
 	}
@@ -588,12 +589,15 @@ func FuzzCompBookkeeping(f *testing.F) {
 				if !bytes.HasPrefix(c.sent, c.recvd) || !bytes.HasPrefix(c.wrote, c.got) {
 					t.Fatalf("step %d, conn %d: read a non-prefix", step, i)
 				}
-				if c.f.cx.rbid >= 0 {
-					held += 1 + len(c.f.cx.more)
+				if x := p.x(c.f.cx); x.rbid >= 0 {
+					held += 1 + len(x.more)
 				}
 			}
 			if p.bufs.out != held {
 				t.Fatalf("step %d: %d buffers handed out, %d held", step, p.bufs.out, held)
+			}
+			if err := checkCompTable(p); err != nil {
+				t.Fatalf("step %d: %v", step, err)
 			}
 		}
 		for k := 0; k+1 < len(ops); k += 2 {
@@ -649,7 +653,64 @@ func FuzzCompBookkeeping(f *testing.F) {
 			}
 		}
 		check(-1)
+		// Everything sent and read: the closed conns' slots are free and
+		// the open ones hold no compExt.
+		runUntil(t, l, 10*time.Second, func() bool {
+			if countConns(p) != len(cs) {
+				return false
+			}
+			for _, c := range cs {
+				if c.f.cx.xi != 0 || c.f.cx.has(cfSending) {
+					return false
+				}
+			}
+			return true
+		})
+		check(-2)
 	})
+}
+
+// checkCompTable checks the bookkeeping of p's compConns and compExts:
+// noExt is empty; a free slot is zero but for cfClosed; a conn holds a
+// compExt only while it has something in it; no index of exts serves two
+// conns or is both in use and free.
+func checkCompTable(p *uringPoller) error {
+	if !noExt.idle() || noExt.rbid != -1 || noExt.outOff != 0 || cap(noExt.more) != 0 || cap(noExt.pend) != 0 {
+		return fmt.Errorf("noExt written to: %+v", noExt)
+	}
+	if len(p.exts) == 0 || p.exts[0] != &noExt {
+		return errors.New("exts[0] is not noExt")
+	}
+	used := map[uint32]bool{}
+	for slot := range p.slots {
+		c := p.conn(slot)
+		if c.gen() == 0 {
+			if c.xi != 0 || c.st != cfClosed || c.slot != slot {
+				return fmt.Errorf("free slot %d: %+v", slot, *c)
+			}
+			continue
+		}
+		if c.xi == 0 {
+			continue
+		}
+		if int(c.xi) >= len(p.exts) || used[c.xi] {
+			return fmt.Errorf("slot %d: compExt %d out of range or shared", slot, c.xi)
+		}
+		used[c.xi] = true
+		if x := p.exts[c.xi]; x == nil || x.idle() {
+			return fmt.Errorf("slot %d holds compExt %d with nothing in it", slot, c.xi)
+		}
+	}
+	for _, i := range p.freeXi {
+		if i == 0 || int(i) >= len(p.exts) || used[i] {
+			return fmt.Errorf("free compExt index %d in use or out of range", i)
+		}
+		used[i] = true
+	}
+	if len(used)+1 != len(p.exts) {
+		return fmt.Errorf("%d compExts in use or free, %d in the table", len(used), len(p.exts)-1)
+	}
+	return nil
 }
 
 // TestCompCloseStuckSends: FD.Close with sends a peer never reads does not
@@ -676,7 +737,7 @@ func TestCompCloseStuckSends(t *testing.T) {
 		for range 5 {
 			l.RunOnce()
 		}
-		if !f.cx.sending {
+		if !f.cx.has(cfSending) {
 			t.Fatal("no send in flight")
 		}
 		closed := time.Now()
@@ -711,8 +772,8 @@ func TestCompShutdownWrite(t *testing.T) {
 	data := bytes.Repeat([]byte("half-close "), 20000)
 	wr := newCompWriter(l, f.Fd(), data[:60000])
 	wr.Run()
-	if !f.cx.sending || len(wr.data) != 0 {
-		t.Fatalf("write: %d left, send in flight %v", len(wr.data), f.cx.sending)
+	if !f.cx.has(cfSending) || len(wr.data) != 0 {
+		t.Fatalf("write: %d left, send in flight %v", len(wr.data), f.cx.has(cfSending))
 	}
 	if err := l.ShutdownWrite(f.Fd()); err != nil {
 		t.Fatal(err)
@@ -729,6 +790,15 @@ func TestCompShutdownWrite(t *testing.T) {
 	})
 	if !bytes.Equal(got, data[:60000]) {
 		t.Fatalf("peer read %d bytes before the end, want %d", len(got), 60000)
+	}
+}
+
+// TestCompConnSize: an idle connection's whole completion state, its
+// compConn in the poller's table, is 16 bytes (it was 32: issue 38's idle
+// memory target, epoll's + 10 %, had no room for it).
+func TestCompConnSize(t *testing.T) {
+	if n := unsafe.Sizeof(compConn{}); n > 16 {
+		t.Fatalf("compConn is %d bytes, want at most 16", n)
 	}
 }
 
@@ -783,7 +853,7 @@ func TestCompIdleMemory(t *testing.T) {
 	// every connection gives its transient state back.
 	runUntil(t, l, 5*time.Second, func() bool {
 		for _, f := range fds {
-			if f.cx.compExt != &noExt || f.cx.rbid >= 0 {
+			if f.cx.xi != 0 {
 				return false
 			}
 		}
@@ -800,13 +870,14 @@ func TestCompIdleMemory(t *testing.T) {
 // requests are over, and nothing of the old one reaches the new one: the
 // closed FD sees none of the new connection's bytes, and the linger timer
 // of a deferred close that completed in time does not cancel the sends of
-// the connection that took the slot afterwards.
+// the connection that took the slot afterwards, even with the same
+// generation.
 func TestCompSlotReuse(t *testing.T) {
 	defer func(d time.Duration) { compLinger = d }(compLinger)
 	compLinger = 100 * time.Millisecond
 	l, p := newCompLoop(t)
 	f1, b1 := compPair(t, l)
-	slot := f1.cx.slot
+	slot, gen := f1.cx.slot, f1.cx.gen()
 	// A deferred close: a send in flight that the peer drains in time.
 	if err := unix.SetsockoptInt(f1.Fd(), unix.SOL_SOCKET, unix.SO_SNDBUF, 4096); err != nil {
 		t.Fatal(err)
@@ -817,7 +888,7 @@ func TestCompSlotReuse(t *testing.T) {
 	for range 5 {
 		l.RunOnce()
 	}
-	if !f1.cx.sending {
+	if !f1.cx.has(cfSending) {
 		t.Fatal("no send in flight")
 	}
 	fd1 := f1.Fd()
@@ -833,9 +904,12 @@ func TestCompSlotReuse(t *testing.T) {
 		t.Fatal("a closed FD still in completion mode")
 	}
 
+	// The generation counter recurs (after about a million connections):
+	// the new connection gets the old one's slot and generation.
+	p.compGen = gen - 1
 	f2, b2 := compPair(t, l)
-	if f2.cx.slot != slot {
-		t.Fatalf("new connection in slot %d, want the freed %d", f2.cx.slot, slot)
+	if f2.cx.slot != slot || f2.cx.gen() != gen {
+		t.Fatalf("new connection in slot %d generation %d, want the freed %d, %d", f2.cx.slot, f2.cx.gen(), slot, gen)
 	}
 	write(t, b2, "data")
 	runUntil(t, l, 5*time.Second, func() bool { return f2.Buffered() == 4 })
@@ -850,8 +924,8 @@ func TestCompSlotReuse(t *testing.T) {
 	wr2 := newCompWriter(l, f2.Fd(), big)
 	wr2.Run()
 	runFor(l, 3*compLinger)
-	if !f2.cx.sending || f2.cx.aborted {
-		t.Fatalf("the new connection's send: in flight %v, aborted %v; want in flight, not aborted", f2.cx.sending, f2.cx.aborted)
+	if !f2.cx.has(cfSending) || f2.cx.has(cfAborted) {
+		t.Fatalf("the new connection's send: in flight %v, aborted %v; want in flight, not aborted", f2.cx.has(cfSending), f2.cx.has(cfAborted))
 	}
 	if f2.Buffered() != 4 {
 		t.Fatalf("new connection holds %d bytes, want 4", f2.Buffered())
@@ -910,7 +984,7 @@ func testCompAccept(t *testing.T, noMulti bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.cx == nil || f.cx.rbid != compAcceptor {
+	if f.cx == nil || !f.cx.has(cfAcceptor) {
 		t.Fatal("RegisterAccept on io_uring: no multishot accept")
 	}
 	sa := &unix.SockaddrInet4{Port: addr.Port, Addr: [4]byte{127, 0, 0, 1}}
@@ -936,8 +1010,8 @@ func testCompAccept(t *testing.T, noMulti bool) {
 	if a.err != nil {
 		t.Fatal(a.err)
 	}
-	if f.cx.raw == !noMulti || f.cx.recving == noMulti {
-		t.Fatalf("after %d accepts: raw %v, accept in flight %v; want the multishot accept armed unless the kernel lacks it", n, f.cx.raw, f.cx.recving)
+	if f.cx.has(cfRaw) == !noMulti || f.cx.has(cfRecving) == noMulti {
+		t.Fatalf("after %d accepts: raw %v, accept in flight %v; want the multishot accept armed unless the kernel lacks it", n, f.cx.has(cfRaw), f.cx.has(cfRecving))
 	}
 	seen := map[int]bool{}
 	for _, fd := range a.got {
@@ -957,7 +1031,7 @@ func testCompAccept(t *testing.T, noMulti bool) {
 	// when the listener closes.
 	dial(50)
 	if !noMulti {
-		runUntil(t, l, 5*time.Second, func() bool { return len(f.cx.accepted) > 0 })
+		runUntil(t, l, 5*time.Second, func() bool { return len(p.x(f.cx).accepted) > 0 })
 	}
 	dial(20)
 	if err := f.Close(); err != nil {

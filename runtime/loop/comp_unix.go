@@ -86,13 +86,13 @@ func (l *Loop) RegisterAccept(fd int) (*FD, error) {
 // compAccept is TryAccept for a listener registered with RegisterAccept.
 func (l *Loop) compAccept(w *Waiter, f *FD, timeout time.Duration) (int, Sockaddr, bool, error) {
 	c := f.cx
-	if x := c.compExt; len(x.accepted) > 0 {
+	if x := l.comp.x(c); len(x.accepted) > 0 {
 		nfd := int(x.accepted[0])
 		n := copy(x.accepted, x.accepted[1:])
 		x.accepted = x.accepted[:n]
 		return nfd, nil, false, nil
 	}
-	if c.raw && !c.polling {
+	if c.has(cfRaw) && !c.has(cfPolling) {
 		for {
 			nfd, sa, err := Accept(f.fd)
 			switch err {
@@ -130,13 +130,13 @@ func (l *Loop) compRead(w *Waiter, f *FD, p []byte, timeout time.Duration) (int,
 	if len(p) == 0 {
 		return 0, false, nil
 	}
-	if len(c.rdata) > 0 {
+	if len(l.comp.x(c).rdata) > 0 {
 		return l.compTake(c, p), false, nil
 	}
-	if c.rdone {
-		return 0, false, c.rerr
+	if c.has(cfRdone) {
+		return 0, false, l.comp.x(c).rerr
 	}
-	if c.raw && !c.polling {
+	if c.has(cfRaw) && !c.has(cfPolling) {
 		// The buffer ring ran dry: read(2) into p until the stream is
 		// empty, then try the ring again (recv).
 		n, err := rawRead(f.fd, p)
@@ -146,12 +146,14 @@ func (l *Loop) compRead(w *Waiter, f *FD, p []byte, timeout time.Duration) (int,
 		switch {
 		case err == nil:
 			if n == 0 {
-				c.rdone = true
+				c.set(cfRdone)
 			}
 			return n, false, nil
 		case err != unix.EAGAIN:
-			c.rdone, l.comp.ext(c).rerr = true, os.NewSyscallError("read", err)
-			return 0, false, c.rerr
+			c.set(cfRdone)
+			x := l.comp.ext(c)
+			x.rerr = os.NewSyscallError("read", err)
+			return 0, false, x.rerr
 		}
 		l.comp.recv(c)
 	}
@@ -168,11 +170,11 @@ func (l *Loop) compRead(w *Waiter, f *FD, p []byte, timeout time.Duration) (int,
 // (see RegisterCompletion) and waits only when the queue is full.
 func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int, bool, error) {
 	c := f.cx
-	if c.werr != nil {
-		return 0, false, c.werr
+	if werr := l.comp.x(c).werr; werr != nil {
+		return 0, false, werr
 	}
 	n := 0
-	if !c.sending && len(p) > 0 {
+	if !c.has(cfSending) && len(p) > 0 {
 		n = min(len(p), compSendLimit)
 		x := l.comp.ext(c)
 		if x.out == nil {
@@ -180,8 +182,8 @@ func (l *Loop) compWrite(w *Waiter, f *FD, p []byte, timeout time.Duration) (int
 		}
 		x.out, x.outOff = append(x.out[:0], p[:n]...), 0
 		l.comp.send(c)
-		if c.werr != nil {
-			return 0, false, c.werr
+		if x.werr != nil {
+			return 0, false, x.werr
 		}
 	}
 	if n < len(p) {

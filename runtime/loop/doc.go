@@ -186,7 +186,7 @@
 // followed by what was written meanwhile. All of it rides on the
 // io_uring_enter each iteration makes anyway, so a request costs no read or
 // write system call; Run and RunOnce submit what is queued before they
-// return. The costs: an idle connection holds a 32-byte record in the
+// return. The costs: an idle connection holds a 16-byte record in the
 // poller's table beside what readiness mode holds (received
 // bytes, send buffers and errors live in a record the connection takes
 // from a pool while it has any), and one whose reader lags stops receiving past four

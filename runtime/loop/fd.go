@@ -173,9 +173,9 @@ func (f *FD) wait(w *Waiter, dir uint8, timeout time.Duration) error {
 	if *edge {
 		*edge = false
 		w.wake(Ready, f.seen&(readSide|writeSide))
-	} else if dir == fdRead && (f.Buffered() > 0 || f.cx != nil && (f.cx.rdone || len(f.cx.accepted) > 0)) {
+	} else if dir == fdRead && (f.Buffered() > 0 || f.cx != nil && (f.cx.has(cfRdone) || len(f.loop.comp.x(f.cx).accepted) > 0)) {
 		w.wake(Ready, f.seen&(readSide|writeSide)|EventIn)
-	} else if dir == fdWrite && f.cx != nil && len(f.cx.pend) < compSendLimit {
+	} else if dir == fdWrite && f.cx != nil && len(f.loop.comp.x(f.cx).pend) < compSendLimit {
 		w.wake(Ready, f.seen&(readSide|writeSide)|EventOut) // a write queues at once
 	}
 	w.expireNow(timeout)

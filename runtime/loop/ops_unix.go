@@ -79,7 +79,7 @@ func (l *Loop) TryWrite(w *Waiter, fd int, p []byte, timeout time.Duration) (n i
 // non-blocking and close-on-exec. It returns wait=true, having armed w, if no
 // connection is pending.
 func (l *Loop) TryAccept(w *Waiter, fd int, timeout time.Duration) (nfd int, sa Sockaddr, wait bool, err error) {
-	if f := l.Lookup(fd); f != nil && f.cx != nil && f.cx.rbid == compAcceptor {
+	if f := l.Lookup(fd); f != nil && f.cx != nil && f.cx.has(cfAcceptor) {
 		return l.compAccept(w, f, timeout)
 	}
 	for {

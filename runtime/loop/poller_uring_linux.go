@@ -98,7 +98,8 @@ type uringPoller struct {
 	freeSlots []uint32
 	compGen   uint32
 	freeBufs  [][]byte   // send buffers for reuse
-	freeExts  []*compExt // compExts for reuse (shed)
+	exts      []*compExt // the compExts, by index (compConn.xi); exts[0] is noExt
+	freeXi    []uint32   // indices of exts free for reuse (shed)
 	live      int        // connections in completion mode
 	// noMultishot is set when the kernel refused a multishot receive:
 	// receives are single-shot from then on.
@@ -475,7 +476,7 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
 	for _, h := range p.held {
-		if h.c != nil && h.c.gen == h.gen && !h.c.closed || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
+		if h.c != nil && h.c.gen() == h.gen && !h.c.has(cfClosed) || h.c == nil && h.fd < len(p.regs) && p.regs[h.fd] == h.gen {
 			p.n++
 			fn(h.fd, h.ev)
 		}

@@ -29,7 +29,7 @@ func (a *readAhead) take(p []byte) int {
 // takes them first.
 func (f *FD) Buffered() int {
 	if f.cx != nil {
-		return f.cx.buffered()
+		return f.loop.comp.x(f.cx).buffered()
 	}
 	if f.ahead == nil {
 		return 0
@@ -43,7 +43,7 @@ func (f *FD) Buffered() int {
 func (f *FD) TakeBuffered(p []byte, peek bool) int {
 	if f.cx != nil {
 		if peek {
-			return copy(p, f.cx.rdata)
+			return copy(p, f.loop.comp.x(f.cx).rdata)
 		}
 		return f.loop.compTake(f.cx, p)
 	}

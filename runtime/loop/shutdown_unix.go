@@ -15,8 +15,8 @@ import (
 // completes. The peer then reads everything written, then the end of the
 // stream. Call it on the loop goroutine.
 func (l *Loop) ShutdownWrite(fd int) error {
-	if f := l.Lookup(fd); f != nil && f.cx != nil && f.cx.sending {
-		f.cx.shutWR = true
+	if f := l.Lookup(fd); f != nil && f.cx != nil && f.cx.has(cfSending) {
+		f.cx.set(cfShutWR)
 		return nil
 	}
 	if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {

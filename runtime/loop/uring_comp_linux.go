@@ -20,11 +20,11 @@ import (
 // started again once the reader has consumed the buffer: a connection
 // holds at most one buffer, which bounds what one slow reader can take
 // from the others. When the ring is dry the receive fails with ENOBUFS;
-// the fd then falls back to readiness (c.raw: a one-shot POLL_ADD, then
+// the fd then falls back to readiness (cfRaw: a one-shot POLL_ADD, then
 // read(2) into the caller's buffer until EAGAIN, when it tries the ring
 // again), so no data waits for a buffer that another connection holds.
 //
-// Send. A write copies into the fd's send queue (compConn.out, then pend)
+// Send. A write copies into the fd's send queue (compExt.out, then pend)
 // and one IORING_OP_SEND per fd is in flight; its bytes stay where they
 // are, referenced from the conn, until its completion. A short send is
 // resubmitted for the rest; what was written meanwhile goes next, in order.
@@ -47,8 +47,6 @@ const (
 	compSend = 1
 	compPoll = 2
 	compAcc  = 3 // a listener's multishot accept
-
-	compGenMask = 1<<26 - 1
 
 	iouOpAccept        = 13
 	iouAcceptMultishot = 1 << 0 // sqe.ioprio of IORING_OP_ACCEPT (Linux 5.19)
@@ -240,14 +238,21 @@ func (p *uringPoller) initComp() {
 	if err != nil {
 		return
 	}
-	p.bufs = b
+	p.bufs, p.exts = b, []*compExt{&noExt}
 }
 
 func compData(c *compConn, kind uint64) uint64 {
-	return udComp | kind<<58 | uint64(c.gen)<<32 | uint64(c.slot)
+	return udComp | kind<<58 | uint64(c.gen())<<32 | uint64(c.slot)
 }
 
-// compBlock is how many compConns one block of the poller's table holds.
+// compUDGen is the mask of the user data's generation field (bits 32-57),
+// which holds every generation.
+const compUDGen = 1<<26 - 1
+
+var _ [compUDGen - compGenMax]byte
+
+// compBlock is how many compConns one block of the poller's table holds:
+// a block is one 1 KiB allocation.
 const compBlock = 64
 
 // conn is the compConn in slot, nil past the table.
@@ -275,9 +280,9 @@ func (p *uringPoller) attachAccept(fd int) (*compConn, error) {
 		return nil, errNotComp
 	}
 	c := p.newConn(fd)
-	c.rbid = compAcceptor
+	c.set(cfAcceptor)
 	if p.noAcceptMultishot {
-		c.raw = true
+		c.set(cfRaw)
 		p.compPollAdd(c)
 	} else {
 		p.acceptArm(c)
@@ -289,21 +294,21 @@ func (p *uringPoller) attachAccept(fd int) (*compConn, error) {
 func (p *uringPoller) acceptArm(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.raw = true // accept(2) reports what is wrong
+		c.set(cfRaw) // accept(2) reports what is wrong
 		return
 	}
-	c.raw = false
+	c.clr(cfRaw)
 	e.opcode, e.ioprio, e.fd, e.userData = iouOpAccept, iouAcceptMultishot, c.fd, compData(c, compAcc)
 	e.opFlags = unix.SOCK_NONBLOCK | unix.SOCK_CLOEXEC
-	c.recving = true
+	c.set(cfRecving)
 }
 
 func (p *uringPoller) acceptRaw(c *compConn) {
-	if !p.noAcceptMultishot && !c.recving {
+	if !p.noAcceptMultishot && !c.has(cfRecving) {
 		p.acceptArm(c)
 		return
 	}
-	if !c.polling {
+	if !c.has(cfPolling) {
 		p.compPollAdd(c)
 	}
 }
@@ -321,9 +326,9 @@ func (p *uringPoller) newConn(fd int) *compConn {
 		}
 		p.slots++
 	}
-	p.compGen = p.compGen%compGenMask + 1 // never 0: a free slot's
+	p.compGen = p.compGen%compGenMax + 1 // never 0: a free slot's
 	c := p.conn(slot)
-	*c = compConn{compExt: &noExt, fd: int32(fd), slot: slot, gen: p.compGen, rbid: -1}
+	*c = compConn{fd: int32(fd), slot: slot, st: p.compGen << compFlagBits}
 	p.live++
 	return c
 }
@@ -332,44 +337,46 @@ func (p *uringPoller) newConn(fd int) *compConn {
 // waits for readiness (raw mode).
 func (p *uringPoller) recv(c *compConn) {
 	if p.bufs.low(p.bufLimit()) {
-		c.raw = true
+		c.set(cfRaw)
 		p.compPollAdd(c)
 		return
 	}
-	c.raw, c.stopping = false, false
+	c.clr(cfRaw | cfStopping)
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, p.ext(c).rerr = true, err
+		c.set(cfRdone)
+		p.ext(c).rerr = err
 		return
 	}
 	e.opcode, e.flags, e.fd, e.bufIndex, e.userData = iouOpRecv, iouSQEBufferSelect, c.fd, compBufGroup, compData(c, compRecv)
 	if !p.noMultishot {
 		e.ioprio = iouRecvMultishot
 	}
-	c.recving = true
+	c.set(cfRecving)
 }
 
 func (p *uringPoller) compPollAdd(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		c.rdone, p.ext(c).rerr = true, err
+		c.set(cfRdone)
+		p.ext(c).rerr = err
 		return
 	}
 	e.opcode, e.fd, e.opFlags, e.userData = iouOpPollAdd, c.fd, unix.POLLIN|unix.POLLRDHUP, compData(c, compPoll)
-	c.polling = true
+	c.set(cfPolling)
 }
 
 func (p *uringPoller) release(c *compConn) {
-	x := c.compExt
-	if c.rbid >= 0 {
-		p.bufs.put(uint16(c.rbid))
-		c.rbid = -1
-		if x != &noExt {
-			x.rdata = nil
-		}
+	x := p.x(c)
+	if x == &noExt {
+		return
+	}
+	if x.rbid >= 0 {
+		p.bufs.put(uint16(x.rbid))
+		x.rbid, x.rdata = -1, nil
 	}
 	if len(x.more) > 0 {
-		c.rbid, x.rdata = x.more[0].bid, x.more[0].data
+		x.rbid, x.rdata = x.more[0].bid, x.more[0].data
 		n := copy(x.more, x.more[1:])
 		x.more[n] = compChunk{}
 		x.more = x.more[:n]
@@ -377,41 +384,57 @@ func (p *uringPoller) release(c *compConn) {
 	p.shed(c)
 }
 
+// The compExts in use are in exts, by index (compConn.xi); exts[0] is
+// noExt, and freeXi lists the indices free for reuse, of which the first
+// compExtPoolMax keep their compExt for the next connection (the pool).
+// exts grows to the most connections that held one at once.
+
 // compExtPoolMax bounds the compExts kept for reuse.
 const compExtPoolMax = 1024
 
+func (p *uringPoller) x(c *compConn) *compExt { return p.exts[c.xi] }
+
 func (p *uringPoller) ext(c *compConn) *compExt {
-	if c.compExt == &noExt {
-		if n := len(p.freeExts); n > 0 {
-			c.compExt = p.freeExts[n-1]
-			p.freeExts[n-1] = nil
-			p.freeExts = p.freeExts[:n-1]
-		} else {
-			c.compExt = new(compExt)
-		}
+	if c.xi != 0 {
+		return p.exts[c.xi]
 	}
-	return c.compExt
+	if n := len(p.freeXi); n > 0 {
+		c.xi = p.freeXi[n-1]
+		p.freeXi = p.freeXi[:n-1]
+		if p.exts[c.xi] == nil {
+			p.exts[c.xi] = &compExt{rbid: -1}
+		}
+	} else {
+		c.xi = uint32(len(p.exts))
+		p.exts = append(p.exts, &compExt{rbid: -1})
+	}
+	return p.exts[c.xi]
 }
 
 // shed gives c's compExt back to the pool if it holds nothing.
 func (p *uringPoller) shed(c *compConn) {
-	x := c.compExt
-	if x == &noExt || !x.idle() {
+	if c.xi == 0 {
 		return
 	}
-	c.compExt = &noExt
-	if len(p.freeExts) < compExtPoolMax {
-		*x = compExt{more: x.more[:0], pend: x.pend}
-		p.freeExts = append(p.freeExts, x)
+	x := p.exts[c.xi]
+	if !x.idle() {
+		return
 	}
+	if len(p.freeXi) < compExtPoolMax {
+		*x = compExt{more: x.more[:0], pend: x.pend, rbid: -1}
+	} else {
+		p.exts[c.xi] = nil
+	}
+	p.freeXi = append(p.freeXi, c.xi)
+	c.xi = 0
 }
 
 // queue appends a received chunk to c's.
 func (p *uringPoller) queue(c *compConn, bid int32, n int) {
 	data := p.bufs.data(uint16(bid), n)
 	x := p.ext(c)
-	if c.rbid < 0 {
-		c.rbid, x.rdata = int16(bid), data
+	if x.rbid < 0 {
+		x.rbid, x.rdata = int16(bid), data
 		return
 	}
 	x.more = append(x.more, compChunk{int16(bid), data})
@@ -420,13 +443,15 @@ func (p *uringPoller) queue(c *compConn, bid int32, n int) {
 func (p *uringPoller) send(c *compConn) {
 	e, err := p.sqe()
 	if err != nil {
-		p.ext(c).werr, c.sending = err, false
+		p.ext(c).werr = err
+		c.clr(cfSending)
 		return
 	}
-	rest := c.out[c.outOff:]
+	x := p.x(c)
+	rest := x.out[x.outOff:]
 	e.opcode, e.fd, e.addr, e.len = iouOpSend, c.fd, uint64(uintptr(unsafe.Pointer(&rest[0]))), uint32(len(rest))
 	e.opFlags, e.userData = unix.MSG_NOSIGNAL, compData(c, compSend)
-	c.sending = true
+	c.set(cfSending)
 }
 
 func (p *uringPoller) enterCalls() uint64 { return p.r.enters }
@@ -443,7 +468,7 @@ func (p *uringPoller) buf() []byte {
 
 // dropSends recycles c's send buffers.
 func (p *uringPoller) dropSends(c *compConn) {
-	if x := c.compExt; x != &noExt {
+	if x := p.x(c); x != &noExt {
 		p.recycle(x.out)
 		p.recycle(x.pend)
 		x.out, x.pend, x.outOff = nil, nil, 0
@@ -458,42 +483,46 @@ func (p *uringPoller) recycle(b []byte) {
 }
 
 func (p *uringPoller) detach(c *compConn, closing bool) bool {
-	c.closed = true
+	c.set(cfClosed)
 	p.live--
 	// Input left unread: close(2) resets such a connection, discarding
 	// what it had yet to send, so the sends are canceled, not waited for.
-	abort := closing && c.sending && (c.rbid >= 0 || c.stopping && !c.rdone)
+	unread := p.x(c).rbid >= 0 || c.has(cfStopping) && !c.has(cfRdone)
+	abort := closing && c.has(cfSending) && unread
 	if abort {
 		p.abort(c)
 	}
-	if closing && (c.rbid >= 0 || c.stopping && !c.rdone) {
+	if closing && unread {
 		// The kernel would reset the connection: the input is gone from
 		// its queue into ours, so say so with a zero linger.
 		resetOnClose(int(c.fd))
 	}
-	for c.rbid >= 0 {
+	for p.x(c).rbid >= 0 {
 		p.release(c)
 	}
-	if c.recving {
+	if c.has(cfRecving) {
 		kind := uint64(compRecv)
-		if c.rbid == compAcceptor {
+		if c.has(cfAcceptor) {
 			kind = compAcc
 		}
 		p.cancel(compData(c, kind))
 	}
-	if x := c.compExt; len(x.accepted) > 0 {
+	if x := p.x(c); len(x.accepted) > 0 {
 		for _, nfd := range x.accepted {
 			unix.Close(int(nfd))
 		}
 		x.accepted = x.accepted[:0]
+		p.shed(c)
 	}
-	if c.polling {
+	if c.has(cfPolling) {
 		p.cancel(compData(c, compPoll))
 	}
-	deferred := closing && c.sending && !abort
-	c.closeFD = deferred
+	deferred := closing && c.has(cfSending) && !abort
+	if deferred {
+		c.set(cfCloseFD)
+	}
 	p.settle(c)
-	if c.recving || c.polling || abort {
+	if c.any(cfRecving|cfPolling) || abort {
 		p.submit() // a request holds the socket open: see Close above
 	}
 	return deferred
@@ -509,9 +538,9 @@ func resetOnClose(fd int) {
 // input), or one that waited compLinger in vain (then the connection is
 // reset: its peer reads nothing, so a FIN would wait behind the data).
 func (p *uringPoller) abort(c *compConn) {
-	if c.sending && !c.aborted {
-		c.aborted = true
-		if c.closeFD {
+	if c.has(cfSending) && !c.has(cfAborted) {
+		c.set(cfAborted)
+		if c.has(cfCloseFD) {
 			resetOnClose(int(c.fd))
 		}
 		p.cancel(compData(c, compSend))
@@ -524,27 +553,43 @@ func (p *uringPoller) flush() { p.submit() }
 // settle frees a closed conn's slot once nothing of it is in flight,
 // closing its fd if FD.Close left that to the poller.
 func (p *uringPoller) settle(c *compConn) {
-	if !c.closed || c.recving || c.polling || c.sending {
+	if !c.has(cfClosed) || c.any(cfRecving|cfPolling|cfSending) {
 		return
 	}
-	if c.closeFD {
-		c.closeFD = false
+	if c.has(cfCloseFD) {
+		c.clr(cfCloseFD)
 		unix.Close(int(c.fd))
 	}
 	p.dropSends(c)
-	if c.gen != 0 {
+	if c.gen() != 0 {
 		// Free the slot: c is zeroed (gen 0 matches no request) and
 		// closed, for whoever still holds it (heldEvent, a linger timer:
-		// they check the generation they knew).
+		// they check the generation they knew). Its compExt, empty by
+		// now, goes back to the pool.
+		p.shedAll(c)
 		slot := c.slot
-		*c = compConn{compExt: &noExt, slot: slot, closed: true}
+		*c = compConn{slot: slot, st: cfClosed}
 		p.freeSlots = append(p.freeSlots, slot)
+	}
+}
+
+// shedAll gives back c's compExt whatever it still holds (errors, the
+// end of the stream): c is settled and nobody reads them any more.
+func (p *uringPoller) shedAll(c *compConn) {
+	if c.xi == 0 {
+		return
+	}
+	x := p.exts[c.xi]
+	x.rerr, x.werr = nil, nil
+	p.shed(c)
+	if c.xi != 0 {
+		panic("loop: settled compConn holds data")
 	}
 }
 
 // completeComp handles the completion of a completion-I/O request.
 func (p *uringPoller) completeComp(cq *cqe) {
-	slot, gen, kind := uint32(cq.userData), uint32(cq.userData>>32&compGenMask), cq.userData>>58&3
+	slot, gen, kind := uint32(cq.userData), uint32(cq.userData>>32&compUDGen), cq.userData>>58&3
 	bid := int32(-1)
 	if cq.flags&iouCQEFBuffer != 0 {
 		bid = int32(cq.flags >> iouCQEBufferShift)
@@ -552,7 +597,7 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		p.bufs.low(p.bufLimit()) // grow before the ring runs dry
 	}
 	c := p.conn(slot)
-	if c == nil || c.gen != gen {
+	if c == nil || c.gen() != gen {
 		// Not expected: slots outlive their requests.
 		if bid >= 0 {
 			p.bufs.put(uint16(bid))
@@ -567,9 +612,9 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		p.completeAccept(c, cq)
 	case compRecv:
 		if cq.flags&iouCQEFMore == 0 {
-			c.recving, c.stopping = false, false // the receive has ended
+			c.clr(cfRecving | cfStopping) // the receive has ended
 		}
-		if c.closed {
+		if c.has(cfClosed) {
 			if bid >= 0 {
 				p.bufs.put(uint16(bid))
 			}
@@ -579,15 +624,15 @@ func (p *uringPoller) completeComp(cq *cqe) {
 		switch res := cq.res; {
 		case res > 0 && bid >= 0:
 			p.queue(c, bid, int(res))
-			if c.recving && !c.stopping && len(c.compExt.more)+1 >= compMaxChunks {
-				c.stopping = true // the reader lags: stop taking buffers
+			if c.has(cfRecving) && !c.has(cfStopping) && len(p.x(c).more)+1 >= compMaxChunks {
+				c.set(cfStopping) // the reader lags: stop taking buffers
 				p.cancel(compData(c, compRecv))
 			}
 		case res == -int32(unix.ECANCELED):
 			// Stopped for holding too many chunks (or by a cancellation
 			// that outlived the receive it was meant for): start again
 			// if the reader has consumed them meanwhile.
-			if c.rbid < 0 && !c.recving {
+			if p.x(c).rbid < 0 && !c.has(cfRecving) {
 				p.recv(c)
 			}
 			return
@@ -605,68 +650,68 @@ func (p *uringPoller) completeComp(cq *cqe) {
 			if bid >= 0 {
 				p.bufs.put(uint16(bid))
 			}
-			c.rdone = true
+			c.set(cfRdone)
 			if res < 0 {
 				p.ext(c).rerr = os.NewSyscallError("recv", unix.Errno(-res))
 			}
 		}
-		if !c.recving && !c.rdone && !c.stopping && c.rbid < 0 {
+		if !c.any(cfRecving|cfRdone|cfStopping) && p.x(c).rbid < 0 {
 			p.recv(c) // a multishot receive the kernel ended (a full completion queue)
 		}
 		p.compNotify(c, EventIn)
 	case compPoll:
-		c.polling = false
-		if c.closed {
+		c.clr(cfPolling)
+		if c.has(cfClosed) {
 			p.settle(c)
 			return
 		}
 		p.compNotify(c, EventIn)
 	case compSend:
-		if cq.res < 0 || cq.res == 0 && int(c.outOff) < len(c.out) {
-			c.sending = false
+		x := p.x(c)
+		if cq.res < 0 || cq.res == 0 && int(x.outOff) < len(x.out) {
+			c.clr(cfSending)
+			x = p.ext(c)
 			if cq.res < 0 {
-				p.ext(c).werr = os.NewSyscallError("send", unix.Errno(-cq.res))
+				x.werr = os.NewSyscallError("send", unix.Errno(-cq.res))
 			} else {
-				p.ext(c).werr = os.NewSyscallError("send", unix.EPIPE)
+				x.werr = os.NewSyscallError("send", unix.EPIPE)
 			}
-			if x := c.compExt; x != &noExt {
-				x.pend = x.pend[:0]
-			}
-			if c.closed {
+			x.pend = x.pend[:0]
+			if c.has(cfClosed) {
 				p.settle(c)
 				return
 			}
 			p.compNotify(c, EventOut|EventErr)
 			return
 		}
-		c.outOff += cq.res
+		x.outOff += cq.res
 		switch {
-		case c.aborted || c.closed && !c.closeFD:
+		case c.has(cfAborted) || c.has(cfClosed) && !c.has(cfCloseFD):
 			// Canceled, or the fd is no longer ours to send on.
-			c.sending = false
+			c.clr(cfSending)
 			p.dropSends(c)
 			p.settle(c)
 			return
-		case int(c.outOff) < len(c.out):
+		case int(x.outOff) < len(x.out):
 			p.send(c) // the rest of a short send
 			return
-		case len(c.pend) > 0 && (!c.closed || c.closeFD):
-			c.out, c.pend, c.outOff = c.pend, c.out[:0], 0
+		case len(x.pend) > 0 && (!c.has(cfClosed) || c.has(cfCloseFD)):
+			x.out, x.pend, x.outOff = x.pend, x.out[:0], 0
 			p.send(c)
 		default:
-			c.sending = false
-			c.outOff = 0
+			c.clr(cfSending)
+			x.outOff = 0
 			p.dropSends(c)
-			if c.shutWR && (!c.closed || c.closeFD) {
-				c.shutWR = false
+			if c.has(cfShutWR) && (!c.has(cfClosed) || c.has(cfCloseFD)) {
+				c.clr(cfShutWR)
 				unix.Shutdown(int(c.fd), unix.SHUT_WR)
 			}
-			if c.closed {
+			if c.has(cfClosed) {
 				p.settle(c)
 				return
 			}
 		}
-		if !c.closed {
+		if !c.has(cfClosed) {
 			p.compNotify(c, EventOut)
 		}
 	}
@@ -676,27 +721,27 @@ func (p *uringPoller) completeComp(cq *cqe) {
 // connection for the queue (closed at once if c is), or its end.
 func (p *uringPoller) completeAccept(c *compConn, cq *cqe) {
 	if cq.flags&iouCQEFMore == 0 {
-		c.recving = false
+		c.clr(cfRecving)
 	}
 	if cq.res >= 0 {
-		if c.closed {
+		if c.has(cfClosed) {
 			unix.Close(int(cq.res))
 		} else {
 			x := p.ext(c)
 			x.accepted = append(x.accepted, cq.res)
 		}
-	} else if cq.res == -int32(unix.EINVAL) && !c.recving {
+	} else if cq.res == -int32(unix.EINVAL) && !c.has(cfRecving) {
 		p.noAcceptMultishot = true // a kernel without multishot accept
 	}
-	if c.closed {
+	if c.has(cfClosed) {
 		p.settle(c)
 		return
 	}
-	if !c.recving && cq.res != -int32(unix.ECANCELED) {
+	if !c.has(cfRecving) && cq.res != -int32(unix.ECANCELED) {
 		// Ended (an error, or a full completion queue): the next
 		// TryAccept calls accept(2), which reports the error or takes
 		// what is there, and arms the accept again (acceptRaw).
-		c.raw = true
+		c.set(cfRaw)
 	}
 	p.compNotify(c, EventIn)
 }
@@ -705,7 +750,7 @@ func (p *uringPoller) completeAccept(c *compConn, cq *cqe) {
 // wait when reaped outside one).
 func (p *uringPoller) compNotify(c *compConn, ev Events) {
 	if p.fn == nil {
-		p.held = append(p.held, heldEvent{fd: int(c.fd), gen: c.gen, ev: ev, c: c})
+		p.held = append(p.held, heldEvent{fd: int(c.fd), gen: c.gen(), ev: ev, c: c})
 		return
 	}
 	p.n++
@@ -717,15 +762,15 @@ func (p *uringPoller) compNotify(c *compConn, ev Events) {
 func (p *uringPoller) closeComp() {
 	for slot := range p.slots {
 		c := p.conn(slot)
-		if c.gen != 0 && c.closeFD {
-			c.closeFD = false
+		if c.gen() != 0 && c.has(cfCloseFD) {
+			c.clr(cfCloseFD)
 			unix.Close(int(c.fd))
 		}
-		if c.gen != 0 && len(c.accepted) > 0 {
-			for _, nfd := range c.accepted {
+		if x := p.x(c); c.gen() != 0 && len(x.accepted) > 0 {
+			for _, nfd := range x.accepted {
 				unix.Close(int(nfd))
 			}
-			c.accepted = c.accepted[:0]
+			x.accepted = x.accepted[:0]
 		}
 	}
 	p.conns, p.freeSlots, p.slots = nil, nil, 0
@@ -736,5 +781,6 @@ func (p *uringPoller) closeComp() {
 }
 
 // An idle connection in completion mode holds its compConn, in the
-// poller's table, and nothing else (compExt is shed): keep it at 32 bytes.
-var _ [32 - unsafe.Sizeof(compConn{})]byte
+// poller's table, and nothing else (its compExt is shed): keep it at 16
+// bytes (TestCompConnSize).
+var _ [16 - unsafe.Sizeof(compConn{})]byte

@@ -279,4 +279,23 @@
 // Shutdown lets the live coroutines finish up to a deadline, then cancels
 // their waits and unwinds the rest. Coroutines of different envs hand values
 // over through runtime/cosync's channels, which bridge loops.
+//
+// # Completion I/O (io_uring)
+//
+// On a loop with completion I/O ([loop.Loop.Completion]: the io_uring
+// backend) a connection registered with [loop.Loop.RegisterCompletion] is
+// not read and written with read(2) and write(2) after readiness: the loop
+// receives into buffers of its own and sends from a copy, and [Co.Read],
+// [Co.Write] and their timeout forms (built on loop.TryReadStream and
+// loop.TryWrite) take from and add to those buffers. That is transparent
+// to code that does its I/O through co's methods and package hook's calls
+// only, and wrong for code that reads or writes the descriptor itself: the
+// bytes it would read are in the loop's buffers. So a handler's fd enters
+// completion mode only by request: [Env.ServeTCPCompletion] and
+// [Group.ServeTCPCompletion] are ServeTCP for handlers that promise that
+// (their stackless twins, whose tasks cannot do otherwise, always do it),
+// and code that accepts its own connections may call RegisterCompletion
+// itself. [Env.ServeTCP] and [Group.ServeTCP] keep their connections on
+// readiness; on io_uring their listeners, which only the accept coroutine
+// uses, are served by one multishot accept ([loop.Loop.RegisterAccept]).
 package stackful

@@ -22,7 +22,32 @@ import (
 // Temporary accept errors (out of descriptors or memory) make an accept
 // coroutine back off from 5 ms, doubling up to 1 s; any other error fails
 // the group.
+//
+// On loops with completion I/O (io_uring) each listener is served by one
+// multishot accept ([loop.Loop.RegisterAccept]); the connections stay on
+// readiness, since the handler may read fd with code the loop does not
+// see: [Group.ServeTCPCompletion] is the variant that puts them in
+// completion mode too.
+//
+// Its stackless twin is stackless.Group.ServeTCP.
 func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) (*net.TCPAddr, error) {
+	return g.serve("ServeTCP", network, address, handler, false)
+}
+
+// ServeTCPCompletion is [Group.ServeTCP] for a handler that reads, writes,
+// half-closes and closes fd only through the loop, with the contract of
+// [Env.ServeTCPCompletion]: on loops with completion I/O (io_uring) each
+// connection is registered with [loop.Loop.RegisterCompletion], and the
+// loop receives and sends for it with no read(2) or write(2) per request.
+// Elsewhere it is ServeTCP.
+//
+// Its stackless twin is stackless.Group.ServeTCP, whose handlers have this
+// contract always.
+func (g *Group) ServeTCPCompletion(network, address string, handler func(co *Co, fd int)) (*net.TCPAddr, error) {
+	return g.serve("ServeTCPCompletion", network, address, handler, true)
+}
+
+func (g *Group) serve(name, network, address string, handler func(co *Co, fd int), comp bool) (*net.TCPAddr, error) {
 	lfds, addr, err := g.Group.ListenTCPEach(network, address)
 	if err != nil {
 		return nil, err
@@ -43,8 +68,8 @@ func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) 
 	}
 	for i, lfd := range lfds {
 		g.Spawn(i, func(co *Co) {
-			if err := acceptLoop(co, lfd, &closed[i], handler, nil); err != nil && !errors.Is(err, net.ErrClosed) {
-				g.Fail(fmt.Errorf("stackful: ServeTCP on env %d: %w", i, err))
+			if err := acceptLoop(co, lfd, &closed[i], handler, nil, comp); err != nil && !errors.Is(err, net.ErrClosed) {
+				g.Fail(fmt.Errorf("stackful: %s on env %d: %w", name, i, err))
 			}
 		})
 	}
@@ -54,9 +79,16 @@ func (g *Group) ServeTCP(network, address string, handler func(co *Co, fd int)) 
 // acceptLoop accepts connections on lfd and runs handler for each in a new
 // coroutine of co's env, until accept fails with a lasting error or
 // *closed is set (it returns nil then). A non-nil started is told of each
-// connection's coroutine before it starts.
-func acceptLoop(co *Co, lfd int, closed *bool, handler func(co *Co, fd int), started func(*Co)) error {
+// connection's coroutine before it starts. On a loop with completion I/O
+// lfd is served by a multishot accept (only this coroutine accepts on
+// it), and with comp set each connection is registered in completion mode
+// before its handler starts.
+func acceptLoop(co *Co, lfd int, closed *bool, handler func(co *Co, fd int), started func(*Co), comp bool) error {
 	var delay time.Duration
+	l := co.env.loop
+	if l.Completion() && l.Lookup(lfd) == nil {
+		l.RegisterAccept(lfd)
+	}
 	for {
 		if *closed {
 			return nil
@@ -75,6 +107,13 @@ func acceptLoop(co *Co, lfd int, closed *bool, handler func(co *Co, fd int), sta
 		}
 		delay = 0
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		if comp && l.Completion() {
+			// The handler reads and writes fd through the loop only
+			// (ServeTCPCompletion's contract): a registration that fails
+			// leaves fd unregistered, and the handler's first wait
+			// registers it for readiness.
+			l.RegisterCompletion(fd)
+		}
 		hc := co.env.Create(func(hc *Co) { handler(hc, fd) }, nil)
 		if started != nil {
 			started(hc)

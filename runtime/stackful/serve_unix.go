@@ -35,19 +35,54 @@ type Server struct {
 // coroutines). Temporary accept errors back off as in Group.ServeTCP; any
 // other ends the accept coroutine, and Shutdown returns it.
 //
+// On a loop with completion I/O (io_uring) the listener is served by one
+// multishot accept ([loop.Loop.RegisterAccept]); the connections stay on
+// readiness, since the handler may read fd with code the loop does not
+// see: [Env.ServeTCPCompletion] is the variant that puts them in
+// completion mode too.
+//
 // Its stackless twin is stackless.ServeTCP.
 func (e *Env) ServeTCP(network, address string, handler func(co *Co, fd int)) (*Server, error) {
+	return e.serve("ServeTCP", network, address, handler, false)
+}
+
+// ServeTCPCompletion is [Env.ServeTCP] for a handler that reads, writes,
+// half-closes and closes fd only through the loop: co's waiting methods
+// (Read, ReadTimeout, Write, WriteTimeout, Poll, Close), the loop's
+// ShutdownWrite (co.Env().Loop().ShutdownWrite(fd)), or package hook's
+// calls on it - never with a system call of its own (unix.Read,
+// unix.Write, unix.Shutdown, a net.Conn made from fd) and never handing fd
+// to other code. On a loop with completion I/O (io_uring:
+// [loop.Loop.Completion]) each connection is then registered with
+// [loop.Loop.RegisterCompletion]: the loop receives into buffers of its
+// own before the handler reads and sends from a copy of what it writes,
+// with no read(2) or write(2) per request. What that changes for the
+// handler is RegisterCompletion's contract: bytes the loop received are
+// visible only through the loop (loop.FD.Buffered), a Write returns once
+// the loop holds the bytes (a send's error is reported by a later Write),
+// Close sends what was written before closing the descriptor, and
+// unix.Shutdown would cut off what the loop still has to send (the loop's
+// ShutdownWrite orders the half-close after it). On other backends it is
+// ServeTCP.
+//
+// Its stackless twin is stackless.ServeTCP, whose handlers have this
+// contract always.
+func (e *Env) ServeTCPCompletion(network, address string, handler func(co *Co, fd int)) (*Server, error) {
+	return e.serve("ServeTCPCompletion", network, address, handler, true)
+}
+
+func (e *Env) serve(name, network, address string, handler func(co *Co, fd int), comp bool) (*Server, error) {
 	if handler == nil {
-		panic("stackful: ServeTCP with a nil handler")
+		panic("stackful: " + name + " with a nil handler")
 	}
 	lfd, addr, err := loop.ListenTCP(network, address, false)
 	if err != nil {
-		return nil, fmt.Errorf("stackful: ServeTCP: %w", err)
+		return nil, fmt.Errorf("stackful: %s: %w", name, err)
 	}
 	s := &Server{env: e, lfd: lfd, addr: addr}
 	s.acceptor = e.Create(func(co *Co) {
-		if err := acceptLoop(co, lfd, &s.closed, handler, s.track); err != nil && !errors.Is(err, net.ErrClosed) {
-			s.err = fmt.Errorf("stackful: ServeTCP: %w", err)
+		if err := acceptLoop(co, lfd, &s.closed, handler, s.track, comp); err != nil && !errors.Is(err, net.ErrClosed) {
+			s.err = fmt.Errorf("stackful: %s: %w", name, err)
 		}
 	}, nil)
 	s.acceptor.Resume()

@@ -76,6 +76,17 @@ func (c *Conn) shutdown(how int) error {
 		return c.fd.opError("close", err)
 	}
 	defer c.fd.decref()
+	if c.fd.comp && how == unix.SHUT_WR {
+		// After what the loop still sends: on the loop only.
+		co := hooked()
+		if co == nil || co.Env().Loop() != c.fd.owner.Load() {
+			return c.fd.opError("close", ErrCompletion)
+		}
+		if err := co.Env().Loop().ShutdownWrite(c.fd.lfd); err != nil {
+			return c.fd.opError("close", err)
+		}
+		return nil
+	}
 	if err := unix.Shutdown(c.fd.sysfd, how); err != nil {
 		return c.fd.opError("close", os.NewSyscallError("shutdown", err))
 	}
@@ -169,6 +180,8 @@ func (fd *netFD) read(p []byte) (int, error) {
 	var err error
 	if co := hooked(); co != nil {
 		n, err = fd.coRead(co, p)
+	} else if fd.comp {
+		return 0, ErrCompletion
 	} else {
 		n, err = fd.plainRead(p)
 	}
@@ -213,8 +226,8 @@ func (fd *netFD) coRead(co *stackful.Co, p []byte) (int, error) {
 		var n int
 		var wait bool
 		if fd.sotype == unix.SOCK_STREAM {
-			n, wait, err = l.TryReadStream(w, fd.sysfd, p, t)
-			if n > 0 {
+			n, wait, err = l.TryReadStream(w, fd.loopFD(), p, t)
+			if n > 0 && !fd.comp {
 				fd.keepReadAhead(l)
 			}
 		} else {
@@ -237,6 +250,9 @@ func (fd *netFD) write(p []byte) (int, error) {
 	defer fd.decref()
 	if co := hooked(); co != nil {
 		return fd.coWrite(co, p)
+	}
+	if fd.comp {
+		return 0, ErrCompletion
 	}
 	return fd.plainWrite(p)
 }
@@ -277,7 +293,7 @@ func (fd *netFD) coWrite(co *stackful.Co, p []byte) (int, error) {
 		if err != nil {
 			return done, err
 		}
-		n, wait, err := l.TryWrite(w, fd.sysfd, p[done:], t)
+		n, wait, err := l.TryWrite(w, fd.loopFD(), p[done:], t)
 		done += n
 		if !wait || err != nil {
 			return done, err
@@ -343,6 +359,9 @@ func (rc *rawConn) do(op string, write bool, f func(fd uintptr) bool) error {
 		return fd.opError(op, err)
 	}
 	defer fd.decref()
+	if fd.comp {
+		return fd.opError(op, ErrCompletion) // the socket is the loop's to read and write
+	}
 	var err error
 	if co := hooked(); co != nil {
 		err = fd.coDo(co, write, rawCall(f))

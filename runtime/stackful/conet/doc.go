@@ -125,6 +125,26 @@
 // plain goroutine - gets them first, in order, and a closed env takes
 // none with it.
 //
+// # io_uring
+//
+// On a loop with completion I/O (io_uring) conns are in readiness mode by
+// default: the loop waits for their descriptors to be ready and the conn's
+// calls make read(2) and write(2), as on epoll. Completion mode
+// (loop.Loop.RegisterCompletion) keeps the received bytes in the loop's
+// buffers and queues the writes on the loop, which only that loop's
+// goroutine can reach, while a conn may be read and written through Go's
+// poller from plain goroutines, migrate to other envs, and give its
+// descriptor to SyscallConn's callers: each of those would miss the bytes
+// the loop holds or overtake the writes it queued. So completion mode is
+// an opt-in with a narrower contract: [ServeCompletion]'s conns are served
+// in it, and the calls that cannot reach the loop's buffers fail with
+// [ErrCompletion] (Read, Write and CloseWrite outside a hooked coroutine
+// of the serving env; SyscallConn's Read and Write) instead of losing or
+// reordering bytes. Such a conn holds a second descriptor, the duplicate
+// the loop serves (the loop closes it once what was written has been
+// sent). Conns of Dial, and of Serve and ServeConns, keep the whole
+// contract above.
+//
 // For several cores without sharing, run one env per goroutine (optionally
 // locked to its thread with runtime.LockOSThread), each with its own
 // listener made by [ListenReusePort] on the same address: the kernel

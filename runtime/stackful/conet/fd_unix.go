@@ -62,6 +62,11 @@ type netFD struct {
 	// back-off set after the hand-over it concerns is undone (backOff).
 	noAskUntil atomic.Int64
 
+	// Completion mode (comp_unix.go): set before the fd is shared.
+	comp      bool
+	lfd       int         // the duplicate the loop serves in completion mode
+	lfdToLoop atomic.Bool // the loop closes lfd (unregister)
+
 	// Loop side: touched only by goroutines of the owner's env, which run
 	// one at a time.
 	rco, wco     *stackful.Co // the coroutine waiting to read or write
@@ -107,6 +112,7 @@ func (fd *netFD) closed() bool { return fd.state.Load()&closedBit != 0 }
 
 // destroy closes the descriptor: the last reference is gone.
 func (fd *netFD) destroy() {
+	fd.closeLoopFD()
 	if f := fd.file.Load(); f != nil {
 		f.Close()
 		return
@@ -132,8 +138,15 @@ func (fd *netFD) Close() error {
 // waiting on it, and wakes those waiting for their turn. It runs on the
 // loop's env.
 func (fd *netFD) unregister(l *loop.Loop) {
-	if f := l.Lookup(fd.sysfd); f != nil {
-		f.Unregister()
+	if f := l.Lookup(fd.loopFD()); f != nil {
+		if fd.comp {
+			// The loop closes its duplicate once what was written has
+			// been sent (RegisterCompletion's deferred close).
+			fd.lfdToLoop.Store(true)
+			f.Close()
+		} else {
+			f.Unregister()
+		}
 	}
 	fd.rq.Broadcast()
 	fd.wq.Broadcast()
@@ -330,7 +343,7 @@ func (fd *netFD) waitFD(co *stackful.Co, l *loop.Loop, write bool) error {
 	if err != nil {
 		return err
 	}
-	f, err := l.FD(fd.sysfd)
+	f, err := l.FD(fd.loopFD())
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,14 @@ var errFallback = errors.New("conet: fall back to an offloaded call")
 // caller must fall back.
 func (fd *netFD) claim(co *stackful.Co, write bool) (*loop.Loop, error) {
 	l := co.Env().Loop()
+	if fd.comp && fd.owner.Load() != l {
+		// The bytes are in the serving loop's buffers: no migration, no
+		// fallback through Go's poller.
+		if fd.closed() {
+			return nil, errClosed
+		}
+		return nil, ErrCompletion
+	}
 	for {
 		o := fd.owner.Load()
 		switch {
@@ -313,7 +321,9 @@ func (fd *netFD) dropOpen() {
 			} else {
 				fd.dropOpen()
 			}
-		} else {
+		} else if !fd.comp {
+			// (In completion mode the loop still has bytes to send: it
+			// releases the socket when it runs.)
 			fd.retire()
 		}
 		fd.decref()

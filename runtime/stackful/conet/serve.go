@@ -37,6 +37,30 @@ func Serve(co *stackful.Co, ln net.Listener, handler func(hc *stackful.Co, c net
 // (and beyond it, in the clients' SYN retries) instead of costing the
 // server memory and descriptors.
 func ServeConns(co *stackful.Co, ln net.Listener, maxConns int, handler func(hc *stackful.Co, c net.Conn), attr *stackful.Attr) error {
+	return serve(co, ln, maxConns, handler, attr, false)
+}
+
+// ServeCompletion is [ServeConns] for handlers that use their conn only
+// in hooked coroutines of co's env (the handler's own, or others it
+// starts on the env) and never through SyscallConn's Read and Write. On a
+// loop with completion I/O (io_uring) each conn of this package's
+// listeners is then served in the loop's completion mode
+// (loop.Loop.RegisterCompletion): the loop receives into buffers of its
+// own and sends from a queue, without a read(2) or write(2) per request.
+// Such a conn keeps the net.Conn contract within the env (deadlines,
+// Close from any goroutine, CloseWrite after what was written), holds a
+// second descriptor (the one the loop serves), and fails with
+// [ErrCompletion] where its bytes cannot be reached: Read, Write or
+// CloseWrite from a plain goroutine or another env (no migration and no
+// fallback through Go's poller), SyscallConn's Read and Write (Control
+// works). Close from outside the env releases the socket when the env's
+// loop next runs, after what was written has been sent. Elsewhere it is
+// ServeConns.
+func ServeCompletion(co *stackful.Co, ln net.Listener, maxConns int, handler func(hc *stackful.Co, c net.Conn), attr *stackful.Attr) error {
+	return serve(co, ln, maxConns, handler, attr, true)
+}
+
+func serve(co *stackful.Co, ln net.Listener, maxConns int, handler func(hc *stackful.Co, c net.Conn), attr *stackful.Attr, comp bool) error {
 	co.EnableHook()
 	env := co.Env()
 	var delay time.Duration
@@ -64,6 +88,9 @@ func ServeConns(co *stackful.Co, ln net.Listener, maxConns int, handler func(hc 
 				freed.Signal()
 			}()
 			hc.EnableHook()
+			if cc, ok := c.(*Conn); ok && comp {
+				cc.fd.enterCompletion(env.Loop())
+			}
 			handler(hc, c)
 		}, attr)
 		hc.Resume()

@@ -80,6 +80,19 @@
 // Close from a goroutine outside the serving env is handed to that env's
 // loop.
 //
+// # Completion mode (io_uring)
+//
+// A connection that the loop serves in completion mode
+// (loop.Loop.RegisterCompletion, for example one of
+// stackful.Env.ServeTCPCompletion) has its received bytes in the loop's
+// buffers and its writes queued on the loop. In a hooked coroutine of the
+// serving env the calls that move bytes take them from and add them to the
+// loop (Co.ReadTimeout, Co.WriteTimeout) on such a descriptor instead of
+// making a system call, so code ported to this package works on it
+// unchanged; MSG_OOB, MSG_ERRQUEUE, control data and [Detach] fail with
+// EOPNOTSUPP there. Outside such a coroutine the calls stay the plain
+// system calls, which that mode's contract rules out.
+//
 // The same operations are available without the hook contract as methods
 // of [stackful.Co] (Read, Write, Accept, Connect, Poll, Sleep, Close),
 // which always wait on the loop; the hooked calls are built on them and on

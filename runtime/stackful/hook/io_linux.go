@@ -21,9 +21,13 @@ import (
 
 // Read is read(2).
 func Read(fd int, p []byte) (int, error) {
-	st, co, err := prepare(fd)
+	st, co, comp, err := prepareIO(fd)
 	if err != nil {
 		return -1, err
+	}
+	if comp {
+		d, nowait := compWait(st, &st.rtimeout, 0)
+		return compRecv(co, fd, [][]byte{p}, d, nowait, 0)
 	}
 	if st == nil {
 		return unix.Read(fd, p)
@@ -53,9 +57,13 @@ func Read(fd int, p []byte) (int, error) {
 
 // Readv is readv(2).
 func Readv(fd int, iovs [][]byte) (int, error) {
-	st, co, err := prepare(fd)
+	st, co, comp, err := prepareIO(fd)
 	if err != nil {
 		return -1, err
+	}
+	if comp {
+		d, nowait := compWait(st, &st.rtimeout, 0)
+		return compRecv(co, fd, iovs, d, nowait, 0)
 	}
 	if st == nil {
 		return unix.Readv(fd, iovs)
@@ -82,9 +90,14 @@ func Recv(fd int, p []byte, flags int) (int, error) {
 
 // Recvfrom is recvfrom(2).
 func Recvfrom(fd int, p []byte, flags int) (n int, from unix.Sockaddr, err error) {
-	st, co, err := prepare(fd)
+	st, co, comp, err := prepareIO(fd)
 	if err != nil {
 		return -1, nil, err
+	}
+	if comp {
+		d, nowait := compWait(st, &st.rtimeout, flags)
+		n, err := compRecv(co, fd, [][]byte{p}, d, nowait, flags)
+		return n, nil, err
 	}
 	if n, ok := takeBuffered(co, fd, [][]byte{p}, flags&unix.MSG_PEEK != 0); ok {
 		return n, nil, nil
@@ -104,9 +117,17 @@ func Recvfrom(fd int, p []byte, flags int) (n int, from unix.Sockaddr, err error
 
 // Recvmsg is recvmsg(2).
 func Recvmsg(fd int, p, oob []byte, flags int) (n, oobn, recvflags int, from unix.Sockaddr, err error) {
-	st, co, err := prepare(fd)
+	st, co, comp, err := prepareIO(fd)
 	if err != nil {
 		return -1, -1, 0, nil, err
+	}
+	if comp {
+		d, nowait := compWait(st, &st.rtimeout, flags)
+		n, err := compRecv(co, fd, [][]byte{p}, d, nowait, flags)
+		if err != nil {
+			return -1, -1, 0, nil, err
+		}
+		return n, 0, 0, nil, nil
 	}
 	if n, ok := takeBuffered(co, fd, [][]byte{p}, flags&unix.MSG_PEEK != 0); ok {
 		return n, 0, 0, nil, nil
@@ -168,9 +189,13 @@ func recvLoop(co *stackful.Co, fd int, d time.Duration, call func() error) error
 // Write is write(2); it writes all of p unless an error occurs or the
 // timeout expires, as on a blocking descriptor.
 func Write(fd int, p []byte) (int, error) {
-	st, co, err := prepare(fd)
+	st, co, comp, err := prepareIO(fd)
 	if err != nil {
 		return -1, err
+	}
+	if comp {
+		d, nowait := compWait(st, &st.wtimeout, 0)
+		return compSend(co, fd, [][]byte{p}, nil, d, nowait, 0)
 	}
 	if st == nil {
 		return unix.Write(fd, p)
@@ -192,9 +217,13 @@ func Write(fd int, p []byte) (int, error) {
 // Writev is writev(2); it writes all of iovs unless an error occurs or the
 // timeout expires.
 func Writev(fd int, iovs [][]byte) (int, error) {
-	st, co, err := prepare(fd)
+	st, co, comp, err := prepareIO(fd)
 	if err != nil {
 		return -1, err
+	}
+	if comp {
+		d, nowait := compWait(st, &st.wtimeout, 0)
+		return compSend(co, fd, iovs, nil, d, nowait, 0)
 	}
 	if st == nil {
 		return unix.Writev(fd, iovs)
@@ -237,7 +266,7 @@ func Send(fd int, p []byte, flags int) (int, error) {
 // Sendto is sendto(2), with x/sys's shape (no count): on a stream socket
 // it sends all of p unless an error occurs.
 func Sendto(fd int, p []byte, flags int, to unix.Sockaddr) error {
-	if st := table.get(fd); st == nil || st.nonblock.Load() || flags&unix.MSG_DONTWAIT != 0 {
+	if st := table.get(fd); st == nil {
 		return unix.Sendto(fd, p, flags, to)
 	}
 	_, err := SendmsgN(fd, p, nil, to, flags)
@@ -253,9 +282,13 @@ func Sendmsg(fd int, p, oob []byte, to unix.Sockaddr, flags int) error {
 // SendmsgN is sendmsg(2) reporting the bytes of p sent. On a stream socket
 // it sends all of p unless an error occurs; oob goes with the first part.
 func SendmsgN(fd int, p, oob []byte, to unix.Sockaddr, flags int) (int, error) {
-	st, co, err := prepare(fd)
+	st, co, comp, err := prepareIO(fd)
 	if err != nil {
 		return -1, err
+	}
+	if comp {
+		d, nowait := compWait(st, &st.wtimeout, flags)
+		return compSend(co, fd, [][]byte{p}, oob, d, nowait, flags)
 	}
 	if st == nil || flags&unix.MSG_DONTWAIT != 0 {
 		return unix.SendmsgN(fd, p, oob, to, flags)

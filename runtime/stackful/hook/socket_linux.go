@@ -192,7 +192,8 @@ func Close(fd int) error {
 // descriptor is served by one env's loop at a time: calls that would wait
 // on it in a coroutine of another env fail with EBUSY). Coroutines waiting
 // on it wake with EBADF. It must be called on a goroutine of the serving
-// env; on another it fails with EBUSY.
+// env; on another it fails with EBUSY. A descriptor in the loop's
+// completion mode (see Read) cannot leave its loop: EOPNOTSUPP.
 func Detach(fd int) error {
 	st := table.get(fd)
 	if st == nil {
@@ -206,6 +207,9 @@ func Detach(fd int) error {
 		return unix.EBUSY
 	}
 	if f := o.Lookup(fd); f != nil {
+		if f.InCompletion() {
+			return unix.EOPNOTSUPP // its received bytes are in the loop's buffers
+		}
 		if err := f.Unregister(); err != nil {
 			return errno(err)
 		}

@@ -2,7 +2,7 @@
 // PostgreSQL with the servers of package tfb, one server at a time in a
 // child process, so that each server's CPU is its own:
 //
-//	tfb bench [-db url] [-servers list] [-tests list] [-d 2s] [-conns 256] [-wrk] [-json]
+//	tfb bench [-db url] [-servers list] [-tests list] [-uring list] [-d 2s] [-conns 256] [-wrk] [-json]
 //	tfb validate [-db url] [-servers list]
 //	tfb serve -server name -db url
 //
@@ -31,6 +31,7 @@ import (
 
 	"github.com/cogen-go/cogen/bench/tfb"
 	"github.com/cogen-go/cogen/internal/pgserver"
+	"github.com/cogen-go/cogen/runtime/loop"
 )
 
 func main() {
@@ -123,6 +124,7 @@ func bench(args []string, validateOnly bool) {
 	plainConns := fs.Int("plaintext-conns", 16384, "connections of the plaintext test (bounded by the fd limit)")
 	pool := fs.Int("pool", tfb.DefaultPool, "database conns of every server")
 	asJSON := fs.Bool("json", false, "print cobench rows as JSON lines")
+	uring := fs.String("uring", "", "servers (comma-separated) also measured with their loops on io_uring ("+loop.BackendEnv+"=uring), on the tests without a database (json, plaintext); rows named \"<server>"+uringName+"\"")
 	useWrk := fs.Bool("wrk", false, "after each window of the built-in client, run the workload again with wrk (TechEmpower's load generator, Debian's package wrk) and report both (wrk.go)")
 	fs.Parse(args)
 
@@ -151,7 +153,16 @@ func bench(args []string, validateOnly bool) {
 	}
 	*plainConns = min(*plainConns, fdRoom())
 	failed := false
-	for _, name := range names {
+	runs := names // a name with uringName runs on io_uring
+	for _, name := range strings.Split(*uring, ",") {
+		if name != "" {
+			runs = append(runs, name+uringName)
+		}
+	}
+	for _, name := range runs {
+		if validateOnly && strings.HasSuffix(name, uringName) {
+			continue
+		}
 		child, addr, err := startChild(name, url, *pool)
 		if err != nil {
 			log.Fatal(err)
@@ -168,14 +179,19 @@ func bench(args []string, validateOnly bool) {
 			continue
 		}
 		for _, w := range wls {
+			if w.db && strings.HasSuffix(name, uringName) {
+				continue
+			}
 			n := *conns
 			if w.name == "plaintext" {
 				n = *plainConns
 			}
 			cpu0, _ := tfb.ProcessCPU(child.Process.Pid)
+			io0, _ := tfb.ProcessIO(child.Process.Pid)
 			db0 := tfb.DatabaseCPU()
 			r, err := tfb.Load(tfb.LoadConfig{Addr: addr, Path: w.path, Conns: n, Pipeline: w.pipeline, Warmup: *warm, Duration: *d})
 			cpu1, _ := tfb.ProcessCPU(child.Process.Pid)
+			io1, _ := tfb.ProcessIO(child.Process.Pid)
 			db1 := tfb.DatabaseCPU()
 			if err != nil {
 				log.Printf("%s %s: %v", name, w.name, err)
@@ -185,7 +201,10 @@ func bench(args []string, validateOnly bool) {
 			// The CPU was read over warm-up and window: scale it to the
 			// window by the requests' share of the time.
 			share := float64(*d) / float64(*d+*warm)
-			report(*asJSON, name, w, n, r, float64(cpu1-cpu0)*share, float64(db1-db0)*share)
+			// The read(2) and write(2) calls per request say whether the
+			// server served in the loop's completion mode (io_uring: none).
+			syscalls := float64(io1-io0) / float64(max(r.Requests, 1))
+			report(*asJSON, name, w, n, r, float64(cpu1-cpu0)*share, float64(db1-db0)*share, syscalls)
 			if *useWrk {
 				// wrk's failure costs its rows, not the built-in ones.
 				if err := runWrk(*asJSON, name, w, n, addr, child.Process.Pid, *d, r, float64(cpu1-cpu0)*share); err != nil {
@@ -214,7 +233,11 @@ func fdRoom() int {
 	return max(int(lim.Cur)-200, 100)
 }
 
-func report(asJSON bool, server string, w workload, conns int, r tfb.LoadResult, serverCPU, dbCPU float64) {
+// uringName ends the name of a server run with its loops on io_uring, as
+// cmd/cobench names its io_uring rows.
+const uringName = ", io_uring"
+
+func report(asJSON bool, server string, w workload, conns int, r tfb.LoadResult, serverCPU, dbCPU, syscalls float64) {
 	per := func(cpu float64) float64 { return cpu / float64(time.Microsecond) / float64(max(r.Requests, 1)) }
 	measure := fmt.Sprintf("%s, %d conns", w.name, conns)
 	if w.pipeline > 1 {
@@ -222,7 +245,8 @@ func report(asJSON bool, server string, w workload, conns int, r tfb.LoadResult,
 	}
 	rows := []Row{
 		{Measure: measure + ": requests per second", Value: float64(r.Requests) / r.Elapsed.Seconds(), Unit: "req/s"},
-		{Measure: measure + ": server CPU per request", Value: per(serverCPU), Unit: "µs"},
+		{Measure: measure + ": server CPU per request", Value: per(serverCPU), Unit: "µs",
+			Note: fmt.Sprintf("%.2f read(2)/write(2) calls per request", syscalls)},
 		{Measure: measure + ": p99 latency", Value: float64(r.P99) / float64(time.Millisecond), Unit: "ms"},
 	}
 	if w.db {
@@ -234,7 +258,11 @@ func report(asJSON bool, server string, w workload, conns int, r tfb.LoadResult,
 			b, _ := json.Marshal(row)
 			fmt.Println(string(b))
 		} else {
-			fmt.Printf("%-22s %-58s %12.2f %s\n", server, row.Measure, row.Value, row.Unit)
+			fmt.Printf("%-22s %-58s %12.2f %s", server, row.Measure, row.Value, row.Unit)
+			if row.Note != "" {
+				fmt.Printf(" (%s)", row.Note)
+			}
+			fmt.Println()
 		}
 	}
 }
@@ -246,7 +274,11 @@ func startChild(server, url string, pool int) (*exec.Cmd, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	server, uring := strings.CutSuffix(server, uringName)
 	cmd := exec.Command(exe, "serve", "-server", server, "-db", url, "-pool", fmt.Sprint(pool))
+	if uring {
+		cmd.Env = append(os.Environ(), loop.BackendEnv+"=uring")
+	}
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
