@@ -279,6 +279,7 @@ func dialSend(t *testing.T, addr, req string) (net.Conn, *bufio.Reader) {
 func TestDateHeader(t *testing.T) {
 	for _, model := range models {
 		t.Run(model, func(t *testing.T) {
+			t.Parallel() // each waits 1.5 s
 			addr := start(t, model, testHandler, Limits{})
 			c, err := net.Dial("tcp", addr)
 			if err != nil {

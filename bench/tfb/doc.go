@@ -27,7 +27,10 @@
 // (tfb bench), one server at a time in a child process: requests per
 // second, the server's and the database's CPU per request (from /proc) and
 // p99 latency, at 256 connections (plaintext: 16,384, pipelined 16 deep,
-// within the fd limit). cmd/cobench's tfb group runs it. [Setup] creates
+// within the fd limit), and the server's read(2) and write(2) calls per
+// request ([ProcessIO]: none when the loop serves in io_uring's completion
+// mode; tfb bench -uring measures the cohttp servers on that backend too).
+// cmd/cobench's tfb group runs it. [Setup] creates
 // the world (10,000 rows) and fortune tables; the tfb command starts a
 // throwaway server (internal/pgserver) when no URL is given.
 //

@@ -44,6 +44,17 @@ func (l *Loop) TryReadStream(w *Waiter, fd int, p []byte, timeout time.Duration)
 	if f == nil || !f.stream || len(p) == 0 {
 		return l.TryRead(w, fd, p, timeout)
 	}
+	return l.readStream(w, f, fd, p, timeout)
+}
+
+// readStream is TryReadStream for a registered stream fd in readiness mode.
+// It is a function of its own so that TryReadStream's frame stays small:
+// a stackful coroutine reads through it, and a read in completion mode
+// (compRead, which may arm a receive) must not grow a 2 KiB stack by
+// carrying this path's iovecs.
+//
+//go:noinline
+func (l *Loop) readStream(w *Waiter, f *FD, fd int, p []byte, timeout time.Duration) (n int, wait bool, err error) {
 	// Held bytes come first; if they do not fill p and the stream may hold
 	// more, the read goes on into the rest of p, so that a bulk transfer
 	// is not cut into a full read and a short one.
