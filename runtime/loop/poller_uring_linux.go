@@ -73,7 +73,7 @@ import (
 type uringPoller struct {
 	r       *ring
 	mode    ringMode
-	rawOK   bool // the loop may wait raw (block's doc): bound, GOMAXPROCS > 1
+	rawOK   bool // the loop may wait raw (block's doc): bound, GOMAXPROCS > 1, signal preemption
 	rawWait bool // the next blocking wait is raw: rawOK, and the last wait reaped
 	efd     int
 	waking  atomic.Bool // a wake is in flight; cleared when the loop drains the eventfd
@@ -179,7 +179,7 @@ func (p *uringPoller) bind() error {
 		if p.r.setup&iouSetupDeferTaskrun == 0 {
 			p.mode = ringCoop
 		}
-		p.rawOK = runtime.GOMAXPROCS(0) > 1
+		p.rawOK = runtime.GOMAXPROCS(0) > 1 && !asyncPreemptOff()
 		return nil
 	}
 	// The disabled ring was never entered: every entry handed out is
@@ -233,6 +233,18 @@ func (p *uringPoller) bind() error {
 	r.enters = enters
 	p.r, p.mode = r, ringShared
 	return nil
+}
+
+// asyncPreemptOff reports whether GODEBUG turns asynchronous preemption
+// off: the runtime then stops the world without signalling the threads,
+// and a raw wait would hold up the GC until the loop wakes.
+func asyncPreemptOff() bool {
+	for _, kv := range strings.Split(os.Getenv("GODEBUG"), ",") {
+		if kv == "asyncpreemptoff=1" {
+			return true
+		}
+	}
+	return false
 }
 
 // deadRing stands in for a ring that was closed and could not be replaced:
@@ -528,15 +540,16 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 // Raw waits. A system call the Go scheduler is told about (entersyscall)
 // that blocks for more than 20 µs has its P taken by sysmon, which then
 // keeps polling every 20 µs: on a busy loop that blocks briefly thousands
-// of times a second, the sysmon thread's wake-ups cost 5-8 % of the
-// server's CPU. A bound ring's loop owns its thread (a locked goroutine)
-// and so waits raw, keeping its P, while it is busy (rawWait: its last
-// wait returned completions) and the runtime has another P for everyone
-// else (GOMAXPROCS > 1, sampled when the ring was bound). The runtime
-// still gets the goroutine back when it needs it: a preemption (sysmon,
-// after 10 ms on the P) or the GC's stop signals the thread, the wait
-// returns EINTR, and block waits again, as a system call the scheduler
-// sees, for what is left of the timeout; the next busy wait is raw again.
+// of times a second, the sysmon thread's wake-ups are a visible share of
+// the server's CPU (docs/benchmarks.md). A bound ring's loop owns its
+// thread (a locked goroutine) and so waits raw, keeping its P, while it is
+// busy (rawWait: its last wait returned completions), if the runtime has
+// another P for everyone else (GOMAXPROCS > 1 when the ring was bound) and
+// preempts by signal (not GODEBUG=asyncpreemptoff=1). The runtime still
+// gets the goroutine back when it needs it: a preemption (sysmon, after
+// 10 ms on the P) or the GC's stop signals the thread, the wait returns
+// EINTR, and block waits again, as a system call the scheduler sees, for
+// what is left of the timeout; the next busy wait is raw again.
 func (p *uringPoller) block(toSubmit uint32, timeout time.Duration) unix.Errno {
 	raw := p.rawWait
 	var start time.Time

@@ -643,6 +643,29 @@ func TestUringRawWaitNeedsPs(t *testing.T) {
 	}
 }
 
+// TestUringRawWaitNeedsSignals: with GODEBUG=asyncpreemptoff=1 the GC
+// stops the world without signals, which a raw wait would not see: the
+// loop never waits raw.
+func TestUringRawWaitNeedsSignals(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("raw waits need GOMAXPROCS > 1")
+	}
+	t.Setenv("GODEBUG", "x=1,asyncpreemptoff=1")
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newUringLoop(t)
+	defer l.Close()
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if p.mode == ringShared {
+		t.Skip("ring not bound")
+	}
+	if p.rawOK {
+		t.Error("asyncpreemptoff=1: rawOK true")
+	}
+}
+
 // TestUringShareAtFDLimit: a loop whose first wait comes when the process
 // has no descriptor to spare (a server that accepted until EMFILE first)
 // still replaces its unbound ring by a shared one, in the old one's place,
