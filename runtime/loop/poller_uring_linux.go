@@ -545,7 +545,8 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 // thread (a locked goroutine) and so waits raw, keeping its P, while it is
 // busy (rawWait: its last wait returned completions), if the runtime has
 // another P for everyone else (GOMAXPROCS > 1 when the ring was bound) and
-// preempts by signal (not GODEBUG=asyncpreemptoff=1). The runtime still
+// preempts by signal (not GODEBUG=asyncpreemptoff=1 in the environment; a
+// //go:debug directive setting it is not seen). The runtime still
 // gets the goroutine back when it needs it: a preemption (sysmon, after
 // 10 ms on the P) or the GC's stop signals the thread, the wait returns
 // EINTR, and block waits again, as a system call the scheduler sees, for
