@@ -73,7 +73,7 @@ import (
 type uringPoller struct {
 	r       *ring
 	mode    ringMode
-	rawOK   bool // the loop may wait raw (block's doc): bound, GOMAXPROCS > 1, signal preemption
+	rawOK   bool // the loop may wait raw (block's doc): bound, one of at most GOMAXPROCS-1 (rawLoops), signal preemption
 	rawWait bool // the next blocking wait is raw: rawOK, and the last wait reaped
 	efd     int
 	waking  atomic.Bool // a wake is in flight; cleared when the loop drains the eventfd
@@ -167,6 +167,28 @@ func (p *uringPoller) enterError(errno unix.Errno) error {
 	return err
 }
 
+// rawLoops counts the process's loops that may wait raw (rawOK). A raw
+// wait keeps its P, so at most GOMAXPROCS-1 loops may: one P always stays
+// for the rest of the program (offload workers, timers, the GC's workers),
+// which would otherwise wait for sysmon's 10 ms preemption whenever every
+// loop is blocked raw (a Group with one loop per P).
+var rawLoops atomic.Int32
+
+// takeRawSlot reports whether one more loop may wait raw, and counts it if
+// so.
+func takeRawSlot() bool {
+	limit := int32(runtime.GOMAXPROCS(0)) - 1
+	for {
+		n := rawLoops.Load()
+		if n >= limit {
+			return false
+		}
+		if rawLoops.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
 // bind ends the unbound mode: it enables the ring on this thread if the
 // goroutine is locked to it, and otherwise replaces the ring by a shared
 // one.
@@ -179,7 +201,7 @@ func (p *uringPoller) bind() error {
 		if p.r.setup&iouSetupDeferTaskrun == 0 {
 			p.mode = ringCoop
 		}
-		p.rawOK = runtime.GOMAXPROCS(0) > 1 && !asyncPreemptOff()
+		p.rawOK = !asyncPreemptOff() && takeRawSlot()
 		return nil
 	}
 	// The disabled ring was never entered: every entry handed out is
@@ -544,7 +566,8 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 // the server's CPU (docs/benchmarks.md). A bound ring's loop owns its
 // thread (a locked goroutine) and so waits raw, keeping its P, while it is
 // busy (rawWait: its last wait returned completions), if the runtime has
-// another P for everyone else (GOMAXPROCS > 1 when the ring was bound) and
+// another P for everyone else (at most GOMAXPROCS-1 loops of the process
+// wait raw: rawLoops) and
 // preempts by signal (not GODEBUG=asyncpreemptoff=1 in the environment; a
 // //go:debug directive setting it is not seen). The runtime still
 // gets the goroutine back when it needs it: a preemption (sysmon, after
@@ -674,6 +697,10 @@ func (p *uringPoller) wake() error {
 }
 
 func (p *uringPoller) close() error {
+	if p.rawOK {
+		p.rawOK = false
+		rawLoops.Add(-1)
+	}
 	if p.bufs != nil {
 		// Completions not reaped yet may hold accepted descriptors: queue
 		// them, for closeComp to close.

@@ -719,3 +719,55 @@ func TestUringShareAtFDLimit(t *testing.T) {
 		t.Fatalf("read %q, %v", r.got, r.err)
 	}
 }
+
+// TestUringRawWaitLeavesAP: at most GOMAXPROCS-1 loops of the process may
+// wait raw, so that one P always stays for the rest of the program; a
+// closed loop gives its place back.
+func TestUringRawWaitLeavesAP(t *testing.T) {
+	if asyncPreemptOff() {
+		t.Skip("asyncpreemptoff: no raw waits")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	if n := rawLoops.Load(); n != 0 {
+		t.Fatalf("%d raw loops before the test", n)
+	}
+	// bound runs a new loop's first iteration on a goroutine locked to
+	// its thread, and reports whether it may wait raw.
+	bound := func() (*Loop, bool) {
+		type result struct {
+			l   *Loop
+			raw bool
+		}
+		ch := make(chan result)
+		go func() {
+			runtime.LockOSThread() // for the goroutine's life: the ring stays bound to it
+			l, p := newUringLoop(t)
+			if err := l.RunOnce(); err != nil {
+				t.Error(err)
+			}
+			if p.mode == ringShared {
+				t.Error("ring not bound on a locked thread")
+			}
+			ch <- result{l, p.rawOK}
+		}()
+		r := <-ch
+		return r.l, r.raw
+	}
+	l1, raw1 := bound()
+	l2, raw2 := bound()
+	l3, raw3 := bound()
+	if !raw1 || !raw2 || raw3 {
+		t.Fatalf("GOMAXPROCS 3: raw waits %v %v %v, want true true false", raw1, raw2, raw3)
+	}
+	l1.Close()
+	l4, raw4 := bound()
+	if !raw4 {
+		t.Error("a closed loop did not give its raw place back")
+	}
+	l2.Close()
+	l3.Close()
+	l4.Close()
+	if n := rawLoops.Load(); n != 0 {
+		t.Errorf("%d raw loops after every loop closed", n)
+	}
+}
