@@ -176,7 +176,8 @@ func TestChartByDefault(t *testing.T) {
 	if code := cobench([]string{"-quick", "-only=switch", "-svg=off", "-format=csv"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "cobench: Overall: best is stackless in 1 of 1 groups (switch ") {
+	// The winner is not asserted: under -race goroutines can win the switch group.
+	if !strings.Contains(stderr.String(), "cobench: Overall: best is ") || !strings.Contains(stderr.String(), " in 1 of 1 groups (switch ") {
 		t.Errorf("csv: no overall line on stderr:\n%s", stderr.String())
 	}
 	if _, err := os.Stat(path); err == nil || strings.Contains(stderr.String(), "chart written") {

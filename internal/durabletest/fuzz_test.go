@@ -71,7 +71,7 @@ func wakeNow(data []byte) []byte {
 	} else {
 		return data
 	}
-	if data[i] != 3 {
+	if i >= len(data) || data[i] != 3 {
 		return data
 	}
 	_, n := binary.Varint(data[i+1:])

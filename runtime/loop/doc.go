@@ -165,10 +165,12 @@
 // (IORING_SETUP_SINGLE_ISSUER and DEFER_TASKRUN, Linux 6.1; else
 // COOP_TASKRUN, Linux 5.19), which runs the work only when the loop asks,
 // without signals; the goroutine must then stay locked, and drive the loop
-// from that thread, until Close. Run itself does not lock the thread. On
-// an unlocked goroutine the ring is shared: the work is signalled to
-// whichever thread submitted it, an idle thread the loop ran on earlier
-// included (see docs/benchmarks.md).
+// from that thread, until Close. While busy, such a loop waits without
+// handing its P back to the scheduler (the runtime interrupts the wait when
+// it needs the goroutine; not with GOMAXPROCS 1). Run itself does not lock
+// the thread. On an unlocked goroutine the ring is shared: the work is
+// signalled to whichever thread submitted it, an idle thread the loop ran
+// on earlier included (see docs/benchmarks.md).
 //
 // # Completion I/O
 //

@@ -32,3 +32,16 @@ func (l *Loop) TryPoll(w *Waiter, ps *PollState, fds []PollFd, timeout time.Dura
 }
 
 func (l *Loop) EndPoll(w *Waiter, ps *PollState) {}
+
+// The completion-mode API, for dependent packages: there is no completion
+// I/O here, so RegisterCompletion and RegisterAccept are Register.
+
+func (l *Loop) RegisterCompletion(fd int) (*FD, error) { return l.Register(fd) }
+
+func (l *Loop) RegisterAccept(fd int) (*FD, error) { return l.Register(fd) }
+
+func (l *Loop) Completion() bool { return false }
+
+func (f *FD) InCompletion() bool { return false }
+
+func (l *Loop) ShutdownWrite(fd int) error { return ErrNotSupported }

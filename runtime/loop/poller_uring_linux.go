@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -72,6 +73,8 @@ import (
 type uringPoller struct {
 	r       *ring
 	mode    ringMode
+	rawOK   bool // the loop may wait raw (block's doc): bound, one of at most GOMAXPROCS-1 (rawLoops), signal preemption
+	rawWait bool // the next blocking wait is raw: rawOK, and the last wait reaped
 	efd     int
 	waking  atomic.Bool // a wake is in flight; cleared when the loop drains the eventfd
 	regs    []uint32    // per fd number: generation of its live poll, 0 for none
@@ -147,7 +150,7 @@ func openRing() (*ring, error) {
 
 // enter is io_uring_enter on the poller's ring; the first call binds the
 // ring or shares it (Threads in the type's doc).
-func (p *uringPoller) enter(toSubmit, minComplete, flags uint32, ts *unix.Timespec) (int, unix.Errno) {
+func (p *uringPoller) enter(toSubmit, minComplete, flags uint32, ts *unix.Timespec, raw bool) (int, unix.Errno) {
 	if p.mode == ringUnbound {
 		if err := p.bind(); err != nil {
 			var errno unix.Errno
@@ -157,7 +160,7 @@ func (p *uringPoller) enter(toSubmit, minComplete, flags uint32, ts *unix.Timesp
 			return 0, errno
 		}
 	}
-	return p.r.enter(toSubmit, minComplete, flags, &p.arg, ts)
+	return p.r.enter(toSubmit, minComplete, flags, &p.arg, ts, raw)
 }
 
 // enterError is the error of an io_uring_enter that failed with errno.
@@ -168,6 +171,28 @@ func (p *uringPoller) enterError(errno unix.Errno) error {
 			"(its goroutine was locked to a thread when the loop first waited: keep it locked until Close): %w", err)
 	}
 	return err
+}
+
+// rawLoops counts the process's loops that may wait raw (rawOK). A raw
+// wait keeps its P, so at most GOMAXPROCS-1 loops may: one P always stays
+// for the rest of the program (offload workers, timers, the GC's workers),
+// which would otherwise wait for sysmon's 10 ms preemption whenever every
+// loop is blocked raw (a Group with one loop per P).
+var rawLoops atomic.Int32
+
+// takeRawSlot reports whether one more loop may wait raw, and counts it if
+// so.
+func takeRawSlot() bool {
+	limit := int32(runtime.GOMAXPROCS(0)) - 1
+	for {
+		n := rawLoops.Load()
+		if n >= limit {
+			return false
+		}
+		if rawLoops.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
 }
 
 // bind ends the unbound mode: it enables the ring on this thread if the
@@ -182,22 +207,36 @@ func (p *uringPoller) bind() error {
 		if p.r.setup&iouSetupDeferTaskrun == 0 {
 			p.mode = ringCoop
 		}
+		p.rawOK = !asyncPreemptOff() && takeRawSlot()
 		return nil
-	}
-	old := p.r
-	r, err := newRing(uringSQEntries, uringCQEntries, 0)
-	if err != nil {
-		return err
 	}
 	// The disabled ring was never entered: every entry handed out is
 	// still queued, and no request or buffer is the kernel's.
+	old, enters := p.r, p.r.enters
+	queued := make([]sqe, 0, old.sq.local-atomic.LoadUint32(old.sq.khead))
 	for i := atomic.LoadUint32(old.sq.khead); i != old.sq.local; i++ {
+		queued = append(queued, old.sq.sqes[i&old.sq.mask])
+	}
+	r, err := newRing(uringSQEntries, uringCQEntries, 0)
+	if errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE) {
+		// No descriptor to spare (the process is at its limit, as a
+		// server that accepted until EMFILE before its first wait):
+		// closing the old ring frees one. Should another thread take
+		// it first, the loop fails: every enter then fails with EBADF.
+		old.close()
+		p.r, p.mode, old = deadRing(enters), ringShared, nil
+		r, err = newRing(uringSQEntries, uringCQEntries, 0)
+	}
+	if err != nil {
+		return err
+	}
+	for _, q := range queued {
 		e := r.sq.next()
 		if e == nil {
 			r.close()
-			return fmt.Errorf("loop: io_uring ring of %d entries cannot take %d queued ones", len(r.sq.sqes), old.sq.local)
+			return fmt.Errorf("loop: io_uring ring of %d entries cannot take %d queued ones", len(r.sq.sqes), len(queued))
 		}
-		*e = old.sq.sqes[i&old.sq.mask]
+		*e = q
 	}
 	if b := p.bufs; b != nil {
 		reg := bufRingReg{ringAddr: uint64(uintptr(unsafe.Pointer(&b.mem[0]))), ringEntries: uint32(b.n), bgid: compBufGroup}
@@ -207,18 +246,43 @@ func (p *uringPoller) bind() error {
 			return os.NewSyscallError("io_uring_register(PBUF_RING)", errno)
 		}
 	}
-	// The new ring takes the old one's descriptor number (dup3 closes
-	// the old ring), so the descriptors the loop's user sees do not move.
-	old.unmap()
-	if unix.Dup3(r.fd, old.fd, unix.O_CLOEXEC) == nil {
-		unix.Close(r.fd)
-		r.fd = old.fd
-	} else {
-		unix.Close(old.fd)
+	if old != nil {
+		// The new ring takes the old one's descriptor number (dup3
+		// closes the old ring), so the descriptors the loop's user sees
+		// do not move.
+		old.unmap()
+		if unix.Dup3(r.fd, old.fd, unix.O_CLOEXEC) == nil {
+			unix.Close(r.fd)
+			r.fd = old.fd
+		} else {
+			unix.Close(old.fd)
+		}
 	}
-	r.enters = old.enters
+	r.enters = enters
 	p.r, p.mode = r, ringShared
 	return nil
+}
+
+// asyncPreemptOff reports whether GODEBUG turns asynchronous preemption
+// off: the runtime then stops the world without signalling the threads,
+// and a raw wait would hold up the GC until the loop wakes.
+func asyncPreemptOff() bool {
+	for _, kv := range strings.Split(os.Getenv("GODEBUG"), ",") {
+		if kv == "asyncpreemptoff=1" {
+			return true
+		}
+	}
+	return false
+}
+
+// deadRing stands in for a ring that was closed and could not be replaced:
+// it hands out one entry, completes nothing, and every io_uring_enter on it
+// fails with EBADF.
+func deadRing(enters uint64) *ring {
+	k := new([3]uint32)
+	return &ring{fd: -1, enters: enters,
+		sq: sqRing{khead: &k[0], ktail: &k[1], flags: &k[2], sqes: make([]sqe, 1)},
+		cq: cqRing{khead: &k[0], ktail: &k[0], cqes: make([]cqe, 1)}}
 }
 
 // User data: bits 0-31 an fd number, 32-60 a generation (never 0), bit 61
@@ -372,7 +436,7 @@ func (p *uringPoller) submit() error {
 		if n == 0 {
 			return nil
 		}
-		_, errno := p.enter(n, 0, 0, nil)
+		_, errno := p.enter(n, 0, 0, nil, false)
 		switch errno {
 		case 0, unix.EINTR:
 		case unix.EAGAIN, unix.EBUSY:
@@ -474,13 +538,10 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 		// TASKRUN: completion work waits for this thread to enter (a
 		// bound ring's); CQ_OVERFLOW: completions wait for room.
 		if toSubmit > 0 || atomic.LoadUint32(p.r.sq.flags)&(iouSQCQOverflow|iouSQTaskrun) != 0 {
-			_, errno = p.enter(toSubmit, 0, iouEnterGetEvents, nil)
+			_, errno = p.enter(toSubmit, 0, iouEnterGetEvents, nil, false)
 		}
-	case timeout < 0:
-		_, errno = p.enter(toSubmit, 1, iouEnterGetEvents, nil)
 	default:
-		p.ts = unix.NsecToTimespec(int64(timeout))
-		_, errno = p.enter(toSubmit, 1, iouEnterGetEvents, &p.ts)
+		errno = p.block(toSubmit, timeout)
 	}
 	switch errno {
 	case 0, unix.ETIME, unix.EINTR, unix.EAGAIN, unix.EBUSY:
@@ -489,16 +550,68 @@ func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (i
 	default:
 		return 0, p.enterError(errno)
 	}
+	reaped := false
 	for p.r.cq.reap(len(p.r.cq.cqes), p.reapFn) > 0 {
+		reaped = true
 		if atomic.LoadUint32(p.r.sq.flags)&iouSQCQOverflow != 0 {
 			// Completions the ring had no room for wait in the kernel:
 			// flush them into the space just freed.
-			if _, errno := p.enter(0, 0, iouEnterGetEvents, nil); errno != 0 && errno != unix.EINTR && errno != unix.EBUSY {
+			if _, errno := p.enter(0, 0, iouEnterGetEvents, nil, false); errno != 0 && errno != unix.EINTR && errno != unix.EBUSY {
 				return p.n, p.enterError(errno)
 			}
 		}
 	}
+	p.rawWait = reaped && p.rawOK
 	return p.n, nil
+}
+
+// block is wait's io_uring_enter that waits for a completion, for at most
+// timeout if it is positive.
+//
+// Raw waits. A system call the Go scheduler is told about (entersyscall)
+// that blocks for more than 20 µs has its P taken by sysmon, which then
+// keeps polling every 20 µs: on a busy loop that blocks briefly thousands
+// of times a second, the sysmon thread's wake-ups are a visible share of
+// the server's CPU (docs/benchmarks.md). A bound ring's loop owns its
+// thread (a locked goroutine) and so waits raw, keeping its P, while it is
+// busy (rawWait: its last wait returned completions), if the runtime has
+// another P for everyone else (at most GOMAXPROCS-1 loops of the process
+// wait raw: rawLoops) and
+// preempts by signal (not GODEBUG=asyncpreemptoff=1 in the environment; a
+// //go:debug directive setting it is not seen). The runtime still
+// gets the goroutine back when it needs it: a preemption (sysmon, after
+// 10 ms on the P) or the GC's stop signals the thread, the wait returns
+// EINTR, and block waits again, as a system call the scheduler sees, for
+// what is left of the timeout; the next busy wait is raw again.
+func (p *uringPoller) block(toSubmit uint32, timeout time.Duration) unix.Errno {
+	raw := p.rawWait
+	var start time.Time
+	if raw && timeout > 0 {
+		start = time.Now()
+	}
+	for {
+		var ts *unix.Timespec
+		if timeout > 0 {
+			p.ts = unix.NsecToTimespec(int64(timeout))
+			ts = &p.ts
+		}
+		_, errno := p.enter(toSubmit, 1, iouEnterGetEvents, ts, raw)
+		if errno != unix.EINTR || !raw {
+			return errno
+		}
+		// The runtime interrupted the raw wait; the next call lets it
+		// preempt the goroutine if it asked to.
+		raw, p.rawWait = false, false
+		toSubmit = p.r.sq.publish()
+		if timeout > 0 {
+			if timeout -= time.Since(start); timeout <= 0 {
+				return unix.ETIME
+			}
+		}
+		if p.r.cq.ready() > 0 {
+			return 0
+		}
+	}
 }
 
 // complete handles one completion (reap's callback).
@@ -593,6 +706,10 @@ func (p *uringPoller) wake() error {
 }
 
 func (p *uringPoller) close() error {
+	if p.rawOK {
+		p.rawOK = false
+		rawLoops.Add(-1)
+	}
 	if p.bufs != nil {
 		// Completions not reaped yet may hold accepted descriptors: queue
 		// them, for closeComp to close.

@@ -308,7 +308,12 @@ func (r *ring) mmap(p *uringParams) error {
 // iouEnterGetEvents, waits for minComplete completions, for at most *ts if
 // ts is not nil (IORING_ENTER_EXT_ARG). arg is caller-owned scratch, kept
 // off the stack so the call's frame stays small.
-func (r *ring) enter(toSubmit, minComplete, flags uint32, arg *getEventsArg, ts *unix.Timespec) (int, unix.Errno) {
+//
+// A call that cannot block (minComplete 0: it submits, runs completion
+// work and returns) is made without telling the Go scheduler (RawSyscall,
+// as raw_linux.go's reads and writes), and so is a blocking one with raw
+// set: see uringPoller.wait for when that is sound.
+func (r *ring) enter(toSubmit, minComplete, flags uint32, arg *getEventsArg, ts *unix.Timespec, raw bool) (int, unix.Errno) {
 	var argp unsafe.Pointer
 	var argSize uintptr
 	if ts != nil {
@@ -317,8 +322,15 @@ func (r *ring) enter(toSubmit, minComplete, flags uint32, arg *getEventsArg, ts 
 		flags |= iouEnterExtArg
 	}
 	r.enters++
-	n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(toSubmit), uintptr(minComplete),
-		uintptr(flags), uintptr(argp), argSize)
+	var n uintptr
+	var errno unix.Errno
+	if raw || minComplete == 0 {
+		n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(toSubmit), uintptr(minComplete),
+			uintptr(flags), uintptr(argp), argSize)
+	} else {
+		n, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(toSubmit), uintptr(minComplete),
+			uintptr(flags), uintptr(argp), argSize)
+	}
 	return int(n), errno
 }
 
@@ -352,6 +364,9 @@ func (r *ring) supports(ops ...uint8) (bool, error) {
 // cancels every request still in flight.
 func (r *ring) close() error {
 	r.unmap()
+	if r.fd < 0 {
+		return nil // a deadRing
+	}
 	if err := unix.Close(r.fd); err != nil {
 		return os.NewSyscallError("close", err)
 	}

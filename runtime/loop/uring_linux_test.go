@@ -571,3 +571,203 @@ func TestUringBoundRunOnce(t *testing.T) {
 		t.Fatalf("read %q, %v", r.got, r.err)
 	}
 }
+
+// TestUringRawWaitYields: a bound loop that was busy waits raw, keeping its
+// P; a stop-the-world GC started while it waits still completes (its signal
+// interrupts the wait, which goes on as a system call the scheduler sees),
+// and the interruption is not an iteration of the loop.
+func TestUringRawWaitYields(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("raw waits need GOMAXPROCS > 1")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newCompLoop(t)
+	defer l.Close()
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	r.read(-1)
+	write(t, b, "busy")
+	runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= 4 || r.err != nil })
+	if p.mode != ringDefer && p.mode != ringCoop {
+		t.Skipf("ring mode %v: not bound", p.mode)
+	}
+	if !p.rawWait {
+		t.Fatal("after a wait that reaped completions: rawWait false")
+	}
+	gcTook := make(chan time.Duration, 1)
+	go func() {
+		time.Sleep(50 * time.Millisecond) // the loop is blocked in its raw wait by then
+		done := make(chan time.Duration, 1)
+		go func() {
+			start := time.Now()
+			runtime.GC()
+			done <- time.Since(start)
+		}()
+		select {
+		case d := <-done:
+			gcTook <- d
+		case <-time.After(10 * time.Second):
+			gcTook <- -1
+		}
+		l.StopRun()
+	}()
+	polls := l.Stats().Polls
+	if err := l.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := <-gcTook; d < 0 {
+		t.Fatal("runtime.GC did not finish in 10 s while the loop waited raw")
+	}
+	if n := l.Stats().Polls - polls; n != 1 {
+		t.Errorf("Run iterated %d times for one StopRun, want 1 (an interrupted raw wait is not an iteration)", n)
+	}
+}
+
+// TestUringRawWaitNeedsPs: with GOMAXPROCS 1 the loop never waits raw (its
+// P is the only one).
+func TestUringRawWaitNeedsPs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newUringLoop(t)
+	defer l.Close()
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if p.mode == ringShared {
+		t.Skip("ring not bound")
+	}
+	if p.rawOK {
+		t.Error("GOMAXPROCS 1: rawOK true")
+	}
+}
+
+// TestUringRawWaitNeedsSignals: with GODEBUG=asyncpreemptoff=1 the GC
+// stops the world without signals, which a raw wait would not see: the
+// loop never waits raw.
+func TestUringRawWaitNeedsSignals(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("raw waits need GOMAXPROCS > 1")
+	}
+	t.Setenv("GODEBUG", "x=1,asyncpreemptoff=1")
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	l, p := newUringLoop(t)
+	defer l.Close()
+	if err := l.RunOnce(); err != nil {
+		t.Fatal(err)
+	}
+	if p.mode == ringShared {
+		t.Skip("ring not bound")
+	}
+	if p.rawOK {
+		t.Error("asyncpreemptoff=1: rawOK true")
+	}
+}
+
+// TestUringShareAtFDLimit: a loop whose first wait comes when the process
+// has no descriptor to spare (a server that accepted until EMFILE first)
+// still replaces its unbound ring by a shared one, in the old one's place,
+// and serves what was registered before.
+func TestUringShareAtFDLimit(t *testing.T) {
+	l, p := newCompLoop(t)
+	if p.mode != ringUnbound {
+		t.Skipf("ring mode %v: nothing to share", p.mode)
+	}
+	f, b := compPair(t, l)
+	r := newCompReader(l, f.Fd(), 64)
+	r.read(-1)
+	write(t, b, "ping")
+
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	var fillers []int
+	func() {
+		small := lim
+		small.Cur = uint64(openFDs(t) + 16)
+		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &small); err != nil {
+			t.Skipf("setrlimit: %v", err)
+		}
+		defer unix.Setrlimit(unix.RLIMIT_NOFILE, &lim)
+		for {
+			fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				break
+			}
+			fillers = append(fillers, fd)
+		}
+		defer func() {
+			for _, fd := range fillers {
+				unix.Close(fd)
+			}
+		}()
+		if err := l.RunOnce(); err != nil {
+			t.Fatalf("first wait at the descriptor limit: %v", err)
+		}
+	}()
+	if len(fillers) == 0 {
+		t.Fatal("no descriptor was free below the lowered limit: the test did not fill the table")
+	}
+	if p.mode != ringShared {
+		t.Fatalf("mode %v, want shared", p.mode)
+	}
+	runUntil(t, l, 5*time.Second, func() bool { return len(r.got) >= 4 || r.err != nil })
+	if string(r.got) != "ping" {
+		t.Fatalf("read %q, %v", r.got, r.err)
+	}
+}
+
+// TestUringRawWaitLeavesAP: at most GOMAXPROCS-1 loops of the process may
+// wait raw, so that one P always stays for the rest of the program; a
+// closed loop gives its place back.
+func TestUringRawWaitLeavesAP(t *testing.T) {
+	if asyncPreemptOff() {
+		t.Skip("asyncpreemptoff: no raw waits")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	if n := rawLoops.Load(); n != 0 {
+		t.Fatalf("%d raw loops before the test", n)
+	}
+	// bound runs a new loop's first iteration on a goroutine locked to
+	// its thread, and reports whether it may wait raw.
+	bound := func() (*Loop, bool) {
+		type result struct {
+			l   *Loop
+			raw bool
+		}
+		ch := make(chan result)
+		go func() {
+			runtime.LockOSThread() // for the goroutine's life: the ring stays bound to it
+			l, p := newUringLoop(t)
+			if err := l.RunOnce(); err != nil {
+				t.Error(err)
+			}
+			if p.mode == ringShared {
+				t.Error("ring not bound on a locked thread")
+			}
+			ch <- result{l, p.rawOK}
+		}()
+		r := <-ch
+		return r.l, r.raw
+	}
+	l1, raw1 := bound()
+	l2, raw2 := bound()
+	l3, raw3 := bound()
+	if !raw1 || !raw2 || raw3 {
+		t.Fatalf("GOMAXPROCS 3: raw waits %v %v %v, want true true false", raw1, raw2, raw3)
+	}
+	l1.Close()
+	l4, raw4 := bound()
+	if !raw4 {
+		t.Error("a closed loop did not give its raw place back")
+	}
+	l2.Close()
+	l3.Close()
+	l4.Close()
+	if n := rawLoops.Load(); n != 0 {
+		t.Errorf("%d raw loops after every loop closed", n)
+	}
+}

@@ -4,6 +4,7 @@ package conet
 
 import (
 	"errors"
+	"net"
 
 	"github.com/cogen-go/cogen/runtime/loop"
 	"golang.org/x/sys/unix"
@@ -30,6 +31,14 @@ import (
 // be reached: outside a hooked coroutine of the serving env, or through
 // SyscallConn's Read and Write.
 var ErrCompletion = errors.New("conet: conn in the loop's completion mode used outside its env's hooked coroutines")
+
+// enterCompletion puts c in l's completion mode if it is one of this
+// package's conns (ServeCompletion's handlers get them).
+func enterCompletion(c net.Conn, l *loop.Loop) {
+	if cc, ok := c.(*Conn); ok {
+		cc.fd.enterCompletion(l)
+	}
+}
 
 // enterCompletion puts a new stream conn in l's completion mode if l has
 // one: the loop serves a duplicate of the descriptor. It runs on l's

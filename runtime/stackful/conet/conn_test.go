@@ -43,14 +43,21 @@ func TestConnYields(t *testing.T) {
 		done++
 	})
 	spawn(e, func(co *stackful.Co) {
-		co.Sleep(30 * time.Millisecond)
+		// Accept waits through three of the ticker's sleeps (counted, not
+		// timed: under load one late iteration fires a 30 ms sleep and the
+		// ticker's together).
+		for n := tk.N; tk.N < n+3; {
+			co.Sleep(time.Millisecond)
+		}
 		c, err := Dial("tcp", ln.Addr().String())
 		if err != nil {
 			t.Error(err)
 			return
 		}
 		c.Write([]byte("hello, "))
-		co.Sleep(30 * time.Millisecond)
+		for n := tk.N; tk.N < n+3; {
+			co.Sleep(time.Millisecond)
+		}
 		big := bytes.Repeat([]byte("x"), 1<<20) // more than the socket buffers: Write waits
 		if n, err := c.Write(big); n != len(big) || err != nil {
 			t.Errorf("write: %d, %v", n, err)

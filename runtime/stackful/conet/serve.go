@@ -88,8 +88,8 @@ func serve(co *stackful.Co, ln net.Listener, maxConns int, handler func(hc *stac
 				freed.Signal()
 			}()
 			hc.EnableHook()
-			if cc, ok := c.(*Conn); ok && comp {
-				cc.fd.enterCompletion(env.Loop())
+			if comp {
+				enterCompletion(c, env.Loop())
 			}
 			handler(hc, c)
 		}, attr)
