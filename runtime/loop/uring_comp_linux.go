@@ -455,10 +455,8 @@ func (p *uringPoller) shed(c *compConn) {
 const compShedEvery = 64
 
 // compShedWait bounds a wait while connections are queued, so that a loop
-// that goes quiet sheds them too, within two of these; long enough that
-// a loop which sleeps between bursts is not woken for it more than twice
-// a second (a variable: tests lower it).
-var compShedWait = time.Second
+// that goes quiet sheds them too (a variable: tests lower it).
+var compShedWait = 10 * time.Millisecond
 
 // compSweep runs at the start of each wait. Every compShedEvery waits,
 // or after a capped wait that delivered nothing, it gives back the
