@@ -35,9 +35,7 @@ import (
 //   - cfClosed is set once, by detach; completions for a closed conn only
 //     settle its bookkeeping (a late buffer is released), never reach an FD.
 //   - an idle connection (nothing received, nothing to send, no error)
-//     holds no compExt (xi 0, which reads as noExt) once it has been idle
-//     for a sweep of the poller (cfShedQ until then: a busy connection
-//     keeps its compExt between requests): its whole state is then
+//     holds no compExt (xi 0, which reads as noExt): its whole state is
 //     these 16 bytes, in the poller's table (keep it so: compConn is
 //     that table's element for every connection in completion mode).
 type compConn struct {
@@ -60,7 +58,6 @@ const (
 	cfCloseFD              // close fd when the last send completes (FD.Close with sends in flight)
 	cfShutWR               // shutdown(SHUT_WR) when the last send completes (ShutdownWrite)
 	cfAborted              // the sends are canceled (a close that does not wait, or compLinger)
-	cfShedQ                // idle with a compExt: queued for shed's sweep (compSweep)
 
 	compFlagBits = 12
 	// compGenMax is the largest generation: gen takes the bits of st
@@ -71,7 +68,7 @@ const (
 )
 
 // Every flag fits below compFlagBits.
-var _ [1<<compFlagBits - cfShedQ<<1]byte
+var _ [1<<compFlagBits - cfAborted<<1]byte
 
 // has reports whether every flag of f is set on c.
 func (c *compConn) has(f uint32) bool { return c.st&f == f }
@@ -88,8 +85,8 @@ func (c *compConn) gen() uint32 { return c.st >> compFlagBits }
 // compExt is the part of a compConn that an idle connection does not
 // need: received bytes, sends, errors. A connection takes one from its
 // poller's table when it has something to keep (compPoller.ext) and gives
-// it back once everything has stayed empty for a while (shed), so that
-// an idle connection holds only its compConn. Every write to it goes through ext;
+// it back once everything is empty again (shed), so that an idle
+// connection holds only its compConn. Every write to it goes through ext;
 // a read through noExt (compPoller.x) sees empty fields.
 type compExt struct {
 	rdata    []byte      // unread bytes of the received chunk

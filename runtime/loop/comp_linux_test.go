@@ -551,10 +551,6 @@ func FuzzCompBookkeeping(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		defer func(n int) { compBufCount = n }(compBufCount)
 		compBufCount = 4
-		// The end waits for idle conns to be shed: the loop need not
-		// sleep for it.
-		defer func(d time.Duration) { compShedWait = d }(compShedWait)
-		compShedWait = 0
 		l, p := newCompLoop(t)
 		type conn struct {
 			f                       *FD
@@ -677,8 +673,7 @@ func FuzzCompBookkeeping(f *testing.F) {
 
 // checkCompTable checks the bookkeeping of p's compConns and compExts:
 // noExt is empty; a free slot is zero but for cfClosed; a conn holds a
-// compExt only while it has something in it or is queued for compSweep
-// (cfShedQ); no index of exts serves two
+// compExt only while it has something in it; no index of exts serves two
 // conns or is both in use and free.
 func checkCompTable(p *uringPoller) error {
 	if !noExt.idle() || noExt.rbid != -1 || noExt.outOff != 0 || cap(noExt.more) != 0 || cap(noExt.pend) != 0 {
@@ -703,8 +698,8 @@ func checkCompTable(p *uringPoller) error {
 			return fmt.Errorf("slot %d: compExt %d out of range or shared", slot, c.xi)
 		}
 		used[c.xi] = true
-		if x := p.exts[c.xi]; x == nil || x.idle() && !c.has(cfShedQ) {
-			return fmt.Errorf("slot %d holds compExt %d with nothing in it, not queued for the sweep", slot, c.xi)
+		if x := p.exts[c.xi]; x == nil || x.idle() {
+			return fmt.Errorf("slot %d holds compExt %d with nothing in it", slot, c.xi)
 		}
 	}
 	for _, i := range p.freeXi {
@@ -1214,44 +1209,5 @@ func TestCompSendBufReuse(t *testing.T) {
 	})
 	if !bytes.Equal(got, big) {
 		t.Fatalf("stuck peer got %d bytes, want %d; first difference at %d", len(got), len(big), firstDiff(got, big))
-	}
-}
-
-// TestCompExtKept: a connection that serves one request after another
-// keeps its compExt between them (it is not given back and taken again
-// after each read and each send), and gives it back once it stays idle.
-func TestCompExtKept(t *testing.T) {
-	l, p := newCompLoop(t)
-	f, b := compPair(t, l)
-	buf := make([]byte, 16)
-	kept := 0
-	const rounds = 20
-	for i := range rounds {
-		write(t, b, "ping")
-		runUntil(t, l, 5*time.Second, func() bool { return f.Buffered() == 4 })
-		if f.TakeBuffered(buf, false) != 4 {
-			t.Fatal("ping not taken")
-		}
-		wr := newCompWriter(l, f.Fd(), buf[:4])
-		wr.Run()
-		if got := readPeer(t, l, b, 4, 5*time.Second); string(got) != "ping" || wr.err != nil {
-			t.Fatalf("round %d: echo %q, %v", i, got, wr.err)
-		}
-		runUntil(t, l, 5*time.Second, func() bool { return !f.cx.has(cfSending) })
-		if f.cx.xi != 0 {
-			kept++
-		}
-		if err := checkCompTable(p); err != nil {
-			t.Fatalf("round %d: %v", i, err)
-		}
-	}
-	// A sweep may come between two requests (every compShedEvery waits,
-	// or a wait that waited compShedWait in vain); most find it busy.
-	if kept < rounds/2 {
-		t.Errorf("the compExt was kept across %d of %d requests, want most", kept, rounds)
-	}
-	runUntil(t, l, 5*time.Second, func() bool { return f.cx.xi == 0 })
-	if err := checkCompTable(p); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -108,11 +108,6 @@ type uringPoller struct {
 	// noAcceptMultishot is set when the kernel refused a multishot
 	// accept: listeners get readiness and accept(2).
 	noAcceptMultishot bool
-	// The slots of idle conns queued for compSweep, the waits since its
-	// last rotation, and whether this wait's timeout was capped for it.
-	shedNew, shedOld []uint32
-	shedTick         int
-	shedCapped       bool
 }
 
 // ringMode is how completion work reaches the loop (Threads in
@@ -514,7 +509,6 @@ func (p *uringPoller) cancel(ud uint64) error {
 }
 
 func (p *uringPoller) wait(timeout time.Duration, fn func(fd int, ev Events)) (int, error) {
-	timeout = p.compSweep(timeout)
 	p.fn, p.n = fn, 0
 	defer func() { p.fn = nil }()
 	for _, h := range p.held {

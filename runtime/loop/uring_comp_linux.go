@@ -5,7 +5,6 @@ package loop
 import (
 	"os"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -431,79 +430,15 @@ func (p *uringPoller) ext(c *compConn) *compExt {
 	return p.exts[c.xi]
 }
 
-// shed is called when c's compExt may have become empty: a closed c's
-// goes back to the pool at once; an open one's is queued for compSweep,
-// which gives it back if it is still empty then. A busy connection thus
-// keeps its compExt from one request to the next, instead of giving it
-// back and taking one twice per request (after its read, after its send).
+// shed gives c's compExt back to the pool if it holds nothing.
 func (p *uringPoller) shed(c *compConn) {
-	if c.xi == 0 || !p.exts[c.xi].idle() {
+	if c.xi == 0 {
 		return
 	}
-	if c.has(cfClosed) {
-		p.shedNow(c)
-		return
-	}
-	if !c.has(cfShedQ) {
-		c.set(cfShedQ)
-		p.shedNew = append(p.shedNew, c.slot)
-	}
-}
-
-// compShedEvery is how many waits pass between two of compSweep's
-// rotations.
-const compShedEvery = 64
-
-// compShedWait bounds a wait while connections are queued, so that a loop
-// that goes quiet sheds them too (a variable: tests lower it).
-var compShedWait = 10 * time.Millisecond
-
-// compSweep runs at the start of each wait. Every compShedEvery waits,
-// or after a capped wait that delivered nothing, it gives back the
-// compExts of the connections queued before the previous rotation
-// (shedOld) that are still empty, and makes the newer ones (shedNew) the
-// old: a connection is shed after being idle at a sweep at least one
-// rotation after it was queued. While some are queued it caps timeout at
-// compShedWait, so that a quiet loop sheds them within two waits; a wait
-// after a sweep that shed some does not block.
-func (p *uringPoller) compSweep(timeout time.Duration) time.Duration {
-	if len(p.shedOld)+len(p.shedNew) == 0 {
-		p.shedTick, p.shedCapped = 0, false
-		return timeout
-	}
-	p.shedTick++
-	if p.shedTick >= compShedEvery || p.shedCapped && p.n == 0 {
-		p.shedTick = 0
-		shed := false
-		for _, slot := range p.shedOld {
-			c := p.conn(slot)
-			if c == nil || !c.has(cfShedQ) {
-				continue // shed, settled or swept since
-			}
-			c.clr(cfShedQ) // busy again: its next shed queues it anew
-			if c.xi != 0 && p.exts[c.xi].idle() {
-				p.shedNow(c)
-				shed = true
-			}
-		}
-		p.shedOld, p.shedNew = p.shedNew, p.shedOld[:0]
-		if shed {
-			// This wait does not block, so that the loop's caller (Run's
-			// stop function) sees the conns shed before the loop sleeps.
-			timeout = 0
-		}
-	}
-	p.shedCapped = false
-	if len(p.shedOld)+len(p.shedNew) > 0 && (timeout < 0 || timeout > compShedWait) {
-		timeout, p.shedCapped = compShedWait, true
-	}
-	return timeout
-}
-
-// shedNow gives c's compExt back to the pool; it holds nothing.
-func (p *uringPoller) shedNow(c *compConn) {
 	x := p.exts[c.xi]
-	c.clr(cfShedQ)
+	if !x.idle() {
+		return
+	}
 	if len(p.freeXi) < compExtPoolMax {
 		*x = compExt{more: x.more[:0], pend: x.pend, rbid: -1}
 	} else {
@@ -677,9 +612,7 @@ func (p *uringPoller) shedAll(c *compConn) {
 	}
 	x := p.exts[c.xi]
 	x.rerr, x.werr = nil, nil
-	if x.idle() {
-		p.shedNow(c)
-	}
+	p.shed(c)
 	if c.xi != 0 {
 		panic("loop: settled compConn holds data")
 	}
@@ -872,7 +805,6 @@ func (p *uringPoller) closeComp() {
 		}
 	}
 	p.conns, p.freeSlots, p.slots = nil, nil, 0
-	p.shedOld, p.shedNew = nil, nil
 	if p.bufs != nil {
 		p.bufs.unmap()
 		p.bufs = nil
