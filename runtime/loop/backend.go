@@ -17,7 +17,9 @@ type Backend uint8
 
 const (
 	// BackendAuto is the environment variable COGEN_LOOP_BACKEND if set
-	// ("epoll" or "uring"), else the platform's default: epoll on Linux.
+	// ("epoll" or "uring"), else the platform's default: epoll on Linux
+	// for a loop made with New, io_uring for a Group's loops (see
+	// GroupConfig.Backend).
 	BackendAuto Backend = iota
 	BackendEpoll
 	// BackendUring is io_uring. When the kernel lacks it, disables it

@@ -145,9 +145,13 @@
 //
 // # Platforms
 //
-// On Linux the poller is epoll by default, or io_uring used as a readiness
-// engine ([Backend]: [NewBackend], or the environment variable
-// COGEN_LOOP_BACKEND=uring|epoll for every loop that [New] creates). The
+// On Linux the poller is epoll by default for a loop made with [New], and
+// io_uring for a [Group]'s loops ([GroupConfig.Backend]: they run on locked
+// threads, where the ring binds to its loop), or as chosen ([Backend]:
+// [NewBackend], or the environment variable COGEN_LOOP_BACKEND=uring|epoll
+// for every loop that New or StartGroup creates). io_uring is used as a
+// readiness engine, and for connections registered with RegisterCompletion
+// as a completion engine (below). The
 // io_uring backend keeps every operation and contract of the epoll one: each
 // registered fd has one multishot IORING_OP_POLL_ADD (edge-triggered, the
 // same events), and each iteration is one io_uring_enter that submits the

@@ -42,6 +42,13 @@ type GroupConfig struct {
 	// is not called for a loop whose Init failed: Init cleans up after
 	// itself.
 	Exit func(i int, l *Loop) error
+	// Backend is the loops' backend. BackendAuto means BackendEnv if it is
+	// set, else io_uring on Linux (falling back to epoll, with one log line,
+	// where the kernel lacks or refuses it): a group's loops run on locked
+	// threads, where io_uring's ring is bound to its loop and costs less CPU
+	// per request than epoll (docs/benchmarks.md, "Loop backends"); a loop
+	// made with [New] on any goroutine keeps epoll as its default.
+	Backend Backend
 }
 
 // A Group is N loops, each run by a goroutine of its own locked to its OS
@@ -96,8 +103,14 @@ func StartGroup(cfg GroupConfig) (*Group, error) {
 		n = runtime.GOMAXPROCS(0)
 	}
 	g := &Group{cfg: cfg, loops: make([]*Loop, n), members: make([]member, n), done: make(chan struct{})}
+	backend := cfg.Backend
+	if backend == BackendAuto {
+		if backend = envBackend(); backend == BackendAuto {
+			backend = groupBackend
+		}
+	}
 	for i := range g.loops {
-		l, err := New()
+		l, err := NewBackend(backend)
 		if err != nil {
 			for _, l := range g.loops[:i] {
 				l.Close()

@@ -718,3 +718,7 @@ func (p *uringPoller) close() error {
 	}
 	return err
 }
+
+// groupBackend is a Group's default backend (GroupConfig.Backend): its
+// loops run on locked threads, where the ring binds to its loop.
+const groupBackend = BackendUring

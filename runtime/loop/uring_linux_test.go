@@ -771,3 +771,49 @@ func TestUringRawWaitLeavesAP(t *testing.T) {
 		t.Errorf("%d raw loops after every loop closed", n)
 	}
 }
+
+// TestGroupDefaultsToUring: a Group's loops are on io_uring by default
+// where the kernel has it, BackendEnv and GroupConfig.Backend choose
+// otherwise, and a loop made with New stays on epoll.
+func TestGroupDefaultsToUring(t *testing.T) {
+	if _, p := newUringLoop(t); p == nil {
+		t.Skip("no io_uring")
+	}
+	backends := func(cfg GroupConfig) []Backend {
+		t.Helper()
+		cfg.Loops = 2
+		g, err := StartGroup(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Backend
+		for _, l := range g.loops {
+			got = append(got, l.Backend())
+		}
+		g.Shutdown(time.Second)
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	t.Setenv(BackendEnv, "")
+	if got := backends(GroupConfig{}); got[0] != BackendUring || got[1] != BackendUring {
+		t.Errorf("default: %v, want uring", got)
+	}
+	if got := backends(GroupConfig{Backend: BackendEpoll}); got[0] != BackendEpoll || got[1] != BackendEpoll {
+		t.Errorf("GroupConfig.Backend epoll: %v", got)
+	}
+	t.Setenv(BackendEnv, "epoll")
+	if got := backends(GroupConfig{}); got[0] != BackendEpoll || got[1] != BackendEpoll {
+		t.Errorf("%s=epoll: %v", BackendEnv, got)
+	}
+	t.Setenv(BackendEnv, "")
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if l.Backend() != BackendEpoll {
+		t.Errorf("New: %v, want epoll", l.Backend())
+	}
+}
