@@ -31,10 +31,20 @@ import (
 //     the loop closes), and its number stays taken until then.
 //     [FD.Unregister] alone drops what was received and not read.
 func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
-	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
+	if l.comp == nil {
 		return l.Register(fd)
 	}
-	c, err := l.comp.attach(fd)
+	return l.registerComp(fd, l.comp.attach)
+}
+
+// registerComp registers fd with the completion state attach makes for it,
+// or as Register does where attach cannot (errNotComp) or the fd is not
+// for completion mode at all.
+func (l *Loop) registerComp(fd int, attach func(int) (*compConn, error)) (*FD, error) {
+	if l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
+		return l.Register(fd)
+	}
+	c, err := attach(fd)
 	if err != nil {
 		if err == errNotComp {
 			return l.Register(fd)
@@ -63,24 +73,10 @@ func (l *Loop) RegisterCompletion(fd int) (*FD, error) {
 // socket, it is Register; a kernel that refuses the multishot accept gets
 // accept(2) after readiness.
 func (l *Loop) RegisterAccept(fd int) (*FD, error) {
-	if l.comp == nil || l.closed || fd < 0 || fd < len(l.fds) && l.fds[fd] != nil {
+	if l.comp == nil {
 		return l.Register(fd)
 	}
-	c, err := l.comp.attachAccept(fd)
-	if err != nil {
-		if err == errNotComp {
-			return l.Register(fd)
-		}
-		return nil, registerFailed(fd, err)
-	}
-	for fd >= len(l.fds) {
-		l.fds = append(l.fds, nil)
-	}
-	f := l.newFD()
-	f.loop, f.fd, f.stream, f.cx = l, fd, true, c
-	l.fds[fd] = f
-	l.stats.FDs++
-	return f, nil
+	return l.registerComp(fd, l.comp.attachAccept)
 }
 
 // compAccept is TryAccept for a listener registered with RegisterAccept.
